@@ -1,0 +1,98 @@
+// Pictures: 1 to 3 planar channels of 8 to 16 bit samples with padded rows.
+// 8-bit samples are stored as uint8_t, deeper ones as uint16_t (native endian).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "vqx/status.hpp"
+
+namespace vqx {
+
+enum class ChromaFormat { k400, k420, k422, k444 };
+
+const char* to_string(ChromaFormat c);
+
+struct PictureFormat {
+  unsigned width = 0;
+  unsigned height = 0;
+  unsigned bpc = 8;  // bits per component, 8..16
+  ChromaFormat chroma = ChromaFormat::k420;
+
+  [[nodiscard]] unsigned plane_count() const { return chroma == ChromaFormat::k400 ? 1 : 3; }
+  // Chroma planes round up for odd sizes: (w + 1) / 2.
+  [[nodiscard]] unsigned plane_width(unsigned p) const;
+  [[nodiscard]] unsigned plane_height(unsigned p) const;
+  [[nodiscard]] unsigned bytes_per_sample() const { return bpc > 8 ? 2 : 1; }
+  // Bytes of one frame when packed without padding (raw .yuv layout).
+  [[nodiscard]] std::size_t packed_frame_bytes() const;
+  bool operator==(const PictureFormat&) const = default;
+};
+
+// Limits checked before any allocation, so that a header claiming an absurd
+// size is refused rather than allocated.
+inline constexpr unsigned kMaxDimension = 16384;
+inline constexpr std::uint64_t kMaxPixels = 16384ULL * 16384ULL;
+
+// Returns an error naming the problem if `fmt` is not a picture VQX accepts.
+Status validate(const PictureFormat& fmt);
+
+// One plane: move-only, 64-byte aligned rows.
+class Plane {
+ public:
+  Plane() = default;
+  Plane(unsigned width, unsigned height, unsigned bytes_per_sample);
+
+  [[nodiscard]] unsigned width() const { return width_; }
+  [[nodiscard]] unsigned height() const { return height_; }
+  [[nodiscard]] std::size_t stride_bytes() const { return stride_; }
+  [[nodiscard]] unsigned bytes_per_sample() const { return bps_; }
+
+  [[nodiscard]] std::uint8_t* data() { return data_.get(); }
+  [[nodiscard]] const std::uint8_t* data() const { return data_.get(); }
+  template <typename T>
+  [[nodiscard]] T* row(unsigned y) {
+    return reinterpret_cast<T*>(data_.get() + (y * stride_));
+  }
+  template <typename T>
+  [[nodiscard]] const T* row(unsigned y) const {
+    return reinterpret_cast<const T*>(data_.get() + (y * stride_));
+  }
+  // Sample at (x, y) widened to 32 bits, whatever the storage.
+  [[nodiscard]] std::uint32_t at(unsigned x, unsigned y) const {
+    return bps_ == 1 ? row<std::uint8_t>(y)[x] : row<std::uint16_t>(y)[x];
+  }
+
+ private:
+  struct AlignedFree {
+    void operator()(std::uint8_t* p) const;
+  };
+  std::unique_ptr<std::uint8_t[], AlignedFree> data_;
+  unsigned width_ = 0;
+  unsigned height_ = 0;
+  unsigned bps_ = 1;
+  std::size_t stride_ = 0;
+};
+
+class Picture {
+ public:
+  Picture() = default;
+  // The factory: validates the format, then allocates every plane.
+  static Expected<Picture> make(const PictureFormat& fmt);
+
+  [[nodiscard]] const PictureFormat& format() const { return fmt_; }
+  [[nodiscard]] unsigned width() const { return fmt_.width; }
+  [[nodiscard]] unsigned height() const { return fmt_.height; }
+  [[nodiscard]] unsigned bpc() const { return fmt_.bpc; }
+  [[nodiscard]] unsigned plane_count() const { return fmt_.plane_count(); }
+  [[nodiscard]] Plane& plane(unsigned p) { return planes_[p]; }
+  [[nodiscard]] const Plane& plane(unsigned p) const { return planes_[p]; }
+
+ private:
+  PictureFormat fmt_;
+  std::array<Plane, 3> planes_;
+};
+
+}  // namespace vqx

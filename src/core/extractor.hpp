@@ -1,0 +1,72 @@
+// The feature extractor interface. A family (vif, adm, motion, ...) turns
+// user options into an ExtractorSpec; the context then makes instances from
+// the spec, one per worker thread for plain extractors and exactly one for
+// temporal extractors (which see frames strictly in index order).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/options.hpp"
+#include "vqx/picture.hpp"
+#include "vqx/status.hpp"
+
+namespace vqx {
+
+// Where an extractor instance writes its per-frame values. `slot` indexes
+// the spec's outputs. Thread-safe: instances on different threads share it.
+class FeatureWriter {
+ public:
+  virtual ~FeatureWriter() = default;
+  virtual void write(std::size_t slot, unsigned frame, double value) = 0;
+};
+
+class Extractor {
+ public:
+  virtual ~Extractor() = default;
+  // Called once, before any frame, with the format of every later picture.
+  // Allocate all buffers here: extract() must not allocate.
+  virtual Status init(const PictureFormat& fmt) = 0;
+  // Computes the features of one frame pair. For plain extractors frames may
+  // arrive in any order; for temporal ones they arrive in index order.
+  virtual Status extract(const Picture& ref, const Picture& dist, unsigned index,
+                         FeatureWriter& out) = 0;
+  // Temporal extractors write what they held back for the last frame.
+  virtual Status flush(FeatureWriter& /*out*/) { return Status::Ok(); }
+};
+
+struct ExtractorOutput {
+  std::string base;  // the name without option suffix, e.g. "integer_adm2"
+  std::string name;  // what is written to the output, e.g. "integer_adm2_egl_1"
+};
+
+struct ExtractorSpec {
+  std::string family;  // registry name, e.g. "adm"
+  std::string key;     // family + canonical options: equal keys compute the same thing
+  bool temporal = false;
+  std::vector<ExtractorOutput> outputs;  // slot order
+  std::function<std::unique_ptr<Extractor>()> make;
+};
+
+// A model refers to a feature by libvmaf's internal name, e.g.
+// "VMAF_integer_feature_adm2_score"; this maps it to an output base name.
+struct FeatureAlias {
+  const char* model_name;
+  const char* base;
+};
+
+struct ExtractorFamily {
+  const char* name;  // as given to --feature, e.g. "adm"
+  std::span<const FeatureAlias> provides;
+  Expected<ExtractorSpec> (*make_spec)(const OptionMap& options);
+};
+
+// Builds the outputs list for a family: every base name, with the option
+// suffix appended.
+std::vector<ExtractorOutput> outputs_with_suffix(std::span<const char* const> bases,
+                                                 const std::string& suffix);
+
+}  // namespace vqx

@@ -1,0 +1,58 @@
+// Typed extractor options, parsed from "key=value" strings, and the output
+// name suffixes that non-default options add (libvmaf's naming rule: every
+// non-default option marked as a feature parameter appends "_<alias>_<value>",
+// in alphabetical order of the option names; a bool appends "_<alias>").
+#pragma once
+
+#include <map>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "vqx/status.hpp"
+
+namespace vqx {
+
+using OptionValue = std::variant<bool, int, double, std::string>;
+
+struct OptionDef {
+  const char* name;
+  const char* alias;  // used in the name suffix; nullptr means use name
+  OptionValue default_value;
+  double min = 0;  // bounds for int and double options
+  double max = 0;
+  bool feature_param = false;  // a non-default value changes the output names
+};
+
+// Options as given by the user: key -> text.
+using OptionMap = std::map<std::string, std::string>;
+
+class OptionSet {
+ public:
+  // Parses `given` against `defs`. An unknown key, a malformed value or a
+  // value out of bounds is an error naming the extractor, key and value.
+  static Expected<OptionSet> parse(std::string_view extractor, std::span<const OptionDef> defs,
+                                   const OptionMap& given);
+
+  [[nodiscard]] bool get_bool(std::string_view name) const;
+  [[nodiscard]] int get_int(std::string_view name) const;
+  [[nodiscard]] double get_double(std::string_view name) const;
+  [[nodiscard]] const std::string& get_string(std::string_view name) const;
+
+  // "_egl_1" style suffix for output names (empty when every feature
+  // parameter has its default value).
+  [[nodiscard]] std::string name_suffix() const;
+  // Canonical text of every value, for telling two configurations apart.
+  [[nodiscard]] std::string canonical() const;
+
+ private:
+  [[nodiscard]] const OptionValue& find(std::string_view name) const;
+  std::span<const OptionDef> defs_;
+  std::vector<OptionValue> values_;  // parallel to defs_
+};
+
+// Formats a double as C's "%g" does (the form libvmaf uses in names).
+std::string format_g(double v);
+
+}  // namespace vqx

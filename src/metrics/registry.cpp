@@ -1,0 +1,33 @@
+#include <array>
+
+#include "core/registry.hpp"
+#include "metrics/families.hpp"
+
+namespace vqx {
+
+std::span<const ExtractorFamily* const> all_families() {
+  static const std::array<const ExtractorFamily*, 3> kFamilies = {
+      &integer_vif_family(),
+      &integer_adm_family(),
+      &integer_motion_family(),
+  };
+  return kFamilies;
+}
+
+const ExtractorFamily* find_family(std::string_view name) {
+  for (const ExtractorFamily* f : all_families()) {
+    if (name == f->name) return f;
+  }
+  return nullptr;
+}
+
+ModelFeatureRef find_model_feature(std::string_view model_name) {
+  for (const ExtractorFamily* f : all_families()) {
+    for (const FeatureAlias& a : f->provides) {
+      if (model_name == a.model_name) return {f, a.base};
+    }
+  }
+  return {nullptr, nullptr};
+}
+
+}  // namespace vqx

@@ -1,0 +1,85 @@
+// VQX: video quality measurement with the reference libvmaf's numbers.
+//
+//   auto ctx = vqx::Context::create({.threads = 2});
+//   ctx.value()->use_model("version=vmaf_v0.6.1");
+//   for (...) ctx.value()->read_pictures(std::move(ref), std::move(dist), i);
+//   ctx.value()->flush();
+//   double score = ctx.value()->score_at_index("vmaf", 0).value();
+//
+// Contexts are independent: a process may hold many, of any sizes, and use
+// them from different threads at once (one thread per context at a time).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vqx/picture.hpp"
+#include "vqx/status.hpp"
+
+namespace vqx {
+
+const char* version();
+
+struct ContextSettings {
+  // Worker threads. 0 or 1 computes each frame on the calling thread; more
+  // keeps several frames in flight. Results are identical for any value.
+  unsigned threads = 0;
+  // Compute the non-temporal features (and model scores) of every n-th frame.
+  unsigned subsample = 1;
+};
+
+enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean };
+
+enum class OutputFormat { kXml, kJson, kCsv, kSub };
+
+// Digits after the decimal point in output files; kPrecisionDefault is the
+// reference tool's own formatting, kPrecisionMax round-trips every double.
+inline constexpr int kPrecisionDefault = -1;
+inline constexpr int kPrecisionMax = 17;
+
+class Context {
+ public:
+  static Expected<std::unique_ptr<Context>> create(const ContextSettings& settings);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // "psnr", "adm=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true".
+  Status use_feature(std::string_view spec);
+  Status use_feature(std::string_view name, const std::map<std::string, std::string>& options);
+  // A model spec as the CLI's --model takes it: "version=vmaf_v0.6.1",
+  // "path=m.json:name=x", "version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0".
+  // Registers the features the model needs.
+  Status use_features_from_model(std::string_view model_spec);
+
+  // A picture of the given format, recycled from this context's pool when
+  // one is free (no allocation in steady state).
+  Expected<Picture> fetch_picture(const PictureFormat& fmt);
+  // Frames must come with index 0, 1, 2, ...; ref and dist must share one
+  // format, the same for every frame.
+  Status read_pictures(Picture ref, Picture dist, unsigned index);
+  // Waits for every frame, finishes temporal features and computes model
+  // scores. Call once, after the last frame.
+  Status flush();
+
+  // A model score or a feature value of one frame (after flush).
+  [[nodiscard]] Expected<double> score_at_index(std::string_view name, unsigned index) const;
+  [[nodiscard]] Expected<double> pooled_score(std::string_view name, PoolMethod method) const;
+  [[nodiscard]] std::vector<std::string> metric_names() const;
+  [[nodiscard]] unsigned frame_count() const;
+
+  // Writes every metric, per frame and pooled, in the reference's schemas.
+  // The file appears only if the whole write succeeded.
+  Status write_output(const std::string& path, OutputFormat format,
+                      int precision = kPrecisionDefault, double fps = 0) const;
+
+ private:
+  struct Impl;
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vqx

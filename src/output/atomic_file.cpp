@@ -1,0 +1,39 @@
+#include "output/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace vqx {
+
+Status write_file_atomically(const std::string& path,
+                             const std::function<Status(std::ostream&)>& write) {
+  if (path == "-" || path == "/dev/stdout") {
+    // Writing to standard output: nothing to rename.
+    std::ofstream out("/dev/stdout");
+    VQX_RETURN_IF_ERROR(write(out));
+    out.flush();
+    return out ? Status::Ok() : Error(Errc::kIo, "cannot write to standard output");
+  }
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error(Errc::kIo, path + ": cannot open for writing");
+    Status s = write(out);
+    out.flush();
+    if (s.ok() && !out) s = Error(Errc::kIo, path + ": write failed");
+    out.close();
+    if (!s.ok()) {
+      std::remove(tmp.c_str());
+      return s;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Error(Errc::kIo, path + ": cannot rename the finished output into place");
+  }
+  return Status::Ok();
+}
+
+}  // namespace vqx

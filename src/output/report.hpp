@@ -1,0 +1,58 @@
+// Report: everything VQX's output writers (XML, JSON, CSV, SUB) print about a
+// run. The writers only format what they are given; choosing which frames and
+// metrics to report, naming them and pooling them happens before.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vqx {
+
+// Report::precision values besides 0..16 decimals.
+inline constexpr int kPrecisionReference = -1;  // libvmaf's own rule (see number_format.hpp)
+inline constexpr int kPrecisionMax = 17;        // "%.17g": enough digits to round-trip a double
+
+// A metric pooled over the reported frames.
+// (Same fields as vqx::PooledStats in src/pool/pool.hpp; that header did not
+// exist when this was written. Once it does, this can become an alias.)
+struct ReportPooled {
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  double harmonic_mean = 0;
+};
+
+struct ReportPooledMetric {
+  std::string name;
+  // nullopt: the metric could not be pooled (libvmaf fails to pool a metric
+  // that is missing on some frame); written as an empty element / object.
+  std::optional<ReportPooled> stats;
+};
+
+struct ReportMetric {
+  std::string name;  // as printed (already aliased, with any option suffix)
+  // One value per entry of Report::frame_numbers. NaN means the metric has no
+  // value for that frame, and the writers leave it out. (So a metric cannot
+  // report a NaN value; libvmaf would print one as "nan" or JSON null.)
+  std::vector<double> values;
+};
+
+struct Report {
+  std::string version;    // printed as the VMAF version
+  unsigned width = 0;     // XML <params qualityWidth=...>
+  unsigned height = 0;    // XML <params qualityHeight=...>
+  double fps = 0;         // XML <fyi fps=...>, JSON "fps"; always "%.2f"
+  // frameNum of each reported frame, ascending (subsampling leaves gaps). A
+  // frame on which every metric is absent is not written (as in libvmaf).
+  std::vector<unsigned> frame_numbers;
+  std::vector<ReportMetric> metrics;           // per-frame metrics, in output order
+  std::vector<ReportPooledMetric> pooled;      // in output order (XML, JSON only)
+  std::vector<std::pair<std::string, double>> aggregate;  // e.g. apsnr_y (XML, JSON only)
+  // kPrecisionReference, 0..16 decimals ("%.Nf"), or kPrecisionMax ("%.17g").
+  // Applies to metric, pooled and aggregate values; never to fps.
+  int precision = kPrecisionReference;
+};
+
+}  // namespace vqx

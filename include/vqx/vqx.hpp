@@ -69,6 +69,8 @@ class Context {
   [[nodiscard]] Expected<double> score_at_index(std::string_view name, unsigned index) const;
   [[nodiscard]] Expected<double> pooled_score(std::string_view name, PoolMethod method) const;
   [[nodiscard]] std::vector<std::string> metric_names() const;
+  // The names of the models' main scores, in registration order.
+  [[nodiscard]] std::vector<std::string> model_names() const;
   [[nodiscard]] unsigned frame_count() const;
 
   // Writes every metric, per frame and pooled, in the reference's schemas.

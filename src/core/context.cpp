@@ -436,6 +436,12 @@ std::vector<std::string> Context::metric_names() const {
   return names;
 }
 
+std::vector<std::string> Context::model_names() const {
+  std::vector<std::string> names;
+  for (const auto& m : impl_->models) names.push_back(m.model.name());
+  return names;
+}
+
 unsigned Context::frame_count() const { return impl_->next_index; }
 
 Status Context::write_output(const std::string& path, OutputFormat format, int precision,

@@ -1,0 +1,44 @@
+// The vqx command line: the reference `vmaf` tool's flags, plus VQX's own.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vqx/status.hpp"
+#include "vqx/vqx.hpp"
+
+namespace vqx::cli {
+
+struct CliOptions {
+  std::string reference;
+  std::string distorted;
+  unsigned width = 0;
+  unsigned height = 0;
+  std::string pixel_format;
+  unsigned bitdepth = 0;
+  std::vector<std::string> models;
+  std::vector<std::string> features;
+  std::string output;
+  OutputFormat format = OutputFormat::kXml;
+  unsigned threads = 0;
+  unsigned subsample = 1;
+  unsigned frame_cnt = 0;  // 0: all
+  unsigned frame_skip_ref = 0;
+  unsigned frame_skip_dist = 0;
+  bool quiet = false;
+  bool no_prediction = false;
+  int precision = kPrecisionDefault;
+  bool show_version = false;
+  bool show_help = false;
+  std::string help_text;
+
+  [[nodiscard]] bool raw_input() const {
+    return width != 0 || height != 0 || !pixel_format.empty() || bitdepth != 0;
+  }
+};
+
+// Parses argv. Errors are one line naming the option and the problem.
+Expected<CliOptions> parse_cli(int argc, const char* const* argv);
+
+}  // namespace vqx::cli

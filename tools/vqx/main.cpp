@@ -1,0 +1,124 @@
+// vqx: the command-line front end. It parses, reads, calls the library and
+// writes; no metric logic lives here.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <string>
+
+#include "cli_options.hpp"
+#include "io/video_reader.hpp"
+#include "progress.hpp"
+#include "vqx/vqx.hpp"
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int /*sig*/) { g_interrupted = 1; }
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "vqx: %s\n", message.c_str());
+  return 1;
+}
+
+int fail(const vqx::Status& s) { return fail(s.message()); }
+
+std::string describe(const vqx::PictureFormat& f) {
+  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " +
+         vqx::to_string(f.chroma) + " " + std::to_string(f.bpc) + "-bit";
+}
+
+int run(const vqx::cli::CliOptions& o) {
+  std::optional<vqx::RawVideoParams> raw;
+  if (o.raw_input()) {
+    auto chroma = vqx::parse_pixel_format(o.pixel_format);
+    if (!chroma.ok()) return fail(chroma.status());
+    raw = vqx::RawVideoParams{o.width, o.height, o.bitdepth, *chroma};
+  }
+  auto ref = vqx::open_video(o.reference, raw);
+  if (!ref.ok()) return fail(ref.status());
+  auto dist = vqx::open_video(o.distorted, raw);
+  if (!dist.ok()) return fail(dist.status());
+  const vqx::PictureFormat& fmt = (*ref)->format();
+  if (!(fmt == (*dist)->format())) {
+    return fail("reference " + o.reference + " is " + describe(fmt) + " but distorted " +
+                o.distorted + " is " + describe((*dist)->format()));
+  }
+
+  auto created = vqx::Context::create({.threads = o.threads, .subsample = o.subsample});
+  if (!created.ok()) return fail(created.status());
+  vqx::Context& ctx = **created;
+
+  std::vector<std::string> models = o.models;
+  if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
+  for (const auto& m : models) {
+    if (auto s = ctx.use_features_from_model(m); !s.ok()) return fail("--model " + m + ": " + s.message());
+  }
+  for (const auto& f : o.features) {
+    if (auto s = ctx.use_feature(f); !s.ok()) return fail("--feature " + f + ": " + s.message());
+  }
+
+  if (auto s = (*ref)->skip(o.frame_skip_ref); !s.ok()) return fail(s);
+  if (auto s = (*dist)->skip(o.frame_skip_dist); !s.ok()) return fail(s);
+
+  std::signal(SIGINT, on_sigint);
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  vqx::cli::Progress progress(tty && !o.quiet,
+                              o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
+  unsigned n = 0;
+  for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {
+    if (g_interrupted) return fail("interrupted after " + std::to_string(n) + " frames; no output written");
+    auto rp = ctx.fetch_picture(fmt);
+    if (!rp.ok()) return fail(rp.status());
+    auto dp = ctx.fetch_picture(fmt);
+    if (!dp.ok()) return fail(dp.status());
+    auto got_ref = (*ref)->read(*rp);
+    if (!got_ref.ok()) return fail(got_ref.status());
+    auto got_dist = (*dist)->read(*dp);
+    if (!got_dist.ok()) return fail(got_dist.status());
+    if (!*got_ref && !*got_dist) break;
+    if (*got_ref != *got_dist) {
+      const std::string& shorter = *got_ref ? o.distorted : o.reference;
+      const std::string& longer = *got_ref ? o.reference : o.distorted;
+      return fail(shorter + " ended after " + std::to_string(n) + " frames, before " + longer);
+    }
+    if (auto s = ctx.read_pictures(std::move(*rp), std::move(*dp), n); !s.ok()) return fail(s);
+    progress.update(n + 1);
+  }
+  if (n == 0) return fail(o.reference + ": no frames to score");
+  if (auto s = ctx.flush(); !s.ok()) return fail(s);
+  const double fps = progress.fps(n);
+  progress.finish(n);
+  if (g_interrupted) return fail("interrupted; no output written");
+
+  if (!o.output.empty()) {
+    if (auto s = ctx.write_output(o.output, o.format, o.precision, fps); !s.ok()) return fail(s);
+  }
+  if (!o.quiet) {
+    for (const auto& name : ctx.model_names()) {
+      auto score = ctx.pooled_score(name, vqx::PoolMethod::kMean);
+      if (score.ok()) std::printf("%s: %f\n", name.c_str(), *score);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto parsed = vqx::cli::parse_cli(argc, argv);
+  if (!parsed.ok()) return fail(parsed.status());
+  if (parsed->show_help) {
+    std::fputs(parsed->help_text.c_str(), stdout);
+    return 0;
+  }
+  if (parsed->show_version) {
+    std::printf("vqx %s\n", vqx::version());
+    return 0;
+  }
+  try {
+    return run(*parsed);
+  } catch (const std::exception& e) {
+    return fail(std::string("internal error: ") + e.what());
+  }
+}

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -111,6 +112,31 @@ std::string quote_bytes(std::string_view bytes);
 
 // Ensures that `pic` has format `fmt`, reallocating it when it does not.
 Status ensure_format(Picture& pic, const PictureFormat& fmt);
+
+// A buffer for one frame's bytes, or a kLimit error naming the file.
+Expected<std::unique_ptr<std::uint8_t[]>> allocate_buffer(const std::string& path,
+                                                           std::size_t bytes);
+
+// A file opened for reading (stdio underneath), with its size when it is a
+// regular file.
+class InputFile {
+ public:
+  // kIo error "<path>: cannot open: <reason>" on failure.
+  static Expected<InputFile> open(const std::string& path);
+  // Reads up to n bytes; fewer only at end of file or on error().
+  std::size_t read(void* dst, std::size_t n);
+  int getc();  // EOF at end of file or on error()
+  [[nodiscard]] bool error() const;
+  [[nodiscard]] Status read_error(const std::string& path) const;
+  [[nodiscard]] std::int64_t size() const { return size_; }  // -1 when not a regular file
+
+ private:
+  struct Closer {
+    void operator()(std::FILE* f) const;
+  };
+  std::unique_ptr<std::FILE, Closer> f_;
+  std::int64_t size_ = -1;
+};
 
 }  // namespace io_detail
 

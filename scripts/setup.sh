@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs everything VQX needs to build and test on Debian 12 (bookworm).
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libavformat-dev libavcodec-dev libavutil-dev
+  libhwy-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "setup: all build dependencies are installed"

@@ -1,0 +1,77 @@
+// open_video(): picks the reader for a file; VideoReader's default skip().
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <filesystem>
+#include <string>
+
+#include "io/video_reader.hpp"
+
+namespace vqx {
+
+const char* to_string(ColorRange r) {
+  switch (r) {
+    case ColorRange::kUnknown: return "unknown";
+    case ColorRange::kLimited: return "limited";
+    case ColorRange::kFull: return "full";
+  }
+  return "?";
+}
+
+Status VideoReader::skip(unsigned frames) {
+  Picture scratch;
+  for (unsigned i = 0; i < frames; ++i) {
+    VQX_ASSIGN_OR_RETURN(const bool got, read(scratch));
+    if (!got) {
+      return Error(Errc::kInvalidArgument, path() + ": cannot skip " + std::to_string(frames) +
+                                               " frames: the file has only " +
+                                               std::to_string(frames_read()));
+    }
+  }
+  return Status::Ok();
+}
+
+#if !(defined(VQX_WITH_LIBAV) && VQX_WITH_LIBAV)
+bool libav_available() { return false; }
+
+Expected<std::unique_ptr<VideoReader>> open_libav(const std::string& path) {
+  return Error(Errc::kUnsupported,
+               path + ": not a Y4M file, and this VQX was built without FFmpeg (libav) support: "
+                      "give a .y4m file, or a raw .yuv file with -w -h -p -b");
+}
+#endif
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<VideoReader>> open_video(const std::string& path,
+                                                  const std::optional<RawVideoParams>& raw) {
+  // Opening first gives every kind of input the same "cannot open" error.
+  bool is_y4m = false;
+  {
+    VQX_ASSIGN_OR_RETURN(io_detail::InputFile file, io_detail::InputFile::open(path));
+    std::array<char, 9> magic{};
+    const std::size_t got = file.read(magic.data(), magic.size());
+    if (file.error()) return file.read_error(path);
+    is_y4m = std::string_view(magic.data(), got) == "YUV4MPEG2";
+  }
+  const std::string ext = lower_extension(path);
+  if (is_y4m || ext == ".y4m") return open_y4m(path);
+  if (raw) return open_raw(path, *raw);
+  if (ext == ".yuv") {
+    return Error(Errc::kInvalidArgument,
+                 path + ": a raw .yuv file needs its width, height, pixel format and bit depth "
+                        "(-w -h -p -b)");
+  }
+  return open_libav(path);
+}
+
+}  // namespace vqx

@@ -1,0 +1,267 @@
+// The integer motion feature extractor ("motion", libvmaf's
+// integer_motion.c): options, per-context state, output names and the
+// temporal bookkeeping.
+//
+// Which frame gets which value (n frames, lag L = 2 with
+// motion_five_frame_window, else 1; sad[i] is frame i's SAD score):
+//   sad[i]     = 0 for i < L, else the SAD of the reference luma of frame i
+//                against that of frame i - L, scaled and clipped to
+//                motion_max_val (0 for every frame with motion_force_zero).
+//   motion2[i] = 0                                      for i < L
+//              = sad[i]                                 for i = n - 1 >= L
+//              = min(sad[i - L + 1], sad[i + 1])        when i - L + 1 >= L
+//              = sad[i + 1]                             otherwise
+//              (L = 1: min(sad[i], sad[i + 1]); L = 2: min(sad[i - 1], sad[i + 1]))
+//   motion3[i] = stamp = n > L ? clip(blend(sad[L])) : 0   for i < L
+//              = clip(blend(motion2[i])), or with motion_moving_average the
+//                mean of that and the previous frame's (the stamp for i = L).
+//   integer_motion[i] (debug only) = sad[i].
+// When they are written: sad[i] (and integer_motion[i]) during extract(i);
+// motion2/motion3 of frames 0 .. L-1 during extract(L); motion2/motion3 of
+// frame i - 1 during extract(i) for i > L; in flush() those of the last frame
+// (n > L) or of every frame (n <= L, when they are all 0). libvmaf computes
+// the same values in its flush() from the stored SAD scores; here they are
+// produced as soon as their inputs exist, so that nothing grows per frame.
+#include <array>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "metrics/families.hpp"
+#include "metrics/motion/cpu.hpp"
+#include "metrics/motion/params.hpp"
+
+namespace vqx {
+
+namespace {
+
+using motion::Params;
+
+// libvmaf motion_blend_tools.h, motion_blend(): blends the score towards
+// min(offset, score) with weight 1 - factor. MIN there is `a < b ? a : b`.
+double blend(double score, double factor, double offset) {
+  const double floor_part = offset < score ? offset : score;
+  return score * factor + (1 - factor) * floor_part;
+}
+
+double clip_max(double v, double max_val) { return v < max_val ? v : max_val; }
+
+// Output slots in the order libvmaf first writes the names.
+struct Slots {
+  std::size_t sad = 0;
+  std::size_t debug_motion = 0;  // only with debug
+  std::size_t motion2 = 0;
+  std::size_t motion3 = 0;
+};
+
+Slots slots_for(const Params& p) {
+  Slots s;
+  std::size_t next = 0;
+  s.sad = next++;
+  if (p.debug) s.debug_motion = next++;
+  s.motion2 = next++;
+  s.motion3 = next++;
+  return s;
+}
+
+class MotionExtractor final : public Extractor {
+ public:
+  explicit MotionExtractor(const Params& params)
+      : params_(params), slots_(slots_for(params)), lag_(params.lag()) {}
+
+  Status init(const PictureFormat& fmt) override {
+    VQX_RETURN_IF_ERROR(validate(fmt));
+    if (fmt.width < motion::kMinDimension || fmt.height < motion::kMinDimension) {
+      return Error(Errc::kUnsupported,
+                   "motion: picture " + std::to_string(fmt.width) + "x" +
+                       std::to_string(fmt.height) + " is too small (at least " +
+                       std::to_string(motion::kMinDimension) + "x" +
+                       std::to_string(motion::kMinDimension) + " is needed)");
+    }
+    fmt_ = fmt;
+    try {
+      scratch_.assign(motion::scratch_size(fmt.width), 0);
+      history_.clear();
+      // With motion_force_zero nothing is compared, so no frame is kept.
+      if (!params_.force_zero) {
+        for (unsigned i = 0; i < lag_; ++i) {
+          history_.emplace_back(fmt.width, fmt.height, fmt.bytes_per_sample());
+        }
+      }
+    } catch (const std::bad_alloc&) {
+      return Error(Errc::kLimit, "motion: out of memory for a " + std::to_string(fmt.width) +
+                                     "x" + std::to_string(fmt.height) + " picture");
+    }
+    frames_ = 0;
+    recent_sad_ = {0.0, 0.0};
+    prev_processed_ = 0.0;
+    initialised_ = true;
+    flushed_ = false;
+    return Status::Ok();
+  }
+
+  Status extract(const Picture& ref, const Picture& /*dist*/, unsigned index,
+                 FeatureWriter& out) override {
+    if (!initialised_) return Error(Errc::kInternal, "motion: extract() before init()");
+    if (flushed_) return Error(Errc::kInternal, "motion: extract() after flush()");
+    if (index != frames_) {
+      return Error(Errc::kInternal, "motion: frame " + std::to_string(index) +
+                                        " arrived, expected frame " + std::to_string(frames_) +
+                                        " (a temporal extractor needs frames in order)");
+    }
+    const PictureFormat& f = ref.format();
+    if (f.width != fmt_.width || f.height != fmt_.height || f.bpc != fmt_.bpc) {
+      return Error(Errc::kMismatch, "motion: frame " + std::to_string(index) +
+                                        " differs in size or bit depth from the first frame");
+    }
+
+    const double sad = params_.force_zero ? 0.0 : frame_sad(ref, index);
+    out.write(slots_.sad, index, sad);
+    if (params_.debug) out.write(slots_.debug_motion, index, sad);
+
+    if (index == lag_) {
+      // The first SAD score fixes motion3 of the frames before it.
+      const double stamp = clip_max(blend(sad, params_.blend_factor, params_.blend_offset),
+                                    params_.max_val);
+      for (unsigned i = 0; i < lag_; ++i) {
+        out.write(slots_.motion2, i, 0.0);
+        out.write(slots_.motion3, i, stamp);
+      }
+      prev_processed_ = stamp;
+    } else if (index > lag_) {
+      // Frame index - 1 now has its successor's score.
+      const unsigned t = index - 1;
+      const bool low_has_score = t + 1 >= 2 * lag_;  // t - (lag - 1) >= lag
+      double m2 = sad;
+      if (low_has_score) {
+        const double low = lag_ == 1 ? recent_sad_[0] : recent_sad_[1];
+        m2 = low < sad ? low : sad;
+      }
+      finish_frame(t, m2, out);
+    }
+
+    recent_sad_[1] = recent_sad_[0];
+    recent_sad_[0] = sad;
+    ++frames_;
+    return Status::Ok();
+  }
+
+  Status flush(FeatureWriter& out) override {
+    if (!initialised_ || flushed_) return Status::Ok();
+    flushed_ = true;
+    if (frames_ <= lag_) {
+      // No frame had a SAD score: motion2 and motion3 (the stamp) are 0.
+      for (unsigned i = 0; i < frames_; ++i) {
+        out.write(slots_.motion2, i, 0.0);
+        out.write(slots_.motion3, i, 0.0);
+      }
+    } else {
+      // The last frame has no successor: its motion2 is its own score.
+      finish_frame(frames_ - 1, recent_sad_[0], out);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  // SAD score of frame `index` from the kept luma of frame index - lag.
+  // Then keeps this frame's luma in place of that one.
+  double frame_sad(const Picture& ref, unsigned index) {
+    Plane& kept = history_[index % lag_];
+    const Plane& luma = ref.plane(0);
+    double score = 0.0;
+    if (index >= lag_) {
+      std::uint64_t sum = 0;
+      if (fmt_.bpc == 8) {
+        sum = motion::blurred_difference_sad(view<std::uint8_t>(kept), view<std::uint8_t>(luma),
+                                             fmt_.width, fmt_.height, scratch_);
+      } else {
+        sum = motion::blurred_difference_sad(view<std::uint16_t>(kept),
+                                             view<std::uint16_t>(luma), fmt_.width,
+                                             fmt_.height, fmt_.bpc, scratch_);
+      }
+      // libvmaf: MIN((double)sad / 256. / (w * h) * fps_weight, max_val),
+      // w * h an unsigned product.
+      const unsigned pixels = fmt_.width * fmt_.height;
+      score = clip_max(static_cast<double>(sum) / motion::kSadDivisor /
+                           static_cast<double>(pixels) * params_.fps_weight,
+                       params_.max_val);
+    }
+    const std::size_t row_bytes = std::size_t{fmt_.width} * fmt_.bytes_per_sample();
+    for (unsigned y = 0; y < fmt_.height; ++y) {
+      std::memcpy(kept.row<std::uint8_t>(y), luma.row<std::uint8_t>(y), row_bytes);
+    }
+    return score;
+  }
+
+  template <typename Sample>
+  static motion::PlaneView<Sample> view(const Plane& p) {
+    return {p.row<Sample>(0), static_cast<std::ptrdiff_t>(p.stride_bytes() / sizeof(Sample))};
+  }
+
+  // Writes motion2 of frame t >= lag, and its motion3.
+  void finish_frame(unsigned t, double m2, FeatureWriter& out) {
+    out.write(slots_.motion2, t, m2);
+    const double processed =
+        clip_max(blend(m2, params_.blend_factor, params_.blend_offset), params_.max_val);
+    const double m3 = params_.moving_average ? (processed + prev_processed_) / 2.0 : processed;
+    prev_processed_ = processed;
+    out.write(slots_.motion3, t, m3);
+  }
+
+  Params params_;
+  Slots slots_;
+  unsigned lag_;
+  PictureFormat fmt_;
+  std::vector<Plane> history_;         // luma of the last `lag_` frames, by index % lag_
+  std::vector<std::int32_t> scratch_;  // the kernel's row buffer
+  unsigned frames_ = 0;                // frames extracted so far = next index expected
+  std::array<double, 2> recent_sad_{};  // sad of the last and the one before it
+  double prev_processed_ = 0.0;  // motion3 before averaging, of the last finished frame
+  bool initialised_ = false;
+  bool flushed_ = false;
+};
+
+constexpr std::array<FeatureAlias, 4> kProvides = {{
+    // libvmaf feature/alias.c, and the extractor's provided_features.
+    {"VMAF_integer_feature_motion_score", "integer_motion"},
+    {"VMAF_integer_feature_motion2_score", "integer_motion2"},
+    {"VMAF_integer_feature_motion3_score", "integer_motion3"},
+    {"VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_sad_score"},
+}};
+
+Expected<ExtractorSpec> make_motion_spec(const OptionMap& options) {
+  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("motion", motion::option_defs(), options));
+  Params p;
+  p.force_zero = set.get_bool("motion_force_zero");
+  p.blend_factor = set.get_double("motion_blend_factor");
+  p.blend_offset = set.get_double("motion_blend_offset");
+  p.fps_weight = set.get_double("motion_fps_weight");
+  p.max_val = set.get_double("motion_max_val");
+  p.five_frame_window = set.get_bool("motion_five_frame_window");
+  p.moving_average = set.get_bool("motion_moving_average");
+  p.debug = set.get_bool("debug");
+
+  // Same order as the slots (slots_for).
+  std::vector<const char*> bases = {"VMAF_integer_feature_motion_sad_score"};
+  if (p.debug) bases.push_back("integer_motion");
+  bases.push_back("integer_motion2");
+  bases.push_back("integer_motion3");
+
+  ExtractorSpec spec;
+  spec.family = "motion";
+  spec.key = "motion:" + set.canonical();
+  spec.temporal = true;
+  spec.outputs = outputs_with_suffix(bases, set.name_suffix());
+  spec.make = [p]() -> std::unique_ptr<Extractor> { return std::make_unique<MotionExtractor>(p); };
+  return spec;
+}
+
+}  // namespace
+
+const ExtractorFamily& integer_motion_family() {
+  static const ExtractorFamily kFamily = {"motion", kProvides, &make_motion_spec};
+  return kFamily;
+}
+
+}  // namespace vqx

@@ -1,0 +1,267 @@
+// The vqx command as a user runs it: outputs in every format, and one test
+// per kind of bad input (one-line error naming the culprit, non-zero exit,
+// no output file).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSubset = fs::path(VQX_TEST_DATA_DIR) / "corpus_subset";
+const std::string kRef = (kSubset / "P9_tiny_176x144_420p8.y4m").string();
+const std::string kDist = (kSubset / "P9_tiny_176x144_420p8__x264-crf45.y4m").string();
+
+struct Run {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("vqx_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+            "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Run vqx(const std::string& args) {
+    const fs::path out = dir_ / "stdout.txt";
+    const fs::path err = dir_ / "stderr.txt";
+    const std::string cmd = std::string(VQX_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    Run r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  // The contract for bad input: exit 1 (not a crash), one line on stderr
+  // that names `culprit`, and no output file.
+  void expect_clean_failure(const Run& r, const std::string& culprit) {
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(culprit), std::string::npos) << "error does not name " << culprit << ": " << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out.json"));
+    for (const auto& e : fs::directory_iterator(dir_)) {
+      EXPECT_EQ(e.path().string().find("out.json"), std::string::npos) << e.path();
+    }
+  }
+
+  std::string write_file(const std::string& name, const std::string& bytes) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p.string();
+  }
+
+  // A Y4M with `frames` frames of a ramp; header fields as given.
+  std::string write_y4m(const std::string& name, const std::string& header, std::size_t frame_bytes,
+                        int frames) {
+    std::string s = header + "\n";
+    for (int f = 0; f < frames; ++f) {
+      s += "FRAME\n";
+      for (std::size_t i = 0; i < frame_bytes; ++i) s.push_back(static_cast<char>((i * 7 + f) & 0xff));
+    }
+    return write_file(name, s);
+  }
+
+  std::string out_json() const { return (dir_ / "out.json").string(); }
+  fs::path dir_;
+};
+
+TEST_F(CliTest, HelpAndVersion) {
+  const Run h = vqx("--help");
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("--reference"), std::string::npos);
+  EXPECT_NE(h.out.find("--frame_skip_dist"), std::string::npos);
+  const Run v = vqx("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out.rfind("vqx ", 0), 0U);
+}
+
+TEST_F(CliTest, JsonAtMaxPrecisionCarriesTheGoldenNumbers) {
+  const Run r = vqx("-r " + kRef + " -d " + kDist + " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --json --precision max -q -o " + out_json());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto ours = nlohmann::json::parse(slurp(out_json()));
+  const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
+  ASSERT_EQ(ours.at("frames").size(), golden.at("frames").size());
+  std::size_t compared = 0;
+  for (std::size_t f = 0; f < golden.at("frames").size(); ++f) {
+    const auto& om = ours["frames"][f]["metrics"];
+    for (const char* name : {"integer_adm2", "integer_motion2", "integer_vif_scale0", "integer_vif_scale3"}) {
+      EXPECT_EQ(om.at(name).get<double>(), golden["frames"][f]["metrics"].at(name).get<double>()) << name;
+      ++compared;
+    }
+    EXPECT_NEAR(om.at("vmaf_v0.6.1").get<double>(),
+                golden["frames"][f]["metrics"].at("vmaf_v0.6.1").get<double>(), 1e-9);
+  }
+  EXPECT_NEAR(ours["pooled_metrics"]["vmaf_v0.6.1"]["mean"].get<double>(),
+              golden["pooled_metrics"]["vmaf_v0.6.1"]["mean"].get<double>(), 1e-9);
+  EXPECT_EQ(compared, 40U);
+}
+
+TEST_F(CliTest, DefaultModelIsNamedVmafAndPrintedOnStdout) {
+  const Run r = vqx("-r " + kRef + " -d " + kDist);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
+  const double mean = golden["pooled_metrics"]["vmaf_v0.6.1"]["mean"].get<double>();
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "vmaf: %f\n", mean);
+  EXPECT_EQ(r.out, expected);
+}
+
+TEST_F(CliTest, EveryFormatCarriesTheSameNumbers) {
+  const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
+  const double frame3 = golden["frames"][3]["metrics"]["vmaf_v0.6.1"].get<double>();
+  char six[32];
+  std::snprintf(six, sizeof six, "%.6f", frame3);
+  for (const char* fmt : {"xml", "json", "csv", "sub"}) {
+    const fs::path out = dir_ / (std::string("out.") + fmt);
+    const Run r = vqx("-r " + kRef + " -d " + kDist + " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --" + fmt + " -q -o " + out.string());
+    ASSERT_EQ(r.code, 0) << fmt << ": " << r.err;
+    const std::string text = slurp(out);
+    EXPECT_NE(text.find(six), std::string::npos) << fmt << " lacks frame 3's score " << six;
+    EXPECT_NE(text.find("integer_vif_scale0"), std::string::npos) << fmt;
+  }
+}
+
+TEST_F(CliTest, ThreadCountDoesNotChangeTheOutput) {
+  const fs::path a = dir_ / "t1.json";
+  const fs::path b = dir_ / "t2.json";
+  ASSERT_EQ(vqx("-r " + kRef + " -d " + kDist + " --threads 1 --json --precision max -q -o " + a.string()).code, 0);
+  ASSERT_EQ(vqx("-r " + kRef + " -d " + kDist + " --threads 2 --json --precision max -q -o " + b.string()).code, 0);
+  auto ja = nlohmann::json::parse(slurp(a));
+  auto jb = nlohmann::json::parse(slurp(b));
+  ja.erase("fps");
+  jb.erase("fps");
+  EXPECT_EQ(ja, jb);
+}
+
+TEST_F(CliTest, FrameCountAndSubsample) {
+  const Run r = vqx("-r " + kRef + " -d " + kDist + " --frame_cnt 4 --subsample 2 --json -q -o " + out_json());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(out_json()));
+  ASSERT_EQ(j["frames"].size(), 2U);
+  EXPECT_EQ(j["frames"][0]["frameNum"], 0);
+  EXPECT_EQ(j["frames"][1]["frameNum"], 2);
+}
+
+TEST_F(CliTest, RawYuvInput) {
+  // The same P9 frames as raw planar 4:2:0: strip the Y4M headers.
+  auto strip = [&](const std::string& y4m, const std::string& name) {
+    std::string s = slurp(y4m);
+    std::string raw;
+    std::size_t pos = s.find('\n') + 1;
+    const std::size_t frame = 176 * 144 * 3 / 2;
+    while (pos < s.size()) {
+      pos = s.find('\n', pos) + 1;
+      raw += s.substr(pos, frame);
+      pos += frame;
+    }
+    return write_file(name, raw);
+  };
+  const std::string r = strip(kRef, "ref.yuv");
+  const std::string d = strip(kDist, "dist.yuv");
+  const Run run = vqx("-r " + r + " -d " + d + " -w 176 -h 144 -p 420 -b 8 --json --precision max -q -o " + out_json());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto j = nlohmann::json::parse(slurp(out_json()));
+  const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
+  EXPECT_EQ(j["frames"][5]["metrics"]["integer_adm2"].get<double>(),
+            golden["frames"][5]["metrics"]["integer_adm2"].get<double>());
+}
+
+// --- bad input, one test each ---
+
+TEST_F(CliTest, Y4mCutMidFrame) {
+  std::string s = slurp(kDist);
+  const std::string cut = write_file("cut.y4m", s.substr(0, s.size() - 1000));
+  expect_clean_failure(vqx("-r " + kRef + " -d " + cut + " -q -o " + out_json()), "cut.y4m");
+}
+
+TEST_F(CliTest, GarbageHeader) {
+  const std::string g = write_file("garbage.y4m", "this is not a video at all\n");
+  expect_clean_failure(vqx("-r " + g + " -d " + kDist + " -q -o " + out_json()), "garbage.y4m");
+}
+
+TEST_F(CliTest, UnsupportedColourSpaceTag) {
+  const std::string y = write_y4m("tag.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C410", 16 * 16 * 2, 1);
+  expect_clean_failure(vqx("-r " + y + " -d " + y + " -q -o " + out_json()), "tag.y4m");
+}
+
+TEST_F(CliTest, DifferentSizes) {
+  const std::string a = write_y4m("a.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
+  const std::string b = write_y4m("b.y4m", "YUV4MPEG2 W32 H16 F25:1 Ip C420jpeg", 32 * 16 * 3 / 2, 2);
+  expect_clean_failure(vqx("-r " + a + " -d " + b + " -q -o " + out_json()), "b.y4m");
+}
+
+TEST_F(CliTest, DifferentBitDepths) {
+  const std::string a = write_y4m("a8.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
+  const std::string b = write_y4m("b10.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420p10", 16 * 16 * 3, 2);
+  expect_clean_failure(vqx("-r " + a + " -d " + b + " -q -o " + out_json()), "b10.y4m");
+}
+
+TEST_F(CliTest, DifferentFrameCounts) {
+  const std::string a = write_y4m("three.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 3);
+  const std::string b = write_y4m("two.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
+  expect_clean_failure(vqx("-r " + a + " -d " + b + " -q -o " + out_json()), "two.y4m");
+}
+
+TEST_F(CliTest, MissingFile) {
+  expect_clean_failure(vqx("-r " + kRef + " -d /nonexistent/nothing.y4m -q -o " + out_json()), "nothing.y4m");
+}
+
+TEST_F(CliTest, UnknownFeature) {
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --feature no_such_thing -q -o " + out_json()),
+                       "no_such_thing");
+}
+
+TEST_F(CliTest, UnknownFeatureOption) {
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --feature adm=bogus_opt=1 -q -o " + out_json()),
+                       "bogus_opt");
+}
+
+TEST_F(CliTest, UnknownCommandLineOption) {
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --frobnicate -q -o " + out_json()), "frobnicate");
+}
+
+TEST_F(CliTest, MalformedModelJson) {
+  const std::string m = write_file("bad_model.json", "{\"model_dict\": [1, 2,");
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " -m path=" + m + " -q -o " + out_json()), "bad_model.json");
+}
+
+TEST_F(CliTest, TruncatedModelJson) {
+  const std::string full = slurp(fs::path(VQX_TEST_DATA_DIR) / ".." / ".." / "models" / "vmaf_v0.6.1.json");
+  const std::string m = write_file("truncated_model.json", full.substr(0, full.size() / 2));
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " -m path=" + m + " -q -o " + out_json()),
+                       "truncated_model.json");
+}
+
+TEST_F(CliTest, HugeDimensionsAreRefusedBeforeAllocation) {
+  const std::string y = write_file("huge.y4m", "YUV4MPEG2 W100000 H100000 F25:1 Ip C420jpeg\nFRAME\n0000");
+  expect_clean_failure(vqx("-r " + y + " -d " + y + " -q -o " + out_json()), "huge.y4m");
+}
+
+}  // namespace

@@ -1,7 +1,5 @@
 #include "model/feature_names.hpp"
 
-#include <array>
-
 namespace vqx {
 
 namespace {
@@ -10,7 +8,7 @@ namespace {
 // (libvmaf/src/feature/*.c) and the alias table (feature/alias.c). A name
 // without an alias keeps its own name as output base. Listed in libvmaf's
 // extractor search order; no name is provided by two extractors.
-constexpr std::array<LibvmafFeatureName, 84> kNames = {{
+constexpr LibvmafFeatureName kNames[] = {
     // float_psnr, float_ansnr
     {"float_psnr", "float_psnr", "float_psnr"},
     {"float_ansnr", "float_ansnr", "float_ansnr"},
@@ -113,7 +111,7 @@ constexpr std::array<LibvmafFeatureName, 84> kNames = {{
     {"integer_vif_den_scale3", "vif", "integer_vif_den_scale3"},
     // cambi
     {"Cambi_feature_cambi_score", "cambi", "cambi"},
-}};
+};
 
 }  // namespace
 

@@ -286,7 +286,7 @@ TEST(OutputJson, RoundTripsAtMaxPrecision) {
   EXPECT_EQ(j["pooled_metrics"]["vmaf"]["mean"].get<double>(), 50.00000025);
   EXPECT_EQ(j["pooled_metrics"]["vmaf"]["harmonic_mean"].get<double>(), 1e-300);
   EXPECT_NE(text.find("\"psnr_y\": 0.10000000000000001,"), std::string::npos);
-  EXPECT_NE(text.find("\"harmonic_mean\": 1.0000000000000001e-300"), std::string::npos);
+  EXPECT_NE(text.find("\"harmonic_mean\": 1e-300\n"), std::string::npos);
 }
 
 TEST(OutputCsv, HeaderAndAlignedRows) {

@@ -3,18 +3,22 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 namespace vqx {
 
 Status write_file_atomically(const std::string& path,
                              const std::function<Status(std::ostream&)>& write) {
-  if (path == "-" || path == "/dev/stdout") {
-    // Writing to standard output: nothing to rename.
-    std::ofstream out("/dev/stdout");
+  std::error_code ec;
+  const auto st = std::filesystem::status(path == "-" ? "/dev/stdout" : path, ec);
+  if (path == "-" || (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))) {
+    // Standard output, a device or a pipe: nothing to rename, write in place.
+    std::ofstream out(path == "-" ? "/dev/stdout" : path, std::ios::binary);
+    if (!out) return Error(Errc::kIo, path + ": cannot open for writing");
     VQX_RETURN_IF_ERROR(write(out));
     out.flush();
-    return out ? Status::Ok() : Error(Errc::kIo, "cannot write to standard output");
+    return out ? Status::Ok() : Error(Errc::kIo, path + ": write failed");
   }
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {

@@ -1,0 +1,332 @@
+// Input through FFmpeg's libavformat/libavcodec: the first video stream of
+// any file they read, decoded in the decoder's own planar format. No scaling
+// or conversion: planar YUV/gray with 4:2:0, 4:2:2 or 4:4:4 chroma and 8 to
+// 16 bits maps onto a Picture (an alpha plane is dropped); anything else (RGB,
+// NV12, P010, packed, paletted, 4:1:1, ...) is an "unsupported pixel format".
+//
+// The only file of VQX that includes FFmpeg headers; left out of the build
+// when VQX_WITH_LIBAV is off.
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/error.h>
+#include <libavutil/pixdesc.h>
+}
+
+#include "io/video_reader.hpp"
+
+namespace vqx {
+
+bool libav_available() { return true; }
+
+namespace {
+
+std::string av_error_text(int err) {
+  char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+  if (av_strerror(err, buf, sizeof buf) < 0) return "error " + std::to_string(err);
+  return buf;
+}
+
+const char* pix_fmt_name(int fmt) {
+  const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(fmt));
+  return name != nullptr ? name : "unknown";
+}
+
+// The PictureFormat an AVPixelFormat maps onto without conversion, if any.
+bool map_pixel_format(AVPixelFormat pf, unsigned width, unsigned height, PictureFormat& out) {
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+  if (d == nullptr) return false;
+  constexpr std::uint64_t kRejected = AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
+                                      AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB |
+                                      AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER;
+  if ((d->flags & kRejected) != 0) return false;
+  // Samples must be in native byte order (Plane stores native uint16).
+  const bool be = (d->flags & AV_PIX_FMT_FLAG_BE) != 0;
+  if (be != (std::endian::native == std::endian::big) && d->comp[0].depth > 8) return false;
+  const bool alpha = (d->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+  const unsigned colour = d->nb_components - (alpha ? 1U : 0U);
+  ChromaFormat chroma{};
+  if (colour == 1) {
+    chroma = ChromaFormat::k400;
+  } else if (colour == 3 && d->log2_chroma_w == 1 && d->log2_chroma_h == 1) {
+    chroma = ChromaFormat::k420;
+  } else if (colour == 3 && d->log2_chroma_w == 1 && d->log2_chroma_h == 0) {
+    chroma = ChromaFormat::k422;
+  } else if (colour == 3 && d->log2_chroma_w == 0 && d->log2_chroma_h == 0) {
+    chroma = ChromaFormat::k444;
+  } else {
+    return false;
+  }
+  const int depth = d->comp[0].depth;
+  if (depth < 8 || depth > 16) return false;
+  const int bps = depth > 8 ? 2 : 1;
+  for (unsigned c = 0; c < d->nb_components; ++c) {
+    const AVComponentDescriptor& comp = d->comp[c];
+    // One component per plane, in Y U V (A) order, samples tightly packed and
+    // not shifted (this rules out NV12, P010, packed YUYV, YA8, ...).
+    if (comp.plane != static_cast<int>(c) || comp.step != bps || comp.offset != 0 ||
+        comp.shift != 0 || comp.depth != depth) {
+      return false;
+    }
+  }
+  out = PictureFormat{width, height, static_cast<unsigned>(depth), chroma};
+  return true;
+}
+
+char field_order_char(AVFieldOrder f) {
+  switch (f) {
+    case AV_FIELD_PROGRESSIVE: return 'p';
+    case AV_FIELD_TT:
+    case AV_FIELD_TB: return 't';
+    case AV_FIELD_BB:
+    case AV_FIELD_BT: return 'b';
+    default: return '?';
+  }
+}
+
+class LibavReader final : public VideoReader {
+ public:
+  explicit LibavReader(std::string path) : path_(std::move(path)) {}
+
+  ~LibavReader() override {
+    av_packet_free(&pkt_);
+    av_frame_free(&frame_);
+    avcodec_free_context(&dec_);
+    avformat_close_input(&fmt_ctx_);
+  }
+
+  const PictureFormat& format() const override { return fmt_; }
+  const VideoInfo& info() const override { return info_; }
+  const std::string& path() const override { return path_; }
+  std::uint64_t frames_read() const override { return frames_; }
+
+  Status open();
+
+  Expected<bool> read(Picture& pic) override {
+    VQX_ASSIGN_OR_RETURN(const bool got, next_frame());
+    if (!got) return false;
+    VQX_RETURN_IF_ERROR(io_detail::ensure_format(pic, fmt_));
+    std::uint32_t acc = 0;
+    for (unsigned p = 0; p < fmt_.plane_count(); ++p) {
+      acc |= io_detail::copy_plane(frame_->data[p], frame_->linesize[p], fmt_.plane_width(p),
+                                   fmt_.plane_height(p), fmt_.bpc, pic.plane(p));
+    }
+    av_frame_unref(frame_);
+    if (fmt_.bpc < 16 && (acc >> fmt_.bpc) != 0) {
+      return error(Errc::kParse, "frame " + std::to_string(frames_) +
+                                     " has sample values above the " + std::to_string(fmt_.bpc) +
+                                     "-bit maximum");
+    }
+    ++frames_;
+    return true;
+  }
+
+  Status skip(unsigned frames) override {
+    for (unsigned i = 0; i < frames; ++i) {
+      VQX_ASSIGN_OR_RETURN(const bool got, next_frame());
+      if (!got) {
+        return error(Errc::kInvalidArgument, "cannot skip " + std::to_string(frames) +
+                                                 " frames: the file has only " +
+                                                 std::to_string(frames_));
+      }
+      av_frame_unref(frame_);
+      ++frames_;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status error(Errc code, const std::string& what) const {
+    return Error(code, path_ + ": " + what);
+  }
+  Status av_error(Errc code, const std::string& what, int err) const {
+    return Error(code, path_ + ": " + what + ": " + av_error_text(err));
+  }
+
+  // Decodes the next frame into frame_: true on a frame, false once the
+  // decoder is drained at the end of the stream.
+  Expected<bool> next_frame() {
+    if (pending_) {
+      pending_ = false;
+      return true;
+    }
+    for (;;) {
+      int r = avcodec_receive_frame(dec_, frame_);
+      if (r == 0) {
+        VQX_RETURN_IF_ERROR(check_frame());
+        return true;
+      }
+      if (r == AVERROR_EOF) return false;
+      if (r != AVERROR(EAGAIN)) {
+        return av_error(Errc::kParse, "cannot decode frame " + std::to_string(frames_), r);
+      }
+      // The decoder wants input.
+      r = av_read_frame(fmt_ctx_, pkt_);
+      if (r == AVERROR_EOF) {
+        r = avcodec_send_packet(dec_, nullptr);  // drain
+        if (r < 0 && r != AVERROR_EOF) return av_error(Errc::kParse, "cannot flush the decoder", r);
+        continue;
+      }
+      if (r < 0) {
+        return av_error(Errc::kParse, "cannot read a packet after frame " + std::to_string(frames_),
+                        r);
+      }
+      if (pkt_->stream_index != stream_index_) {
+        av_packet_unref(pkt_);
+        continue;
+      }
+      if ((pkt_->flags & AV_PKT_FLAG_CORRUPT) != 0) {
+        av_packet_unref(pkt_);
+        return error(Errc::kParse, "corrupt or truncated packet after frame " +
+                                       std::to_string(frames_));
+      }
+      r = avcodec_send_packet(dec_, pkt_);
+      av_packet_unref(pkt_);
+      if (r < 0) {
+        return av_error(Errc::kParse, "cannot decode frame " + std::to_string(frames_), r);
+      }
+    }
+  }
+
+  // The frame just decoded must be intact and in the stream's format.
+  Status check_frame() {
+    if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame_->decode_error_flags != 0) {
+      return error(Errc::kParse, "frame " + std::to_string(frames_) +
+                                     " was decoded with errors (corrupt stream)");
+    }
+    if (have_format_ &&
+        (frame_->format != format_id_ || static_cast<unsigned>(frame_->width) != fmt_.width ||
+         static_cast<unsigned>(frame_->height) != fmt_.height)) {
+      return error(Errc::kUnsupported,
+                   "frame " + std::to_string(frames_) + " changes format from " +
+                       std::to_string(fmt_.width) + "x" + std::to_string(fmt_.height) + " " +
+                       pix_fmt_name(format_id_) + " to " + std::to_string(frame_->width) + "x" +
+                       std::to_string(frame_->height) + " " + pix_fmt_name(frame_->format));
+    }
+    return Status::Ok();
+  }
+
+  std::string path_;
+  PictureFormat fmt_;
+  VideoInfo info_;
+  AVFormatContext* fmt_ctx_ = nullptr;
+  AVCodecContext* dec_ = nullptr;
+  AVPacket* pkt_ = nullptr;
+  AVFrame* frame_ = nullptr;
+  int stream_index_ = -1;
+  int format_id_ = AV_PIX_FMT_NONE;
+  bool have_format_ = false;
+  bool pending_ = false;  // frame_ holds a decoded frame not yet delivered
+  std::uint64_t frames_ = 0;
+};
+
+Status LibavReader::open() {
+  int r = avformat_open_input(&fmt_ctx_, path_.c_str(), nullptr, nullptr);
+  if (r < 0) {
+    const Errc code = r == AVERROR_INVALIDDATA ? Errc::kUnsupported : Errc::kIo;
+    return av_error(code, "cannot open as a video file (libavformat)", r);
+  }
+  r = avformat_find_stream_info(fmt_ctx_, nullptr);
+  if (r < 0) return av_error(Errc::kParse, "cannot read the stream parameters", r);
+
+  // The first video stream that is not cover art.
+  for (unsigned i = 0; i < fmt_ctx_->nb_streams; ++i) {
+    const AVStream* st = fmt_ctx_->streams[i];
+    if (stream_index_ < 0 && st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+        (st->disposition & AV_DISPOSITION_ATTACHED_PIC) == 0) {
+      stream_index_ = static_cast<int>(i);
+    } else {
+      fmt_ctx_->streams[i]->discard = AVDISCARD_ALL;
+    }
+  }
+  if (stream_index_ < 0) return error(Errc::kUnsupported, "has no video stream");
+  AVStream* st = fmt_ctx_->streams[stream_index_];
+
+  const AVCodec* codec = avcodec_find_decoder(st->codecpar->codec_id);
+  if (codec == nullptr) {
+    return error(Errc::kUnsupported, std::string("no decoder for the video codec ") +
+                                         avcodec_get_name(st->codecpar->codec_id));
+  }
+  dec_ = avcodec_alloc_context3(codec);
+  pkt_ = av_packet_alloc();
+  frame_ = av_frame_alloc();
+  if (dec_ == nullptr || pkt_ == nullptr || frame_ == nullptr) {
+    return error(Errc::kLimit, "out of memory setting up the decoder");
+  }
+  r = avcodec_parameters_to_context(dec_, st->codecpar);
+  if (r < 0) return av_error(Errc::kInternal, "cannot set up the decoder", r);
+  dec_->pkt_timebase = st->time_base;
+  // Decoder threads: FFmpeg's decoders give bit-identical output whatever the
+  // thread count, so "auto" keeps results deterministic; it only costs a few
+  // frames of latency and memory, and it roughly doubles FFV1/H.264 decoding
+  // speed on multi-core machines.
+  dec_->thread_count = 0;
+  // Verify checksums the stream carries (FFV1 slice CRCs, ...).
+  dec_->err_recognition |= AV_EF_CRCCHECK;
+  r = avcodec_open2(dec_, codec, nullptr);
+  if (r < 0) return av_error(Errc::kUnsupported, std::string("cannot open the ") + codec->name + " decoder", r);
+
+  info_.container = fmt_ctx_->iformat->name;
+  info_.codec = codec->name;
+  AVRational fps = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
+  if (fps.num > 0 && fps.den > 0) {
+    info_.fps_num = static_cast<unsigned>(fps.num);
+    info_.fps_den = static_cast<unsigned>(fps.den);
+  }
+  AVRational sar = st->sample_aspect_ratio.num > 0 ? st->sample_aspect_ratio
+                                                    : st->codecpar->sample_aspect_ratio;
+  if (sar.num > 0 && sar.den > 0) {
+    info_.sar_num = static_cast<unsigned>(sar.num);
+    info_.sar_den = static_cast<unsigned>(sar.den);
+  }
+  info_.interlace = field_order_char(st->codecpar->field_order);
+  if (st->nb_frames > 0) info_.frame_count = st->nb_frames;
+
+  // The format is what the decoder actually outputs: decode the first frame.
+  VQX_ASSIGN_OR_RETURN(const bool got, next_frame());
+  if (!got) return error(Errc::kParse, "the video stream has no frames");
+  const auto pf = static_cast<AVPixelFormat>(frame_->format);
+  if (frame_->width <= 0 || frame_->height <= 0) {
+    return error(Errc::kParse, "the decoder gave a frame of size " + std::to_string(frame_->width) +
+                                   "x" + std::to_string(frame_->height));
+  }
+  const auto w = static_cast<unsigned>(frame_->width);
+  const auto h = static_cast<unsigned>(frame_->height);
+  if (!map_pixel_format(pf, w, h, fmt_)) {
+    return error(Errc::kUnsupported,
+                 std::string("unsupported pixel format ") + pix_fmt_name(pf) +
+                     " (VQX reads planar YUV or gray, 4:2:0/4:2:2/4:4:4, 8 to 16 bits; "
+                     "convert with ffmpeg -pix_fmt yuv420p or similar)");
+  }
+  if (Status s = validate(fmt_); !s.ok()) return error(s.code(), s.message());
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+  info_.has_alpha = (d->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+  const AVColorRange range = frame_->color_range != AVCOL_RANGE_UNSPECIFIED
+                                 ? frame_->color_range
+                                 : st->codecpar->color_range;
+  if (range == AVCOL_RANGE_MPEG) info_.range = ColorRange::kLimited;
+  if (range == AVCOL_RANGE_JPEG) info_.range = ColorRange::kFull;
+  if (pf == AV_PIX_FMT_YUVJ420P || pf == AV_PIX_FMT_YUVJ422P || pf == AV_PIX_FMT_YUVJ444P) {
+    info_.range = ColorRange::kFull;
+  }
+  format_id_ = frame_->format;
+  have_format_ = true;
+  pending_ = true;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<VideoReader>> open_libav(const std::string& path) {
+  auto reader = std::make_unique<LibavReader>(path);
+  VQX_RETURN_IF_ERROR(reader->open());
+  return std::unique_ptr<VideoReader>(std::move(reader));
+}
+
+}  // namespace vqx

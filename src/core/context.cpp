@@ -451,6 +451,10 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
   report.version = version();
   report.fps = fps;
   report.precision = precision;
+  if (s.format) {
+    report.width = s.format->width;
+    report.height = s.format->height;
+  }
   report.frame_numbers = s.reported_frames();
   for (std::size_t m = 0; m < s.collector.metric_count(); ++m) {
     ReportMetric metric{s.collector.name(m), {}};
@@ -460,7 +464,12 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
       metric.values.push_back(v);
       if (!std::isnan(v)) present.push_back(v);
     }
-    if (!present.empty()) report.pooled.emplace_back(metric.name, pool(present));
+    ReportPooledMetric pooled{metric.name, std::nullopt};
+    if (!present.empty()) {
+      const PooledStats p = pool(present);
+      pooled.stats = ReportPooled{p.min, p.max, p.mean, p.harmonic_mean};
+    }
+    report.pooled.push_back(std::move(pooled));
     report.metrics.push_back(std::move(metric));
   }
   return write_file_atomically(path, [&](std::ostream& out) {

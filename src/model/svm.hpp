@@ -16,10 +16,10 @@ namespace vqx {
 class SvmRegressor {
  public:
   // Parses libsvm's model text. `n_features` is the model's feature count:
-  // every support-vector index must lie in 1..n_features. Errors name
-  // `origin`, e.g. "models/x.json: model_dict.model: ...".
+  // every support-vector index must lie in 1..n_features. Error messages
+  // start with `where`, e.g. "models/x.json: model_dict.model".
   static Expected<SvmRegressor> parse(std::string_view text, std::size_t n_features,
-                                      std::string_view origin);
+                                      std::string_view where);
 
   // sum_i coef_i * exp(-gamma * |x - sv_i|^2) - rho, over the support vectors
   // in file order; |.|^2 sums the squared differences in index order, as

@@ -19,7 +19,9 @@ void append_csv_field(std::string& s, std::string_view text) {
   }
   s += '"';
   for (const char c : text) {
-    if (c == '"') s += '"';
+    if (c == '"') {
+      s += '"';
+    }
     s += c;
   }
   s += '"';
@@ -36,11 +38,15 @@ void write_csv(const Report& r, std::ostream& out) {
   s += '\n';
 
   for (std::size_t i = 0; i < r.frame_numbers.size(); ++i) {
-    if (!frame_has_values(r, i)) continue;
+    if (!frame_has_values(r, i)) {
+      continue;
+    }
     append_uint(s, r.frame_numbers[i]);
     s += ',';
     for (const ReportMetric& m : r.metrics) {
-      if (!std::isnan(m.values[i])) append_value(s, m.values[i], r.precision);
+      if (!std::isnan(m.values[i])) {
+        append_value(s, m.values[i], r.precision);
+      }
       s += ',';
     }
     s += '\n';

@@ -39,7 +39,9 @@ void write_json(const Report& r, std::ostream& out) {
 
   bool first_frame = true;
   for (std::size_t i = 0; i < r.frame_numbers.size(); ++i) {
-    if (!frame_has_values(r, i)) continue;
+    if (!frame_has_values(r, i)) {
+      continue;
+    }
     s += first_frame ? "\n" : ",\n";
     first_frame = false;
     s += "    {\n      \"frameNum\": ";
@@ -47,15 +49,23 @@ void write_json(const Report& r, std::ostream& out) {
     s += ",\n      \"metrics\": {\n";
 
     std::size_t remaining = 0;
-    for (const ReportMetric& m : r.metrics) remaining += std::isnan(m.values[i]) ? 0 : 1;
+    for (const ReportMetric& m : r.metrics) {
+      remaining += std::isnan(m.values[i]) ? 0 : 1;
+    }
     for (const ReportMetric& m : r.metrics) {
       const double v = m.values[i];
-      if (std::isnan(v)) continue;
+      if (std::isnan(v)) {
+        continue;
+      }
       --remaining;
       s += "        ";
       append_member(s, m.name, v, r.precision);
-      if (remaining > 0) s += ',';
-      if (std::isfinite(v)) s += '\n';  // libvmaf: no newline after null
+      if (remaining > 0) {
+        s += ',';
+      }
+      if (std::isfinite(v)) {
+        s += '\n';  // libvmaf: no newline after null
+      }
     }
     s += "      }\n    }";
     if (s.size() > (1u << 16)) {
@@ -89,7 +99,9 @@ void write_json(const Report& r, std::ostream& out) {
   for (std::size_t i = 0; i < r.aggregate.size(); ++i) {
     s += "\n    ";
     append_member(s, r.aggregate[i].first, r.aggregate[i].second, r.precision);
-    if (i + 1 < r.aggregate.size()) s += ',';
+    if (i + 1 < r.aggregate.size()) {
+      s += ',';
+    }
   }
   s += "\n  }\n}\n";
   out << s;

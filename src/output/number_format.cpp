@@ -14,12 +14,16 @@ bool reference_wants_16_decimals(double v) {
   const double a = std::fabs(v);
   // NaN fails this comparison too. Beyond int range libvmaf's (int) cast
   // leaves a "fractional part" >= 1, i.e. zero leading zeros.
-  if (!(a < 2147483648.0)) return false;
+  if (!(a < 2147483648.0)) {
+    return false;
+  }
   double frac = a - std::trunc(a);  // exact
   int zeros = 0;
   while (frac < 1.0 && frac != 0.0) {
     frac *= 10.0;
-    if (++zeros > 6) return true;
+    if (++zeros > 6) {
+      return true;
+    }
   }
   return false;
 }
@@ -30,11 +34,11 @@ namespace {
 using NumberBuffer = std::array<char, 400>;
 
 void append_chars(std::string& out, double v, std::chars_format fmt, int precision) {
-  NumberBuffer buf;
+  NumberBuffer buf{};
   const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v, fmt, precision);
   if (ec == std::errc()) {
     out.append(buf.data(), end);
-  } else {  // cannot happen with the buffer above; keep the output parseable anyway
+  } else {  // cannot happen: the buffer fits any double
     out += "nan";
   }
 }
@@ -56,7 +60,7 @@ void append_value(std::string& out, double v, int precision) {
 }
 
 void append_uint(std::string& out, unsigned long long v) {
-  std::array<char, 24> buf;
+  std::array<char, 24> buf{};
   const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
   (void)ec;  // 24 chars always suffice
   out.append(buf.data(), end);
@@ -66,16 +70,30 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (const char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
-          std::array<char, 8> esc;
+          std::array<char, 8> esc{};
           std::snprintf(esc.data(), esc.size(), "\\u%04x", static_cast<unsigned>(c));
           out += esc.data();
         } else {
@@ -89,11 +107,20 @@ void append_json_string(std::string& out, std::string_view s) {
 void append_xml_attr_text(std::string& out, std::string_view s) {
   for (const char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
 }

@@ -8,11 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "vqx/vqx.hpp"  // OutputFormat, kPrecisionDefault, kPrecisionMax
+
 namespace vqx {
 
-// Report::precision values besides 0..16 decimals.
-inline constexpr int kPrecisionReference = -1;  // libvmaf's own rule (see number_format.hpp)
-inline constexpr int kPrecisionMax = 17;        // "%.17g": enough digits to round-trip a double
+// Report::precision values besides 0..16 decimals: kPrecisionMax ("%.17g",
+// round-trips a double) and this, libvmaf's own rule (number_format.hpp).
+inline constexpr int kPrecisionReference = kPrecisionDefault;
 
 // A metric pooled over the reported frames.
 // (Same fields as vqx::PooledStats in src/pool/pool.hpp; that header did not
@@ -40,15 +42,15 @@ struct ReportMetric {
 };
 
 struct Report {
-  std::string version;    // printed as the VMAF version
-  unsigned width = 0;     // XML <params qualityWidth=...>
-  unsigned height = 0;    // XML <params qualityHeight=...>
-  double fps = 0;         // XML <fyi fps=...>, JSON "fps"; always "%.2f"
+  std::string version;  // printed as the VMAF version
+  unsigned width = 0;   // XML <params qualityWidth=...>
+  unsigned height = 0;  // XML <params qualityHeight=...>
+  double fps = 0;       // XML <fyi fps=...>, JSON "fps"; always "%.2f"
   // frameNum of each reported frame, ascending (subsampling leaves gaps). A
   // frame on which every metric is absent is not written (as in libvmaf).
   std::vector<unsigned> frame_numbers;
-  std::vector<ReportMetric> metrics;           // per-frame metrics, in output order
-  std::vector<ReportPooledMetric> pooled;      // in output order (XML, JSON only)
+  std::vector<ReportMetric> metrics;                      // per-frame metrics, in output order
+  std::vector<ReportPooledMetric> pooled;                 // in output order (XML, JSON only)
   std::vector<std::pair<std::string, double>> aggregate;  // e.g. apsnr_y (XML, JSON only)
   // kPrecisionReference, 0..16 decimals ("%.Nf"), or kPrecisionMax ("%.17g").
   // Applies to metric, pooled and aggregate values; never to fps.

@@ -11,7 +11,9 @@ namespace vqx::output_detail {
 void write_sub(const Report& r, std::ostream& out) {
   std::string s;
   for (std::size_t i = 0; i < r.frame_numbers.size(); ++i) {
-    if (!frame_has_values(r, i)) continue;
+    if (!frame_has_values(r, i)) {
+      continue;
+    }
     const unsigned n = r.frame_numbers[i];
     s += '{';
     append_uint(s, n);
@@ -21,7 +23,9 @@ void write_sub(const Report& r, std::ostream& out) {
     append_uint(s, n);
     s += '|';
     for (const ReportMetric& m : r.metrics) {
-      if (std::isnan(m.values[i])) continue;
+      if (std::isnan(m.values[i])) {
+        continue;
+      }
       s += m.name;
       s += ": ";
       append_value(s, m.values[i], r.precision);

@@ -23,16 +23,22 @@
 
 namespace vqx {
 
-enum class OutputFormat { kXml, kJson, kCsv, kSub };
-
 // "xml", "json", "csv", "sub".
 inline Expected<OutputFormat> parse_output_format(std::string_view name) {
-  if (name == "xml") return OutputFormat::kXml;
-  if (name == "json") return OutputFormat::kJson;
-  if (name == "csv") return OutputFormat::kCsv;
-  if (name == "sub") return OutputFormat::kSub;
-  return Error(Errc::kInvalidArgument,
-               "unknown output format \"" + std::string(name) + "\" (expected xml, json, csv or sub)");
+  if (name == "xml") {
+    return OutputFormat::kXml;
+  }
+  if (name == "json") {
+    return OutputFormat::kJson;
+  }
+  if (name == "csv") {
+    return OutputFormat::kCsv;
+  }
+  if (name == "sub") {
+    return OutputFormat::kSub;
+  }
+  return Error(Errc::kInvalidArgument, "unknown output format \"" + std::string(name) +
+                                           "\" (expected xml, json, csv or sub)");
 }
 
 namespace output_detail {
@@ -47,7 +53,9 @@ void write_sub(const Report& r, std::ostream& out);
 // True when some metric has a value on reported frame `i`.
 inline bool frame_has_values(const Report& r, std::size_t i) {
   for (const ReportMetric& m : r.metrics) {
-    if (!std::isnan(m.values[i])) return true;
+    if (!std::isnan(m.values[i])) {
+      return true;
+    }
   }
   return false;
 }
@@ -58,14 +66,14 @@ inline bool frame_has_values(const Report& r, std::size_t i) {
 // every metric.
 inline Status validate_report(const Report& r) {
   if (r.precision < kPrecisionReference || r.precision > kPrecisionMax) {
-    return Error(Errc::kInvalidArgument, "output precision " + std::to_string(r.precision) +
-                                             " is out of range (-1 to 17)");
+    return Error(Errc::kInvalidArgument,
+                 "output precision " + std::to_string(r.precision) + " is out of range (-1 to 17)");
   }
   for (const ReportMetric& m : r.metrics) {
     if (m.values.size() != r.frame_numbers.size()) {
-      return Error(Errc::kInvalidArgument,
-                   "metric \"" + m.name + "\" has " + std::to_string(m.values.size()) +
-                       " values for " + std::to_string(r.frame_numbers.size()) + " frames");
+      return Error(Errc::kInvalidArgument, "metric \"" + m.name + "\" has " +
+                                               std::to_string(m.values.size()) + " values for " +
+                                               std::to_string(r.frame_numbers.size()) + " frames");
     }
   }
   return Status::Ok();
@@ -76,13 +84,23 @@ inline Status validate_report(const Report& r) {
 inline Status write_report(const Report& r, OutputFormat f, std::ostream& out) {
   VQX_RETURN_IF_ERROR(validate_report(r));
   switch (f) {
-    case OutputFormat::kXml: output_detail::write_xml(r, out); break;
-    case OutputFormat::kJson: output_detail::write_json(r, out); break;
-    case OutputFormat::kCsv: output_detail::write_csv(r, out); break;
-    case OutputFormat::kSub: output_detail::write_sub(r, out); break;
+    case OutputFormat::kXml:
+      output_detail::write_xml(r, out);
+      break;
+    case OutputFormat::kJson:
+      output_detail::write_json(r, out);
+      break;
+    case OutputFormat::kCsv:
+      output_detail::write_csv(r, out);
+      break;
+    case OutputFormat::kSub:
+      output_detail::write_sub(r, out);
+      break;
   }
   out.flush();
-  if (!out) return Error(Errc::kIo, "could not write the output");
+  if (!out) {
+    return Error(Errc::kIo, "could not write the output");
+  }
   return Status::Ok();
 }
 

@@ -45,12 +45,16 @@ void write_xml(const Report& r, std::ostream& out) {
   s += "\" />\n  <frames>\n";
 
   for (std::size_t i = 0; i < r.frame_numbers.size(); ++i) {
-    if (!frame_has_values(r, i)) continue;
+    if (!frame_has_values(r, i)) {
+      continue;
+    }
     s += "    <frame frameNum=\"";
     append_uint(s, r.frame_numbers[i]);
     s += "\" ";
     for (const ReportMetric& m : r.metrics) {
-      if (!std::isnan(m.values[i])) append_attr(s, m.name, m.values[i], r.precision);
+      if (!std::isnan(m.values[i])) {
+        append_attr(s, m.name, m.values[i], r.precision);
+      }
     }
     s += "/>\n";
     if (s.size() > (1u << 16)) {
@@ -74,7 +78,9 @@ void write_xml(const Report& r, std::ostream& out) {
   }
   s += "  </pooled_metrics>\n  <aggregate_metrics ";
 
-  for (const auto& [name, value] : r.aggregate) append_attr(s, name, value, r.precision);
+  for (const auto& [name, value] : r.aggregate) {
+    append_attr(s, name, value, r.precision);
+  }
   s += "/>\n</VMAF>\n";
   out << s;
 }

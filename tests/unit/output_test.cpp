@@ -1,6 +1,7 @@
 // Output writers: exact text for each format, JSON validity and round trip,
-// XML well-formedness, CSV shape, and (when VQX_GOLDEN_DIR names the golden
-// JSON files of the reference `vmaf` tool) byte-for-byte equality with them.
+// XML well-formedness, CSV shape, and (when the corpus is found: $VQX_CORPUS
+// or VQX_CORPUS_DIR) byte-for-byte equality with the reference `vmaf` tool's
+// JSON files in golden/ and golden_fullprec/.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +57,8 @@ std::string Write(const Report& r, OutputFormat f) {
 // Elements balance, one root, attributes are name="value" with unique names,
 // only whitespace between tags. Enough for what the writer produces.
 bool IsNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ':';
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+         c == ':';
 }
 
 ::testing::AssertionResult WellFormedXml(const std::string& x) {
@@ -68,29 +70,47 @@ bool IsNameChar(char c) {
   };
   while (i < x.size()) {
     if (x[i] != '<') {
-      if (!std::isspace(static_cast<unsigned char>(x[i]))) return fail("text outside tags");
+      if (!std::isspace(static_cast<unsigned char>(x[i]))) {
+        return fail("text outside tags");
+      }
       ++i;
       continue;
     }
     ++i;
     const bool closing = i < x.size() && x[i] == '/';
-    if (closing) ++i;
-    const std::size_t name_start = i;
-    while (i < x.size() && IsNameChar(x[i])) ++i;
-    const std::string name = x.substr(name_start, i - name_start);
-    if (name.empty()) return fail("empty tag name");
     if (closing) {
-      if (i >= x.size() || x[i] != '>') return fail("bad closing tag");
       ++i;
-      if (open.empty() || open.back() != name) return fail("unbalanced </" + name + ">");
+    }
+    const std::size_t name_start = i;
+    while (i < x.size() && IsNameChar(x[i])) {
+      ++i;
+    }
+    const std::string name = x.substr(name_start, i - name_start);
+    if (name.empty()) {
+      return fail("empty tag name");
+    }
+    if (closing) {
+      if (i >= x.size() || x[i] != '>') {
+        return fail("bad closing tag");
+      }
+      ++i;
+      if (open.empty() || open.back() != name) {
+        return fail("unbalanced </" + name + ">");
+      }
       open.pop_back();
       continue;
     }
-    if (open.empty() && ++roots > 1) return fail("second root element");
+    if (open.empty() && ++roots > 1) {
+      return fail("second root element");
+    }
     std::set<std::string> attrs;
     for (;;) {
-      while (i < x.size() && x[i] == ' ') ++i;
-      if (i >= x.size()) return fail("unterminated tag");
+      while (i < x.size() && x[i] == ' ') {
+        ++i;
+      }
+      if (i >= x.size()) {
+        return fail("unterminated tag");
+      }
       if (x.compare(i, 2, "/>") == 0) {
         i += 2;
         break;
@@ -101,18 +121,32 @@ bool IsNameChar(char c) {
         break;
       }
       const std::size_t a = i;
-      while (i < x.size() && IsNameChar(x[i])) ++i;
+      while (i < x.size() && IsNameChar(x[i])) {
+        ++i;
+      }
       const std::string attr = x.substr(a, i - a);
-      if (attr.empty() || x.compare(i, 2, "=\"") != 0) return fail("bad attribute");
-      if (!attrs.insert(attr).second) return fail("duplicate attribute " + attr);
+      if (attr.empty() || x.compare(i, 2, "=\"") != 0) {
+        return fail("bad attribute");
+      }
+      if (!attrs.insert(attr).second) {
+        return fail("duplicate attribute " + attr);
+      }
       const std::size_t end = x.find('"', i + 2);
-      if (end == std::string::npos) return fail("unterminated value");
-      if (x.substr(i + 2, end - i - 2).find('<') != std::string::npos) return fail("'<' in value");
+      if (end == std::string::npos) {
+        return fail("unterminated value");
+      }
+      if (x.substr(i + 2, end - i - 2).find('<') != std::string::npos) {
+        return fail("'<' in value");
+      }
       i = end + 1;
     }
   }
-  if (!open.empty()) return ::testing::AssertionFailure() << "unclosed <" << open.back() << ">";
-  if (roots != 1) return ::testing::AssertionFailure() << "no root element";
+  if (!open.empty()) {
+    return ::testing::AssertionFailure() << "unclosed <" << open.back() << ">";
+  }
+  if (roots != 1) {
+    return ::testing::AssertionFailure() << "no root element";
+  }
   return ::testing::AssertionSuccess();
 }
 
@@ -134,22 +168,24 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 // --- exact text -------------------------------------------------------------
 
 TEST(OutputXml, ExactText) {
-  EXPECT_EQ(Write(SmallReport(), OutputFormat::kXml),
-            "<VMAF version=\"3.2.0\">\n"
-            "  <params qualityWidth=\"576\" qualityHeight=\"324\" />\n"
-            "  <fyi fps=\"5.25\" />\n"
-            "  <frames>\n"
-            "    <frame frameNum=\"0\" psnr_y=\"30.878388\" vmaf=\"0.0000005000000000\" />\n"
-            "    <frame frameNum=\"2\" psnr_y=\"inf\" />\n"
-            "    <frame frameNum=\"4\" psnr_y=\"12345678901.500000\" vmaf=\"100.0000000000000142\" />\n"
-            "  </frames>\n"
-            "  <pooled_metrics>\n"
-            "    <metric name=\"psnr_y\" min=\"30.878388\" max=\"inf\" mean=\"inf\" harmonic_mean=\"61.756776\" />\n"
-            "    <metric name=\"vmaf\" min=\"0.0000005000000000\" max=\"100.0000000000000142\" "
-            "mean=\"50.0000002499999994\" harmonic_mean=\"0.0000000000000000\" />\n"
-            "  </pooled_metrics>\n"
-            "  <aggregate_metrics apsnr_y=\"29.809982\" apsnr_cb=\"nan\" />\n"
-            "</VMAF>\n");
+  EXPECT_EQ(
+      Write(SmallReport(), OutputFormat::kXml),
+      "<VMAF version=\"3.2.0\">\n"
+      "  <params qualityWidth=\"576\" qualityHeight=\"324\" />\n"
+      "  <fyi fps=\"5.25\" />\n"
+      "  <frames>\n"
+      "    <frame frameNum=\"0\" psnr_y=\"30.878388\" vmaf=\"0.0000005000000000\" />\n"
+      "    <frame frameNum=\"2\" psnr_y=\"inf\" />\n"
+      "    <frame frameNum=\"4\" psnr_y=\"12345678901.500000\" vmaf=\"100.0000000000000142\" />\n"
+      "  </frames>\n"
+      "  <pooled_metrics>\n"
+      "    <metric name=\"psnr_y\" min=\"30.878388\" max=\"inf\" mean=\"inf\" "
+      "harmonic_mean=\"61.756776\" />\n"
+      "    <metric name=\"vmaf\" min=\"0.0000005000000000\" max=\"100.0000000000000142\" "
+      "mean=\"50.0000002499999994\" harmonic_mean=\"0.0000000000000000\" />\n"
+      "  </pooled_metrics>\n"
+      "  <aggregate_metrics apsnr_y=\"29.809982\" apsnr_cb=\"nan\" />\n"
+      "</VMAF>\n");
 }
 
 TEST(OutputJson, ExactText) {
@@ -257,8 +293,8 @@ TEST(OutputJson, ParsesAndKeepsStructure) {
   EXPECT_DOUBLE_EQ(j["fps"].get<double>(), 5.25);
   ASSERT_EQ(j["frames"].size(), 3u);
   EXPECT_EQ(j["frames"][1]["frameNum"], 2);
-  EXPECT_TRUE(j["frames"][1]["metrics"]["psnr_y"].is_null());          // infinity
-  EXPECT_FALSE(j["frames"][1]["metrics"].contains("vmaf"));            // absent
+  EXPECT_TRUE(j["frames"][1]["metrics"]["psnr_y"].is_null());  // infinity
+  EXPECT_FALSE(j["frames"][1]["metrics"].contains("vmaf"));    // absent
   EXPECT_TRUE(j["pooled_metrics"]["psnr_y"]["max"].is_null());
   EXPECT_TRUE(j["aggregate_metrics"]["apsnr_cb"].is_null());
 }
@@ -348,7 +384,7 @@ TEST(OutputNumbers, ReferenceRule) {
   };
   EXPECT_EQ(fmt(0.0), "0.000000");
   EXPECT_EQ(fmt(-0.0), "-0.000000");
-  EXPECT_EQ(fmt(1e-6), "0.000001");            // reaches 1 after 6 multiplications
+  EXPECT_EQ(fmt(1e-6), "0.000001");  // reaches 1 after 6 multiplications
   EXPECT_EQ(fmt(9.9e-7), "0.0000009900000000");
   EXPECT_EQ(fmt(-9.9e-7), "-0.0000009900000000");
   EXPECT_EQ(fmt(3.0000009), "3.0000008999999999");  // fractional part decides, not magnitude
@@ -438,14 +474,19 @@ TEST(OutputLocale, StreamLocaleIgnored) {
 
 TEST(OutputLocale, CLocaleIgnored) {
   const std::string expected = Write(SmallReport(), OutputFormat::kXml);
-  const std::string saved = std::setlocale(LC_NUMERIC, nullptr);
+  const std::string saved = std::setlocale(LC_NUMERIC, nullptr);  // NOLINT(concurrency-mt-unsafe)
   const char* got = nullptr;
-  for (const char* name : {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8"}) {
-    if ((got = std::setlocale(LC_NUMERIC, name)) != nullptr) break;
+  for (const char* name :
+       {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8"}) {
+    if ((got = std::setlocale(LC_NUMERIC, name)) != nullptr) {  // NOLINT(concurrency-mt-unsafe)
+      break;
+    }
   }
-  if (got == nullptr) GTEST_SKIP() << "no locale with a decimal comma is installed";
+  if (got == nullptr) {
+    GTEST_SKIP() << "no locale with a decimal comma is installed";
+  }
   const std::string text = Write(SmallReport(), OutputFormat::kXml);
-  std::setlocale(LC_NUMERIC, saved.c_str());
+  std::setlocale(LC_NUMERIC, saved.c_str());  // NOLINT(concurrency-mt-unsafe)
   EXPECT_EQ(text, expected);
 }
 
@@ -457,18 +498,25 @@ Report ReportFromJson(const nlohmann::ordered_json& j) {
   Report r;
   r.version = j["version"].get<std::string>();
   r.fps = j["fps"].is_null() ? kNaN : j["fps"].get<double>();
-  auto number = [](const nlohmann::ordered_json& v) { return v.is_null() ? kInf : v.get<double>(); };
+  auto number = [](const nlohmann::ordered_json& v) {
+    return v.is_null() ? kInf : v.get<double>();
+  };
   std::vector<std::string> names;
   for (const auto& frame : j["frames"]) {
     for (const auto& [name, v] : frame["metrics"].items()) {
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
     }
   }
-  for (const std::string& name : names) r.metrics.push_back({name, {}});
+  for (const std::string& name : names) {
+    r.metrics.push_back({name, {}});
+  }
   for (const auto& frame : j["frames"]) {
     r.frame_numbers.push_back(frame["frameNum"].get<unsigned>());
     for (ReportMetric& m : r.metrics) {
-      m.values.push_back(frame["metrics"].contains(m.name) ? number(frame["metrics"][m.name]) : kNaN);
+      m.values.push_back(frame["metrics"].contains(m.name) ? number(frame["metrics"][m.name])
+                                                           : kNaN);
     }
   }
   for (const auto& [name, p] : j["pooled_metrics"].items()) {
@@ -479,27 +527,85 @@ Report ReportFromJson(const nlohmann::ordered_json& j) {
                                              number(p["harmonic_mean"])}});
     }
   }
-  for (const auto& [name, v] : j["aggregate_metrics"].items()) r.aggregate.emplace_back(name, number(v));
+  for (const auto& [name, v] : j["aggregate_metrics"].items()) {
+    r.aggregate.emplace_back(name, number(v));
+  }
   return r;
 }
 
-TEST(OutputGolden, JsonBytesMatchReference) {
-  const char* dir = std::getenv("VQX_GOLDEN_DIR");
-#ifdef VQX_GOLDEN_DIR
-  if (dir == nullptr) dir = VQX_GOLDEN_DIR;
+// The corpus folder: $VQX_CORPUS, else the build's VQX_CORPUS_DIR; empty if
+// neither names a folder.
+std::filesystem::path CorpusDir() {
+  const char* dir = std::getenv("VQX_CORPUS");  // NOLINT(concurrency-mt-unsafe)
+#ifdef VQX_CORPUS_DIR
+  if (dir == nullptr) dir = VQX_CORPUS_DIR;
 #endif
-  if (dir == nullptr || !std::filesystem::is_directory(dir)) GTEST_SKIP() << "set VQX_GOLDEN_DIR";
-  int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".json") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    const std::string golden((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto j = nlohmann::ordered_json::parse(golden, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.contains("frames") || !j.contains("pooled_metrics")) continue;
-    ++files;
-    EXPECT_EQ(Write(ReportFromJson(j), OutputFormat::kJson), golden) << entry.path();
+  if (dir == nullptr || !std::filesystem::is_directory(dir)) {
+    return {};
   }
-  if (files == 0) GTEST_SKIP() << "no golden JSON in " << dir;
+  return dir;
+}
+
+// Equal, or a failure quoting the first line that differs (the files are long).
+::testing::AssertionResult SameText(const std::string& got, const std::string& want) {
+  if (got == want) {
+    return ::testing::AssertionSuccess();
+  }
+  const auto [g, w] = std::mismatch(got.begin(), got.end(), want.begin(), want.end());
+  const std::size_t at = static_cast<std::size_t>(g - got.begin());
+  const std::size_t line_start = got.rfind('\n', at == 0 ? 0 : at - 1);
+  const std::size_t from = line_start == std::string::npos ? 0 : line_start + 1;
+  auto line = [from](const std::string& s) { return s.substr(from, s.find('\n', from) - from); };
+  return ::testing::AssertionFailure()
+         << "first difference at byte " << at << " (line " << std::count(got.begin(), g, '\n') + 1
+         << ")\n  written: " << line(got) << "\n  golden:  " << line(want);
+}
+
+// Number of files in `dir` checked.
+int CheckGoldenJson(const std::filesystem::path& dir, int precision) {
+  int files = 0;
+  if (!std::filesystem::is_directory(dir)) {
+    return 0;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") {
+      continue;
+    }
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string golden((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+    const auto j = nlohmann::ordered_json::parse(golden, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.contains("frames") || !j.contains("pooled_metrics")) {
+      continue;
+    }
+    ++files;
+    Report r = ReportFromJson(j);
+    r.precision = precision;
+    EXPECT_TRUE(SameText(Write(r, OutputFormat::kJson), golden)) << entry.path();
+  }
+  return files;
+}
+
+// golden/: the reference's default formatting.
+TEST(OutputGolden, JsonBytesMatchReference) {
+  const std::filesystem::path corpus = CorpusDir();
+  if (corpus.empty()) {
+    GTEST_SKIP() << "corpus not found (set VQX_CORPUS)";
+  }
+  if (CheckGoldenJson(corpus / "golden", kPrecisionReference) == 0) {
+    GTEST_SKIP() << "no golden JSON";
+  }
+}
+
+// golden_fullprec/: the same runs from a reference build printing "%.17g".
+TEST(OutputGolden, JsonBytesMatchFullPrecisionReference) {
+  const std::filesystem::path corpus = CorpusDir();
+  if (corpus.empty()) {
+    GTEST_SKIP() << "corpus not found (set VQX_CORPUS)";
+  }
+  if (CheckGoldenJson(corpus / "golden_fullprec", kPrecisionMax) == 0) {
+    GTEST_SKIP() << "no golden JSON";
+  }
 }
 
 }  // namespace

@@ -34,19 +34,13 @@ inline constexpr int kHorizontalShift = 16;
 // extract(): `sad / 256. / (w * h)`).
 inline constexpr double kSadDivisor = 256.0;
 
-// Bounds that make the pure int32 arithmetic in cpu.cpp safe. After the
-// vertical pass a sample's magnitude is at most 65535 at any depth
-// (65536 * (2^bpc - 1) + 2^(bpc-1), shifted right by bpc), so in the
-// horizontal pass a symmetric pair of taps times a pair of values,
-// kTaps[1] * 2 * 65535, and the centre tap times a value fit in int32; only
-// the sum of the three terms needs 64 bits.
+// After the vertical pass a value's magnitude is at most 65535 at any depth
+// ((65536 * (2^bpc - 1) + 2^(bpc-1)) >> bpc), and so is a difference of two
+// 16-bit samples: cpu.cpp relies on this bound to stay within int32.
 inline constexpr std::int64_t kMaxBlurredMagnitude = 65535;
-static_assert(std::int64_t{kTaps[1]} * 2 * kMaxBlurredMagnitude <= INT32_MAX);
-static_assert(std::int64_t{kTaps[0]} * 2 * kMaxBlurredMagnitude <= INT32_MAX);
-static_assert(std::int64_t{kTaps[2]} * kMaxBlurredMagnitude <= INT32_MAX);
-// The vertical pass stays in int32 while 65536 * (2^bpc - 1) does: up to 15
-// bits. 16-bit input takes the 64-bit path.
-inline constexpr unsigned kMaxBpcInt32Vertical = 15;
+// Up to this depth a sum of two sample differences fits int16 and the
+// vertical pass's weighted sum fits int32; deeper samples take the wide path.
+inline constexpr unsigned kMaxBpcNarrow = 14;
 
 // The mirror border (integer_motion.c, mirror(): -1 -> 1, size -> size - 2)
 // reaches two samples past each edge, which stays inside the picture only

@@ -323,7 +323,7 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
 }
 
 template <typename Src, typename SqAcc>
-ScaleSums CpuKernel::scale_sums(const Src* ref, const Src* dis, std::size_t stride, int scale,
+ScaleSums CpuKernel::scale_sums(PlaneView<Src> ref, PlaneView<Src> dis, int scale,
                                 const KernelParams& params) {
   const unsigned w = width_ >> scale;
   const int h = static_cast<int>(height_ >> scale);
@@ -338,8 +338,8 @@ ScaleSums CpuKernel::scale_sums(const Src* ref, const Src* dis, std::size_t stri
   for (int i = 0; i < h; ++i) {
     for (int k = 0; k <= 2 * half; ++k) {
       const auto y = static_cast<std::size_t>(mirror(i + k - half, h));
-      rows_r[k] = ref + y * stride;
-      rows_d[k] = dis + y * stride;
+      rows_r[k] = ref.data + y * ref.stride;
+      rows_d[k] = dis.data + y * dis.stride;
     }
     vertical_moments<Src, SqAcc>(rows_r.data(), rows_d.data(), filter.taps, padded, rd,
                                  mu1_.data, mu2_.data, xx_.data, yy_.data, xy_.data);
@@ -357,7 +357,7 @@ ScaleSums CpuKernel::scale_sums(const Src* ref, const Src* dis, std::size_t stri
 }
 
 template <typename Src>
-void CpuKernel::downsample(const Src* ref, const Src* dis, std::size_t stride, int scale) {
+void CpuKernel::downsample(PlaneView<Src> ref, PlaneView<Src> dis, int scale) {
   const unsigned w = width_ >> scale;
   const int h = static_cast<int>(height_ >> scale);
   const Filter& filter = kFilters[scale + 1];
@@ -374,11 +374,11 @@ void CpuKernel::downsample(const Src* ref, const Src* dis, std::size_t stride, i
   std::array<const Src*, 2 * kMaxHalf + 1> rows{};
   for (int i = 0; i < h / 2; ++i) {
     for (int k = 0; k <= 2 * half; ++k) {
-      rows[k] = ref + static_cast<std::size_t>(mirror(2 * i + k - half, h)) * stride;
+      rows[k] = ref.data + static_cast<std::size_t>(mirror(2 * i + k - half, h)) * ref.stride;
     }
     vertical_smooth(rows.data(), filter.taps, padded, add, shift, conv_ref_.data);
     for (int k = 0; k <= 2 * half; ++k) {
-      rows[k] = dis + static_cast<std::size_t>(mirror(2 * i + k - half, h)) * stride;
+      rows[k] = dis.data + static_cast<std::size_t>(mirror(2 * i + k - half, h)) * dis.stride;
     }
     vertical_smooth(rows.data(), filter.taps, padded, add, shift, conv_dis_.data);
     mirror_edges(conv_ref_.data, w, half);
@@ -391,32 +391,50 @@ void CpuKernel::downsample(const Src* ref, const Src* dis, std::size_t stride, i
 }
 
 template <typename Src>
-void CpuKernel::run_scales(const Src* ref0, const Src* dis0, std::size_t stride0,
-                           const KernelParams& params, FrameSums& out) {
+void CpuKernel::run_scales(PlaneView<Src> ref0, PlaneView<Src> dis0, const KernelParams& params,
+                           FrameSums& out) {
   out = {};
   using SqAcc0 = typename SquareAccumulator<Src>::type;
-  if (!params.skip_scale0) {
-    out[0] = scale_sums<Src, SqAcc0>(ref0, dis0, stride0, 0, params);
-  }
-  downsample(ref0, dis0, stride0, 0);
+  if (!params.skip_scale0) out[0] = scale_sums<Src, SqAcc0>(ref0, dis0, 0, params);
+  downsample(ref0, dis0, 0);
   for (int s = 1; s < kScaleCount; ++s) {
-    if (s > 1) {
-      downsample(pyr_ref_[s - 2].data(), pyr_dis_[s - 2].data(), pyr_stride_[s - 2], s - 1);
-    }
-    out[s] = scale_sums<std::uint16_t, std::uint64_t>(pyr_ref_[s - 1].data(),
-                                                      pyr_dis_[s - 1].data(),
-                                                      pyr_stride_[s - 1], s, params);
+    if (s > 1) downsample(pyramid_view(pyr_ref_, s - 1), pyramid_view(pyr_dis_, s - 1), s - 1);
+    out[s] = scale_sums<std::uint16_t, std::uint64_t>(pyramid_view(pyr_ref_, s),
+                                                      pyramid_view(pyr_dis_, s), s, params);
   }
+}
+
+CpuKernel::PlaneView<std::uint16_t> CpuKernel::pyramid_view(
+    const std::array<std::vector<std::uint16_t>, kScaleCount - 1>& pyr, int scale) const {
+  return {pyr[scale - 1].data(), pyr_stride_[scale - 1]};
+}
+
+template <typename Src>
+CpuKernel::PlaneView<Src> CpuKernel::view(const Plane& p) {
+  return {p.row<Src>(0), p.stride_bytes() / sizeof(Src)};
+}
+
+Status CpuKernel::check(const Plane& p) const {
+  const std::size_t bps = bpc_ > 8 ? 2 : 1;
+  if (p.width() != width_ || p.height() != height_ || p.bytes_per_sample() != bps) {
+    return Error(Errc::kMismatch, "vif: plane is " + std::to_string(p.width()) + "x" +
+                                      std::to_string(p.height()) + ", expected " +
+                                      std::to_string(width_) + "x" + std::to_string(height_));
+  }
+  // Blocks read whole kLanes groups of samples; Plane rows are padded to
+  // 64 bytes, which covers them.
+  if (p.stride_bytes() < round_up(width_, kLanes) * bps) {
+    return Error(Errc::kInternal, "vif: plane rows are not padded to 16 samples");
+  }
+  return Status::Ok();
 }
 
 void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams& params,
                         FrameSums& out) {
   if (bpc_ == 8) {
-    run_scales(ref.row<std::uint8_t>(0), dist.row<std::uint8_t>(0), ref.stride_bytes(), params,
-               out);
+    run_scales(view<std::uint8_t>(ref), view<std::uint8_t>(dist), params, out);
   } else {
-    run_scales(ref.row<std::uint16_t>(0), dist.row<std::uint16_t>(0),
-               ref.stride_bytes() / sizeof(std::uint16_t), params, out);
+    run_scales(view<std::uint16_t>(ref), view<std::uint16_t>(dist), params, out);
   }
 }
 

@@ -42,7 +42,11 @@ class CpuKernel {
   // (8..16). Fails for sides below kMinSide.
   Status init(unsigned width, unsigned height, unsigned bpc);
 
-  // ref and dist are luma planes of the size and depth given to init().
+  // Whether `p` is a plane compute() can take: the size and depth given to
+  // init(), rows padded to whole blocks of 16 samples (as Plane pads them).
+  [[nodiscard]] Status check(const Plane& p) const;
+
+  // ref and dist are luma planes that passed check().
   void compute(const Plane& ref, const Plane& dist, const KernelParams& params, FrameSums& out);
 
   // Row storage with a mirrored margin on each side; public for the helpers
@@ -56,14 +60,24 @@ class CpuKernel {
   static constexpr std::size_t kMargin = 16;
 
  private:
+  template <typename T>
+  struct PlaneView {
+    const T* data;
+    std::size_t stride;  // in samples
+  };
   template <typename Src>
-  void run_scales(const Src* ref0, const Src* dis0, std::size_t stride0,
-                  const KernelParams& params, FrameSums& out);
+  static PlaneView<Src> view(const Plane& p);
+  PlaneView<std::uint16_t> pyramid_view(
+      const std::array<std::vector<std::uint16_t>, kScaleCount - 1>& pyr, int scale) const;
+
+  template <typename Src>
+  void run_scales(PlaneView<Src> ref0, PlaneView<Src> dis0, const KernelParams& params,
+                  FrameSums& out);
   template <typename Src, typename SqAcc>
-  ScaleSums scale_sums(const Src* ref, const Src* dis, std::size_t stride, int scale,
+  ScaleSums scale_sums(PlaneView<Src> ref, PlaneView<Src> dis, int scale,
                        const KernelParams& params);
   template <typename Src>
-  void downsample(const Src* ref, const Src* dis, std::size_t stride, int scale);
+  void downsample(PlaneView<Src> ref, PlaneView<Src> dis, int scale);
 
   unsigned width_ = 0;
   unsigned height_ = 0;

@@ -1,0 +1,109 @@
+// Integer ADM on the CPU: the four-scale pipeline that turns a reference and
+// a distorted luma plane into libvmaf's ADM scores.
+//
+// Per scale, the wavelet transform, decoupling, CSF weighting, masking and
+// the sums run row by row in one sweep, with only a three-row window of the
+// intermediate bands kept, so that the working set stays in cache; the
+// approximation band is kept whole as the next scale's input. Every
+// arithmetic step, and the grouping of every sum, is libvmaf's.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "metrics/adm/csf.hpp"
+#include "metrics/adm/decouple.hpp"
+#include "metrics/adm/params.hpp"
+#include "vqx/picture.hpp"
+#include "vqx/status.hpp"
+
+namespace vqx::adm {
+
+struct AdmScores {
+  double adm2 = 0;  // integer_adm2 (= integer_adm)
+  double aim = 0;   // integer_aim
+  double adm3 = 0;  // integer_adm3
+  double num = 0;   // integer_adm_num
+  double den = 0;   // integer_adm_den
+  std::array<double, kScales> num_scale{};  // integer_adm_num_scaleN
+  std::array<double, kScales> den_scale{};  // integer_adm_den_scaleN
+  std::array<double, kScales> scale{};      // integer_adm_scaleN
+};
+
+// Smallest luma size libvmaf's integer ADM handles without reading outside
+// its buffers: every scale's input must be at least 5 samples across.
+inline constexpr unsigned kMinSize = 33;
+
+// [begin, end) in one dimension.
+struct Range {
+  int begin = 0;
+  int end = 0;
+  [[nodiscard]] bool contains(int i) const { return i >= begin && i < end; }
+};
+
+// Where each stage runs in the bands of one scale.
+struct ScaleGeometry {
+  int in_w = 0, in_h = 0;  // input size of this scale's transform
+  int w = 0, h = 0;        // band size
+  Range dec_x, dec_y;      // decoupling and CSF (the summed area plus the filter margin)
+  Range sum_x, sum_y;      // numerator and denominator sums
+};
+
+ScaleGeometry scale_geometry(int in_w, int in_h);
+
+class AdmCpu {
+ public:
+  // Validates the size and the options and allocates every buffer.
+  static Expected<AdmCpu> create(const AdmParams& params, unsigned width, unsigned height,
+                                 unsigned bpc);
+
+  // Luma planes of the reference and the distorted picture, of the size and
+  // depth given to create(). Does not allocate.
+  void compute(const Plane& ref, const Plane& dis, AdmScores& out);
+
+ private:
+  AdmCpu() = default;
+
+  template <typename T>
+  struct Window;  // band rows of one scale, see cpu.cpp
+
+  // Per-scale outputs before the final float arithmetic.
+  struct ScaleSums {
+    std::array<std::int64_t, 3> dlm{};   // numerator (detail loss), per band
+    std::array<std::int64_t, 3> aim{};   // additive impairment, per band
+    std::array<std::uint64_t, 3> den{};  // denominator, per band
+  };
+
+  template <typename Src>
+  void run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums);
+  void run_scale_n(int scale, ScaleSums& sums);
+
+  template <typename T, typename Step>
+  void sweep(int scale, Step&& transform_row, ScaleSums& sums);
+
+  void finish(const std::array<ScaleSums, kScales>& sums, AdmScores& out) const;
+
+  AdmParams params_;
+  CsfWeights csf_;
+  DecoupleParams dec_;
+  unsigned width_ = 0, height_ = 0, bpc_ = 0;
+  std::array<ScaleGeometry, kScales> geo_{};
+
+  // Approximation bands feeding the next scale (ping-pong: scale 0 and 2
+  // write `a0`, scale 1 writes `a1`), for the reference and the distorted.
+  std::vector<std::int32_t> ref_a0_, dis_a0_, ref_a1_, dis_a1_;
+  // Vertical-pass scratch rows (index -1 .. w + 1).
+  std::vector<std::int16_t> tmp16_;
+  std::vector<std::int32_t> tmp32_;
+  // Row storage for scale 0 (int16_t) and scales 1..3 (int32_t).
+  std::vector<std::int16_t> rows16_;
+  std::vector<std::int32_t> rows32_;
+  // Masking-filter rows (3-row window, padded by one column each side),
+  // column-sum and threshold scratch; shared by all scales.
+  std::vector<std::int32_t> mask_rows_;
+  std::vector<std::int32_t> col_scratch_;
+  std::vector<std::int32_t> thr_;
+};
+
+}  // namespace vqx::adm

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -18,6 +19,8 @@ extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/error.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/parseutils.h>
 #include <libavutil/pixdesc.h>
 }
 
@@ -83,12 +86,16 @@ bool map_pixel_format(AVPixelFormat pf, unsigned width, unsigned height, Picture
 
 char field_order_char(AVFieldOrder f) {
   switch (f) {
-    case AV_FIELD_PROGRESSIVE: return 'p';
+    case AV_FIELD_PROGRESSIVE:
+      return 'p';
     case AV_FIELD_TT:
-    case AV_FIELD_TB: return 't';
+    case AV_FIELD_TB:
+      return 't';
     case AV_FIELD_BB:
-    case AV_FIELD_BT: return 'b';
-    default: return '?';
+    case AV_FIELD_BT:
+      return 'b';
+    default:
+      return '?';
   }
 }
 
@@ -164,7 +171,10 @@ class LibavReader final : public VideoReader {
         VQX_RETURN_IF_ERROR(check_frame());
         return true;
       }
-      if (r == AVERROR_EOF) return false;
+      if (r == AVERROR_EOF) {
+        VQX_RETURN_IF_ERROR(check_complete());
+        return false;
+      }
       if (r != AVERROR(EAGAIN)) {
         return av_error(Errc::kParse, "cannot decode frame " + std::to_string(frames_), r);
       }
@@ -185,8 +195,8 @@ class LibavReader final : public VideoReader {
       }
       if ((pkt_->flags & AV_PKT_FLAG_CORRUPT) != 0) {
         av_packet_unref(pkt_);
-        return error(Errc::kParse, "corrupt or truncated packet after frame " +
-                                       std::to_string(frames_));
+        return error(Errc::kParse,
+                     "corrupt or truncated packet after frame " + std::to_string(frames_));
       }
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);
@@ -196,8 +206,41 @@ class LibavReader final : public VideoReader {
     }
   }
 
+  // Demuxers end a file cut short with a plain end of stream (Matroska logs
+  // "File ended prematurely", and so does `ffmpeg -i`, which then carries on
+  // with the frames it got). Where the container states how long the video
+  // stream lasts (Matroska's per-track DURATION tag, written by FFmpeg and
+  // mkvmerge), a stream that stops more than half a frame short of that is an
+  // error instead of a clean end. The check can only miss a truncation (a
+  // start offset makes the frames look later), never invent one.
+  Status check_complete() const {
+    if (declared_end_us_ < 0 || last_end_us_ < 0) return Status::Ok();
+    if (last_end_us_ + (frame_us_ / 2) >= declared_end_us_) return Status::Ok();
+    return error(Errc::kParse, "the video ends after " + std::to_string(frames_) + " frames at " +
+                                   seconds(last_end_us_) + " s but the file says it lasts " +
+                                   seconds(declared_end_us_) + " s (truncated file?)");
+  }
+
+  static std::string seconds(std::int64_t us) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(us) / 1e6);
+    return buf;
+  }
+
   // The frame just decoded must be intact and in the stream's format.
   Status check_frame() {
+    if (frame_->best_effort_timestamp != AV_NOPTS_VALUE) {
+#if LIBAVUTIL_VERSION_MAJOR >= 58
+      const std::int64_t duration = frame_->duration;
+#else
+      const std::int64_t duration = frame_->pkt_duration;
+#endif
+      const AVRational us{1, 1000000};
+      const std::int64_t start_us = av_rescale_q(frame_->best_effort_timestamp, time_base_, us);
+      const std::int64_t length_us =
+          std::max(frame_us_, duration > 0 ? av_rescale_q(duration, time_base_, us) : 0);
+      last_end_us_ = std::max(last_end_us_, start_us + length_us);
+    }
     if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame_->decode_error_flags != 0) {
       return error(Errc::kParse, "frame " + std::to_string(frames_) +
                                      " was decoded with errors (corrupt stream)");
@@ -226,6 +269,10 @@ class LibavReader final : public VideoReader {
   bool have_format_ = false;
   bool pending_ = false;  // frame_ holds a decoded frame not yet delivered
   std::uint64_t frames_ = 0;
+  AVRational time_base_{1, 1};
+  std::int64_t frame_us_ = 0;          // one frame at the average frame rate, 0 if unknown
+  std::int64_t declared_end_us_ = -1;  // the stream's declared duration, -1 if unknown
+  std::int64_t last_end_us_ = -1;      // latest end time of a decoded frame
 };
 
 Status LibavReader::open() {
@@ -270,10 +317,15 @@ Status LibavReader::open() {
   // gives ~1.6x on FFV1 even on 2 cores. Capped at 8 so that two readers of
   // 4K video on a big machine do not hold dozens of frames each.
   dec_->thread_count = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1U, 8U));
-  // Verify checksums the stream carries (FFV1 slice CRCs, ...).
+  // Verify the checksums a stream carries even in decoders that check them
+  // only when asked. (FFV1 always checks its slice CRCs, but on a mismatch it
+  // conceals the slice and only logs "slice CRC mismatch", as `ffmpeg -i`
+  // does too: no frame flag or return code reports it.)
   dec_->err_recognition |= AV_EF_CRCCHECK;
   r = avcodec_open2(dec_, codec, nullptr);
-  if (r < 0) return av_error(Errc::kUnsupported, std::string("cannot open the ") + codec->name + " decoder", r);
+  if (r < 0)
+    return av_error(Errc::kUnsupported, std::string("cannot open the ") + codec->name + " decoder",
+                    r);
 
   info_.container = fmt_ctx_->iformat->name;
   info_.codec = codec->name;
@@ -282,14 +334,20 @@ Status LibavReader::open() {
     info_.fps_num = static_cast<unsigned>(fps.num);
     info_.fps_den = static_cast<unsigned>(fps.den);
   }
-  AVRational sar = st->sample_aspect_ratio.num > 0 ? st->sample_aspect_ratio
-                                                    : st->codecpar->sample_aspect_ratio;
+  AVRational sar =
+      st->sample_aspect_ratio.num > 0 ? st->sample_aspect_ratio : st->codecpar->sample_aspect_ratio;
   if (sar.num > 0 && sar.den > 0) {
     info_.sar_num = static_cast<unsigned>(sar.num);
     info_.sar_den = static_cast<unsigned>(sar.den);
   }
   info_.interlace = field_order_char(st->codecpar->field_order);
   if (st->nb_frames > 0) info_.frame_count = st->nb_frames;
+  time_base_ = st->time_base;
+  if (fps.num > 0 && fps.den > 0) frame_us_ = av_rescale(1000000, fps.den, fps.num);
+  if (const AVDictionaryEntry* e = av_dict_get(st->metadata, "DURATION", nullptr, 0)) {
+    std::int64_t us = 0;
+    if (av_parse_time(&us, e->value, 1) == 0 && us > 0) declared_end_us_ = us;
+  }
 
   // The format is what the decoder actually outputs: decode the first frame.
   VQX_ASSIGN_OR_RETURN(const bool got, next_frame());

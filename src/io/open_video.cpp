@@ -11,9 +11,12 @@ namespace vqx {
 
 const char* to_string(ColorRange r) {
   switch (r) {
-    case ColorRange::kUnknown: return "unknown";
-    case ColorRange::kLimited: return "limited";
-    case ColorRange::kFull: return "full";
+    case ColorRange::kUnknown:
+      return "unknown";
+    case ColorRange::kLimited:
+      return "limited";
+    case ColorRange::kFull:
+      return "full";
   }
   return "?";
 }
@@ -36,8 +39,9 @@ bool libav_available() { return false; }
 
 Expected<std::unique_ptr<VideoReader>> open_libav(const std::string& path) {
   return Error(Errc::kUnsupported,
-               path + ": not a Y4M file, and this VQX was built without FFmpeg (libav) support: "
-                      "give a .y4m file, or a raw .yuv file with -w -h -p -b");
+               path +
+                   ": not a Y4M file, and this VQX was built without FFmpeg (libav) support: "
+                   "give a .y4m file, or a raw .yuv file with -w -h -p -b");
 }
 #endif
 
@@ -68,8 +72,9 @@ Expected<std::unique_ptr<VideoReader>> open_video(const std::string& path,
   if (raw) return open_raw(path, *raw);
   if (ext == ".yuv") {
     return Error(Errc::kInvalidArgument,
-                 path + ": a raw .yuv file needs its width, height, pixel format and bit depth "
-                        "(-w -h -p -b)");
+                 path +
+                     ": a raw .yuv file needs its width, height, pixel format and bit depth "
+                     "(-w -h -p -b)");
   }
   return open_libav(path);
 }

@@ -25,13 +25,18 @@ std::uint32_t copy_row16(const std::uint8_t* src, std::uint16_t* dst, unsigned n
   if constexpr (std::endian::native == std::endian::little) {
     std::memcpy(dst, src, std::size_t{n} * 2);
   } else {
-    for (unsigned x = 0; x < n; ++x) {
-      dst[x] = static_cast<std::uint16_t>(src[2 * x] | (src[2 * x + 1] << 8));
+    for (std::size_t x = 0; x < n; ++x) {
+      dst[x] = static_cast<std::uint16_t>(src[2 * x] | (src[(2 * x) + 1] << 8));
     }
   }
   std::uint16_t acc = 0;
   for (unsigned x = 0; x < n; ++x) acc = static_cast<std::uint16_t>(acc | dst[x]);
   return acc;
+}
+
+// strerror() is not thread-safe; std::error_code's message() is.
+std::string error_text(int err) {
+  return err != 0 ? std::error_code(err, std::generic_category()).message() : "unknown error";
 }
 
 }  // namespace
@@ -107,8 +112,7 @@ Expected<InputFile> InputFile::open(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     const int err = errno;
-    return Error(Errc::kIo, path + ": cannot open: " +
-                                (err != 0 ? std::string(std::strerror(err)) : "unknown error"));
+    return Error(Errc::kIo, path + ": cannot open: " + error_text(err));
   }
   InputFile in;
   in.f_.reset(f);
@@ -127,20 +131,19 @@ bool InputFile::error() const { return std::ferror(f_.get()) != 0; }
 
 Status InputFile::read_error(const std::string& path) const {
   const int err = errno;
-  return Error(Errc::kIo, path + ": read error: " +
-                              (err != 0 ? std::string(std::strerror(err)) : "unknown error"));
+  return Error(Errc::kIo, path + ": read error: " + error_text(err));
 }
 
 void InputFile::Closer::operator()(std::FILE* f) const { std::fclose(f); }
 
 Expected<std::unique_ptr<std::uint8_t[]>> allocate_buffer(const std::string& path,
-                                                           std::size_t bytes) {
+                                                          std::size_t bytes) {
   try {
     // Default-initialised: pages are touched only when a frame is read.
     return std::unique_ptr<std::uint8_t[]>(new std::uint8_t[bytes]);
   } catch (const std::bad_alloc&) {
-    return Error(Errc::kLimit,
-                 path + ": out of memory allocating a " + std::to_string(bytes) + "-byte frame buffer");
+    return Error(Errc::kLimit, path + ": out of memory allocating a " + std::to_string(bytes) +
+                                   "-byte frame buffer");
   }
 }
 
@@ -153,7 +156,9 @@ using io_detail::InputFile;
 class RawReader final : public VideoReader {
  public:
   RawReader(std::string path, InputFile file, const PictureFormat& fmt)
-      : path_(std::move(path)), file_(std::move(file)), fmt_(fmt),
+      : path_(std::move(path)),
+        file_(std::move(file)),
+        fmt_(fmt),
         frame_bytes_(fmt.packed_frame_bytes()) {
     info_.container = "raw";
     info_.codec = "rawvideo";
@@ -205,10 +210,10 @@ class RawReader final : public VideoReader {
     std::string msg = path_ + ": frame " + std::to_string(frames_) + " is truncated (got " +
                       std::to_string(got) + " of " + std::to_string(frame_bytes_) + " bytes";
     if (file_.size() >= 0) {
-      msg += "; the file's " + std::to_string(file_.size()) +
-             " bytes are not a whole number of " + std::to_string(fmt_.width) + "x" +
-             std::to_string(fmt_.height) + " " + to_string(fmt_.chroma) + " " +
-             std::to_string(fmt_.bpc) + "-bit frames: check -w -h -p -b";
+      msg += "; the file's " + std::to_string(file_.size()) + " bytes are not a whole number of " +
+             std::to_string(fmt_.width) + "x" + std::to_string(fmt_.height) + " " +
+             to_string(fmt_.chroma) + " " + std::to_string(fmt_.bpc) +
+             "-bit frames: check -w -h -p -b";
     }
     msg += ")";
     return Error(Errc::kParse, std::move(msg));
@@ -240,8 +245,8 @@ Expected<ChromaFormat> parse_pixel_format(std::string_view text) {
   if (text == "422") return ChromaFormat::k422;
   if (text == "444") return ChromaFormat::k444;
   if (text == "400") return ChromaFormat::k400;
-  return Error(Errc::kInvalidArgument, "unknown pixel format '" + std::string(text) +
-                                           "' (expected 420, 422, 444 or 400)");
+  return Error(Errc::kInvalidArgument,
+               "unknown pixel format '" + std::string(text) + "' (expected 420, 422, 444 or 400)");
 }
 
 }  // namespace vqx

@@ -115,7 +115,7 @@ Status ensure_format(Picture& pic, const PictureFormat& fmt);
 
 // A buffer for one frame's bytes, or a kLimit error naming the file.
 Expected<std::unique_ptr<std::uint8_t[]>> allocate_buffer(const std::string& path,
-                                                           std::size_t bytes);
+                                                          std::size_t bytes);
 
 // A file opened for reading (stdio underneath), with its size when it is a
 // regular file.

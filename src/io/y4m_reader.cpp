@@ -110,7 +110,10 @@ class Y4mReader final : public VideoReader {
  public:
   Y4mReader(std::string path, InputFile file, const PictureFormat& fmt, VideoInfo info,
             std::size_t payload_bytes)
-      : path_(std::move(path)), file_(std::move(file)), fmt_(fmt), info_(std::move(info)),
+      : path_(std::move(path)),
+        file_(std::move(file)),
+        fmt_(fmt),
+        info_(std::move(info)),
         payload_bytes_(payload_bytes) {}
 
   const PictureFormat& format() const override { return fmt_; }
@@ -248,9 +251,9 @@ Expected<std::unique_ptr<VideoReader>> open_y4m(const std::string& path) {
   }
   std::string_view rest = std::string_view(line).substr(kMagic.size());
   if (!rest.empty() && rest.front() != ' ') {
-    return header_error(Errc::kParse, "bad magic " +
-                                          io_detail::quote_bytes(line.substr(0, kMagic.size() + 1)) +
-                                          " (expected 'YUV4MPEG2 ')");
+    return header_error(Errc::kParse,
+                        "bad magic " + io_detail::quote_bytes(line.substr(0, kMagic.size() + 1)) +
+                            " (expected 'YUV4MPEG2 ')");
   }
   for (const char ch : rest) {
     const auto u = static_cast<unsigned char>(ch);
@@ -285,8 +288,8 @@ Expected<std::unique_ptr<VideoReader>> open_y4m(const std::string& path) {
                                                 (tok.front() == 'W' ? "width " : "height ") + qtok);
         }
         if (v == 0) {
-          return header_error(Errc::kParse, std::string(tok.front() == 'W' ? "width" : "height") +
-                                                " is 0");
+          return header_error(Errc::kParse,
+                              std::string(tok.front() == 'W' ? "width" : "height") + " is 0");
         }
         (tok.front() == 'W' ? width : height) = v;
         break;
@@ -298,12 +301,14 @@ Expected<std::unique_ptr<VideoReader>> open_y4m(const std::string& path) {
         break;
       case 'A':
         if (!parse_ratio(val, info.sar_num, info.sar_den)) {
-          return header_error(Errc::kParse, "bad pixel aspect ratio " + qtok + " (expected Anum:den)");
+          return header_error(Errc::kParse,
+                              "bad pixel aspect ratio " + qtok + " (expected Anum:den)");
         }
         break;
       case 'I':
         if (val.size() != 1 || std::string_view("ptbm?").find(val[0]) == std::string_view::npos) {
-          return header_error(Errc::kParse, "bad interlacing tag " + qtok + " (expected Ip, It, Ib, Im or I?)");
+          return header_error(Errc::kParse,
+                              "bad interlacing tag " + qtok + " (expected Ip, It, Ib, Im or I?)");
         }
         info.interlace = val[0];
         break;

@@ -14,6 +14,7 @@
 
 #include "model/builtin_models.hpp"
 #include "model/feature_names.hpp"
+#include "model/text.hpp"
 
 // Scores must match libvmaf to the last bits: no fused multiply-add.
 #if defined(__clang__)
@@ -137,10 +138,16 @@ Expected<Json> parse_json(std::string_view text, std::string_view origin) {
       const std::size_t close = what.find("] ");
       if (close != std::string::npos) what.erase(0, close + 2);
     }
+    // "...; last read: '<up to the whole rest of the file>'" -> drop; keep one short line.
+    if (const std::size_t last = what.find("; last read:"); last != std::string::npos) what.erase(last);
+    if (what.size() > 200) what = what.substr(0, 200) + "...";
+    for (char& c : what) {
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
     return Error(Errc::kParse, std::string(origin) + ": invalid JSON: " + what);
   }
   if (!duplicate.empty()) {
-    return Error(Errc::kParse, std::string(origin) + ": duplicate key \"" + duplicate + "\"");
+    return Error(Errc::kParse, std::string(origin) + ": duplicate key \"" + printable(duplicate) + "\"");
   }
   return root;
 }
@@ -154,7 +161,7 @@ Status parse_transform(const Ctx& ctx, const Json& st, const ModelConfig& config
   if (!st.is_object()) return ctx.parse(field, "expected an object, found " + type_of(st));
   t = {};
   for (const auto& [key, v] : st.items()) {
-    const std::string f = field + "." + key;
+    const std::string f = field + "." + printable(key, 40);
     if (key == "enabled") {
       if (!v.is_boolean()) return ctx.parse(f, "expected true or false, found " + type_of(v));
       t.enabled = v.get<bool>();
@@ -224,7 +231,7 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
     } else if (type == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") {
       m.type = detail::ModelType::kResidueBootstrapSvmNuSvr;
     } else {
-      return ctx.err(Errc::kUnsupported, "model_dict.model_type", "unknown model type \"" + type + "\"");
+      return ctx.err(Errc::kUnsupported, "model_dict.model_type", "unknown model type \"" + printable(type) + "\"");
     }
   }
 
@@ -244,9 +251,9 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
       VQX_RETURN_IF_ERROR(get_string(ctx, fi, (*v)[i], f.model_name));
       const LibvmafFeatureName* known = find_libvmaf_feature(f.model_name);
       if (known == nullptr) {
-        return ctx.err(Errc::kUnsupported, fi, "unknown feature \"" + f.model_name + "\"");
+        return ctx.err(Errc::kUnsupported, fi, "unknown feature \"" + printable(f.model_name) + "\"");
       }
-      f.family = known->extractor;
+      f.extractor = known->extractor;
       f.base = known->base;
       m.features.push_back(std::move(f));
     }
@@ -263,7 +270,7 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
     } else if (norm == "none") {
       m.linear_rescale = false;
     } else {
-      return ctx.err(Errc::kUnsupported, "model_dict.norm_type", "unknown norm_type \"" + norm + "\"");
+      return ctx.err(Errc::kUnsupported, "model_dict.norm_type", "unknown norm_type \"" + printable(norm) + "\"");
     }
     for (const char* key : {"slopes", "intercepts"}) {
       const std::string field = std::string("model_dict.") + key;
@@ -312,7 +319,7 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
       const std::string fi = field + "[" + std::to_string(i) + "]";
       if (!d.is_object()) return ctx.parse(fi, "expected an object, found " + type_of(d));
       for (const auto& [key, v] : d.items()) {
-        VQX_ASSIGN_OR_RETURN(std::string text, option_text(ctx, fi + "." + key, v));
+        VQX_ASSIGN_OR_RETURN(std::string text, option_text(ctx, fi + "." + printable(key, 40), v));
         m.features[i].options[key] = std::move(text);
       }
     }
@@ -484,9 +491,9 @@ double detail::SvmModel::finish(double raw) const {
 
 Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
                                  const ModelConfig& config) {
-  const std::string org(origin);
+  const std::string org = printable(origin, 300);
   if (config.name.empty()) return Error(Errc::kInvalidArgument, org + ": empty model name");
-  VQX_ASSIGN_OR_RETURN(Json root, parse_json(text, origin));
+  VQX_ASSIGN_OR_RETURN(Json root, parse_json(text, org));
   if (!root.is_object()) {
     return Error(Errc::kParse, org + ": expected a JSON object at the top level, found " + type_of(root));
   }
@@ -495,7 +502,7 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
   model.name_ = config.name;
   model.origin_ = org;
   if (root.contains("model_dict")) {
-    VQX_ASSIGN_OR_RETURN(detail::SvmModel m, parse_member(Ctx(origin, ""), root, config, config.name));
+    VQX_ASSIGN_OR_RETURN(detail::SvmModel m, parse_member(Ctx(org, ""), root, config, config.name));
     model.members_.push_back(std::move(m));
   } else if (root.contains("0")) {
     // A bootstrap collection: "0" is the model itself, "1".."N" the bootstrap models.
@@ -513,7 +520,7 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
     for (std::size_t i = 0; i < count; ++i) {
       const std::string key = std::to_string(i);
       const std::string name = i == 0 ? config.name : member_name(config.name, i);
-      VQX_ASSIGN_OR_RETURN(detail::SvmModel m, parse_member(Ctx(origin, key), root[key], config, name));
+      VQX_ASSIGN_OR_RETURN(detail::SvmModel m, parse_member(Ctx(org, key), root[key], config, name));
       model.members_.push_back(std::move(m));
     }
     const detail::ModelType type = model.members_[1].type;
@@ -538,8 +545,8 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
     std::set<std::string> families;
     for (detail::SvmModel& m : model.members_) {
       for (ModelFeature& f : m.features) {
-        families.insert(f.family);
-        if (f.family != o.family) continue;
+        families.insert(f.extractor);
+        if (f.extractor != o.family) continue;
         f.options[o.option] = o.value;
         matched = true;
       }
@@ -547,9 +554,16 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
     if (!matched) {
       std::string list;
       for (const std::string& f : families) list += (list.empty() ? "" : ", ") + f;
-      return Error(Errc::kInvalidArgument, org + ": option " + o.family + "." + o.option +
+      return Error(Errc::kInvalidArgument, org + ": option " + printable(o.family + "." + o.option) +
                                                ": the model has no feature from extractor \"" +
-                                               o.family + "\" (its extractors: " + list + ")");
+                                               printable(o.family) + "\" (its extractors: " + list + ")");
+    }
+  }
+
+  // VQX's extractor families, where it has them.
+  for (detail::SvmModel& m : model.members_) {
+    for (ModelFeature& f : m.features) {
+      VQX_ASSIGN_OR_RETURN(f.family, detail::find_vqx_family(f, org));
     }
   }
 
@@ -576,13 +590,14 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
 }
 
 Expected<Model> Model::from_file(const std::string& path, const ModelConfig& config) {
+  const std::string where = printable(path, 300);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(Errc::kIo, path + ": cannot open model file");
+  if (!in) return Error(Errc::kIo, where + ": cannot open model file");
   std::ostringstream buf;
   buf << in.rdbuf();
-  if (in.bad()) return Error(Errc::kIo, path + ": read error");
+  if (in.bad()) return Error(Errc::kIo, where + ": read error");
   const std::string text = std::move(buf).str();
-  if (text.size() > kMaxFileBytes) return Error(Errc::kLimit, path + ": model file larger than 256 MiB");
+  if (text.size() > kMaxFileBytes) return Error(Errc::kLimit, where + ": model file larger than 256 MiB");
   return from_json(text, path, config);
 }
 
@@ -590,12 +605,12 @@ Expected<Model> Model::builtin(std::string_view version, const ModelConfig& conf
   for (const detail::BuiltinModelFile& f : detail::builtin_model_files()) {
     if (f.version != version) continue;
     const std::string_view text(reinterpret_cast<const char*>(f.data), f.size);
-    return from_json(text, "built-in model " + std::string(version), config);
+    return from_json(text, "built-in model " + std::string(f.version), config);
   }
   std::string list;
   for (const std::string& v : builtin_versions()) list += (list.empty() ? "" : ", ") + v;
   return Error(Errc::kInvalidArgument,
-               "no built-in model \"" + std::string(version) + "\" (built in: " + list + ")");
+               "no built-in model \"" + printable(version) + "\" (built in: " + list + ")");
 }
 
 std::vector<std::string> Model::builtin_versions() {
@@ -616,11 +631,11 @@ Expected<Model> Model::load(const ModelSpec& spec) {
 
 Status Model::predict(std::span<const double> features, std::span<double> out) const {
   if (features.size() != features_.size()) {
-    return Error(Errc::kInvalidArgument, "model " + name_ + ": predict got " + std::to_string(features.size()) +
+    return Error(Errc::kInvalidArgument, "model " + printable(name_) + ": predict got " + std::to_string(features.size()) +
                                              " feature values, expected " + std::to_string(features_.size()));
   }
   if (out.size() != output_names_.size()) {
-    return Error(Errc::kInvalidArgument, "model " + name_ + ": predict got room for " +
+    return Error(Errc::kInvalidArgument, "model " + printable(name_) + ": predict got room for " +
                                              std::to_string(out.size()) + " scores, expected " +
                                              std::to_string(output_names_.size()));
   }

@@ -41,16 +41,17 @@ struct ModelSpec {
   std::string version;
   std::string path;
   ModelConfig config;
+
+  // Parses a --model value, libvmaf syntax: ':'-separated items, each
+  // `version=V`, `path=P`, `name=N`, `disable_clip[=true|false]`,
+  // `enable_transform[=true|false]`, or `extractor.option=value`.
+  // Stricter than libvmaf (which silently ignores some of these): an item
+  // given twice, an empty value, a bool other than true/false, a bare word
+  // or `a.b.c`, and version together with path are errors. A value is
+  // everything after the first '=' (libvmaf cuts at a second '=').
+  static Expected<ModelSpec> parse(std::string_view spec);
 };
 
-// Parses a --model value, libvmaf syntax: ':'-separated items, each
-// `version=V`, `path=P`, `name=N`, `disable_clip[=true|false]`,
-// `enable_transform[=true|false]`, or `family.option=value`.
-// Stricter than libvmaf (which silently ignores some of these): an item
-// given twice, an empty value, a bool other than true/false, a bare word or
-// `a.b.c`, and version together with path are errors. A value is everything
-// after the first '=' (libvmaf cuts at a second '=').
-Expected<ModelSpec> parse_model_spec(std::string_view spec);
 
 // libvmaf's normalisation of an option value (dictionary flag
 // NORMALIZE_NUMERICAL_VALUES): text that is a number is rounded to float and
@@ -60,9 +61,12 @@ std::string normalize_option_value(std::string_view value);
 // A feature a model reads, and how libvmaf names it.
 struct ModelFeature {
   std::string model_name;  // as in the JSON, e.g. "VMAF_integer_feature_adm2_score"
-  std::string family;      // libvmaf extractor name, e.g. "adm"
-  std::string base;        // output base name, e.g. "integer_adm2"
-  OptionMap options;       // feature_opts_dicts entry merged with the overloads
+  std::string extractor;   // libvmaf's extractor for it (= VQX family name), e.g. "adm"
+  // VQX's family for `extractor`, from the registry; nullptr while VQX has
+  // no such extractor (the model still loads; using it for scores fails).
+  const ExtractorFamily* family = nullptr;
+  std::string base;   // output base name, e.g. "integer_adm2"
+  OptionMap options;  // feature_opts_dicts entry merged with the overloads
 };
 
 namespace detail {
@@ -140,11 +144,18 @@ class Model {
   std::vector<detail::SvmModel> members_;
 };
 
-// The registry lookup for one model feature: the extractor family that
-// computes it in VQX. An error (naming the model and feature) if VQX has no
-// extractor for it yet. Defined in model/resolve.cpp, the only model code
-// that needs the registry.
-Expected<const ExtractorFamily*> resolve_model_feature(const Model& model,
-                                                       const ModelFeature& feature);
+// ModelSpec::parse, then Model::load: a --model value to a loaded model.
+Expected<Model> parse_model_spec(std::string_view spec);
+
+namespace detail {
+
+// The registry lookup for one model feature: VQX's family that computes it,
+// or nullptr if none does. An error only if the registry disagrees with
+// libvmaf's table (feature_names.cpp) on the extractor or the output name.
+// Defined in model/resolve.cpp, the only model code that needs the registry.
+Expected<const ExtractorFamily*> find_vqx_family(const ModelFeature& feature,
+                                                 std::string_view origin);
+
+}  // namespace detail
 
 }  // namespace vqx

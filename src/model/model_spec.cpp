@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/model.hpp"
+#include "model/text.hpp"
 
 namespace vqx {
 
@@ -34,9 +35,9 @@ std::string normalize_option_value(std::string_view value) {
   return {buf.data(), q};
 }
 
-Expected<ModelSpec> parse_model_spec(std::string_view spec) {
+Expected<ModelSpec> ModelSpec::parse(std::string_view spec) {
   auto bad = [&](const std::string& what) {
-    return Error(Errc::kInvalidArgument, "--model \"" + std::string(spec) + "\": " + what);
+    return Error(Errc::kInvalidArgument, printable("--model \"" + std::string(spec) + "\": " + what, 600));
   };
   if (spec.empty()) return bad("empty");
 
@@ -100,6 +101,11 @@ Expected<ModelSpec> parse_model_spec(std::string_view spec) {
   if (!out.version.empty() && !out.path.empty()) return bad("give version= or path=, not both");
   if (out.version.empty() && out.path.empty()) return bad("needs version= (a built-in model) or path= (a JSON file)");
   return out;
+}
+
+Expected<Model> parse_model_spec(std::string_view spec) {
+  VQX_ASSIGN_OR_RETURN(ModelSpec parsed, ModelSpec::parse(spec));
+  return Model::load(parsed);
 }
 
 }  // namespace vqx

@@ -3,23 +3,21 @@
 
 #include "core/registry.hpp"
 #include "model/model.hpp"
+#include "model/text.hpp"
 
-namespace vqx {
+namespace vqx::detail {
 
-Expected<const ExtractorFamily*> resolve_model_feature(const Model& model, const ModelFeature& feature) {
+Expected<const ExtractorFamily*> find_vqx_family(const ModelFeature& feature, std::string_view origin) {
   const ModelFeatureRef ref = find_model_feature(feature.model_name);
-  if (ref.family == nullptr) {
-    return Error(Errc::kUnsupported, "model " + model.name() + " (" + model.origin() + "): feature \"" +
-                                         feature.model_name + "\" needs libvmaf's \"" + feature.family +
-                                         "\" extractor, which VQX does not provide");
-  }
-  if (feature.family != ref.family->name || feature.base != ref.base) {
-    return Error(Errc::kInternal, "model " + model.name() + ": feature \"" + feature.model_name +
-                                      "\" maps to " + feature.family + "/" + feature.base +
-                                      " in the model table but to " + ref.family->name + "/" +
-                                      ref.base + " in the registry");
+  if (ref.family == nullptr) return static_cast<const ExtractorFamily*>(nullptr);
+  if (feature.extractor != ref.family->name || ref.base == nullptr || feature.base != ref.base) {
+    return Error(Errc::kInternal,
+                 std::string(origin) + ": feature \"" + printable(feature.model_name) + "\" is " +
+                     feature.extractor + "/" + feature.base + " in libvmaf's table but " +
+                     ref.family->name + "/" + (ref.base != nullptr ? ref.base : "(null)") +
+                     " in the registry");
   }
   return ref.family;
 }
 
-}  // namespace vqx
+}  // namespace vqx::detail

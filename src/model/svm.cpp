@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "model/text.hpp"
+
 // Scores must match libvmaf to the last bits: no fused multiply-add.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -48,13 +50,7 @@ bool parse_long(std::string_view tok, long& out) {
   return ec == std::errc() && p == end;
 }
 
-std::string quoted(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  std::string q = "'";
-  q += s.size() > kMax ? std::string(s.substr(0, kMax)) + "..." : std::string(s);
-  q += "'";
-  return q;
-}
+std::string quoted(std::string_view s) { return "'" + printable(s, 40) + "'"; }
 
 }  // namespace
 
@@ -85,7 +81,7 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
     if (key.empty()) return fail("no 'SV' line (truncated libsvm model?)");
     if (key == "SV") break;
     const std::string_view val = tok.next();
-    if (val.empty() || val == "SV") return fail("no value for " + std::string(key));
+    if (val.empty() || val == "SV") return fail("no value for " + quoted(key));
     if (key == "svm_type") {
       VQX_RETURN_IF_ERROR(once(have_type, key));
       if (val == "c_svc" || val == "nu_svc" || val == "one_class" || val == "epsilon_svr") {
@@ -141,9 +137,15 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
 
   // Support vectors: one line each, "coef index:value index:value ...".
   const auto n_sv = static_cast<std::size_t>(total_sv);
-  svm.coef_.reserve(n_sv);
-  svm.sv_.assign(n_sv * n_features, 0.0);
   std::string_view rest = tok.rest();
+  // Each support vector takes a line of 2 characters at least: a total_sv
+  // beyond that is a lie, caught before allocating for it.
+  if (n_sv > rest.size() / 2 + 1) {
+    return fail("total_sv " + std::to_string(total_sv) + " but only " + std::to_string(rest.size()) +
+                " characters of support vectors (truncated?)");
+  }
+  svm.coef_.reserve(n_sv);
+  svm.sv_.reserve(n_sv * n_features);
   std::size_t row = 0;
   while (!rest.empty()) {
     const std::size_t eol = rest.find('\n');
@@ -157,6 +159,7 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
     double coef = 0;
     if (!parse_double(item, coef)) return fail(sv_where + "coefficient " + quoted(item) + " is not a finite number");
     svm.coef_.push_back(coef);
+    svm.sv_.resize(svm.sv_.size() + n_features, 0.0);
     double* dense = svm.sv_.data() + row * n_features;
     long last_index = 0;
     while (!(item = items.next()).empty()) {

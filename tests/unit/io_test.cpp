@@ -53,7 +53,8 @@ using Bytes = std::vector<std::uint8_t>;
 
 void write_file(const std::string& path, const Bytes& bytes) {
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   ASSERT_TRUE(out.good()) << path;
 }
 
@@ -326,19 +327,19 @@ struct TagCase {
 
 TEST(Y4m, EveryColourSpaceTag) {
   const std::array<TagCase, 27> cases = {{
-      {"420", ChromaFormat::k420, 8},       {"420jpeg", ChromaFormat::k420, 8},
-      {"420mpeg2", ChromaFormat::k420, 8},  {"420paldv", ChromaFormat::k420, 8},
-      {"422", ChromaFormat::k422, 8},       {"444", ChromaFormat::k444, 8},
-      {"mono", ChromaFormat::k400, 8},      {"420p9", ChromaFormat::k420, 9},
-      {"420p10", ChromaFormat::k420, 10},   {"420p12", ChromaFormat::k420, 12},
-      {"420p14", ChromaFormat::k420, 14},   {"420p16", ChromaFormat::k420, 16},
-      {"422p9", ChromaFormat::k422, 9},     {"422p10", ChromaFormat::k422, 10},
-      {"422p12", ChromaFormat::k422, 12},   {"422p16", ChromaFormat::k422, 16},
-      {"444p9", ChromaFormat::k444, 9},     {"444p10", ChromaFormat::k444, 10},
-      {"444p12", ChromaFormat::k444, 12},   {"444p14", ChromaFormat::k444, 14},
-      {"444p16", ChromaFormat::k444, 16},   {"mono9", ChromaFormat::k400, 9},
-      {"mono10", ChromaFormat::k400, 10},   {"mono12", ChromaFormat::k400, 12},
-      {"mono16", ChromaFormat::k400, 16},   {"monop10", ChromaFormat::k400, 10},
+      {"420", ChromaFormat::k420, 8},      {"420jpeg", ChromaFormat::k420, 8},
+      {"420mpeg2", ChromaFormat::k420, 8}, {"420paldv", ChromaFormat::k420, 8},
+      {"422", ChromaFormat::k422, 8},      {"444", ChromaFormat::k444, 8},
+      {"mono", ChromaFormat::k400, 8},     {"420p9", ChromaFormat::k420, 9},
+      {"420p10", ChromaFormat::k420, 10},  {"420p12", ChromaFormat::k420, 12},
+      {"420p14", ChromaFormat::k420, 14},  {"420p16", ChromaFormat::k420, 16},
+      {"422p9", ChromaFormat::k422, 9},    {"422p10", ChromaFormat::k422, 10},
+      {"422p12", ChromaFormat::k422, 12},  {"422p16", ChromaFormat::k422, 16},
+      {"444p9", ChromaFormat::k444, 9},    {"444p10", ChromaFormat::k444, 10},
+      {"444p12", ChromaFormat::k444, 12},  {"444p14", ChromaFormat::k444, 14},
+      {"444p16", ChromaFormat::k444, 16},  {"mono9", ChromaFormat::k400, 9},
+      {"mono10", ChromaFormat::k400, 10},  {"mono12", ChromaFormat::k400, 12},
+      {"mono16", ChromaFormat::k400, 16},  {"monop10", ChromaFormat::k400, 10},
       {"monop16", ChromaFormat::k400, 16},
   }};
   TempDir dir;
@@ -478,7 +479,8 @@ TEST(Y4m, AnyExtensionAndRawParamsIgnored) {
 TEST(Y4m, EmptyStreamEndsCleanly) {
   TempDir dir;
   const std::string path = dir.file("empty.y4m");
-  write_file(path, make_y4m(y4m_header(4, 4, "420"), PictureFormat{4, 4, 8, ChromaFormat::k420}, 0));
+  write_file(path,
+             make_y4m(y4m_header(4, 4, "420"), PictureFormat{4, 4, 8, ChromaFormat::k420}, 0));
   auto reader = open_ok(path);
   ASSERT_NE(reader, nullptr);
   Picture pic;
@@ -532,7 +534,8 @@ TEST(Y4mErrors, TruncatedFrame) {
   Bytes b = make_y4m(y4m_header(6, 4, "420"), fmt, 3);
   b.resize(b.size() - 10);
   write_file(path, b);
-  expect_read_error(path, std::nullopt, 2, Errc::kParse, "frame 2 is truncated (got 26 of 36 bytes)");
+  expect_read_error(path, std::nullopt, 2, Errc::kParse,
+                    "frame 2 is truncated (got 26 of 36 bytes)");
 }
 
 TEST(Y4mErrors, TruncatedFrameHeader) {
@@ -621,7 +624,8 @@ TEST(Y4mErrors, GarbageHeader) {
 
 TEST(Y4mErrors, UnsupportedColourTag) {
   TempDir dir;
-  for (const std::string tag : {"411", "420p11", "420p8", "yuv420p", "mono7", "444alphap10", "420JPEG"}) {
+  for (const std::string tag :
+       {"411", "420p11", "420p8", "yuv420p", "mono7", "444alphap10", "420JPEG"}) {
     SCOPED_TRACE(tag);
     const std::string path = dir.file("c" + tag + ".y4m");
     Bytes b;
@@ -670,7 +674,8 @@ TEST(Y4mErrors, SampleAboveBitDepth) {
   append(b, "FRAME\n");
   append(b, Bytes{0x00, 0x04, 0x00, 0x00});  // 1024: too big for 10 bits
   write_file(path, b);
-  expect_read_error(path, std::nullopt, 1, Errc::kParse, "frame 1 has sample values above the 10-bit maximum 1023");
+  expect_read_error(path, std::nullopt, 1, Errc::kParse,
+                    "frame 1 has sample values above the 10-bit maximum 1023");
 }
 
 // ---------------------------------------------------------------- raw
@@ -818,9 +823,13 @@ struct LibavCase {
 TEST(Libav, ReadsFfv1LikeFfmpeg) {
   if (!libav_available()) GTEST_SKIP() << "built without libav";
   const std::array<LibavCase, 2> cases = {{
-      {"ffv1_64x48_420p8.mkv", {64, 48, 8, ChromaFormat::k420}, 3,
+      {"ffv1_64x48_420p8.mkv",
+       {64, 48, 8, ChromaFormat::k420},
+       3,
        "815c4d7c4c21ed06731e0fc8a4463239d6c580fcfcd7a5eee9b068f83ecbfe23"},
-      {"ffv1_33x17_420p10.mkv", {33, 17, 10, ChromaFormat::k420}, 3,
+      {"ffv1_33x17_420p10.mkv",
+       {33, 17, 10, ChromaFormat::k420},
+       3,
        "a35a9415aac10ef41fb136d1ade1b32827f0bbd103e8b7b832b3314d28bb832f"},
   }};
   for (const LibavCase& c : cases) {

@@ -1,6 +1,8 @@
 #include "metrics/adm/dwt.hpp"
 
 #include "metrics/adm/params.hpp"
+// Last: sets floating-point contraction off for this file.
+#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -12,7 +14,7 @@ constexpr std::int32_t H0 = kDb2Hi[0], H1 = kDb2Hi[1], H2 = kDb2Hi[2], H3 = kDb2
 // Extends a vertically filtered row by the boundary rule so that the
 // horizontal pass can read columns -1 .. w + 1 without tests.
 template <typename T>
-void pad_row(T* r, int w) {
+VQX_ADM_INLINE void pad_row(T* r, int w) {
   r[-1] = r[1];
   r[w] = r[w - 1];
   r[w + 1] = r[w - 2];
@@ -23,62 +25,57 @@ void pad_row(T* r, int w) {
 // shift by bpc. The sums are formed in 32-bit two's complement: at 16 bits
 // per sample they can exceed int32_t, where libvmaf's C code wraps.
 template <typename Sample, bool kDetail>
-void vertical0(const Sample* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp) {
-  const Sample* r0 = rows[0];
-  const Sample* r1 = rows[1];
-  const Sample* r2 = rows[2];
-  const Sample* r3 = rows[3];
+VQX_ADM_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
+                              DwtScratch<std::int16_t> tmp) {
+  const Sample* __restrict r0 = rows[0];
+  const Sample* __restrict r1 = rows[1];
+  const Sample* __restrict r2 = rows[2];
+  const Sample* __restrict r3 = rows[3];
+  std::int16_t* __restrict lo = tmp.lo;
+  std::int16_t* __restrict hi = tmp.hi;
   const std::uint32_t half = 1u << (bpc - 1);
   const std::uint32_t lo_bias = half - static_cast<std::uint32_t>(kDb2LoSum) * half;
   const std::uint32_t hi_bias = half;  // the high-pass taps sum to zero
-  std::int16_t* lo = tmp.lo;
-  std::int16_t* hi = tmp.hi;
-  for (int j = 0; j < w; ++j) {
-    const std::uint32_t u0 = r0[j];
-    const std::uint32_t u1 = r1[j];
-    const std::uint32_t u2 = r2[j];
-    const std::uint32_t u3 = r3[j];
-    const std::uint32_t l = static_cast<std::uint32_t>(L0) * u0 + static_cast<std::uint32_t>(L1) * u1 +
-                            static_cast<std::uint32_t>(L2) * u2 + static_cast<std::uint32_t>(L3) * u3 +
-                            lo_bias;
+  constexpr auto l0 = static_cast<std::uint32_t>(L0), l1 = static_cast<std::uint32_t>(L1),
+                 l2 = static_cast<std::uint32_t>(L2), l3 = static_cast<std::uint32_t>(L3);
+  constexpr auto h0 = static_cast<std::uint32_t>(H0), h1 = static_cast<std::uint32_t>(H1),
+                 h2 = static_cast<std::uint32_t>(H2), h3 = static_cast<std::uint32_t>(H3);
+  for_columns(0, w, [=](int j) {
+    const std::uint32_t u0 = r0[j], u1 = r1[j], u2 = r2[j], u3 = r3[j];
+    const std::uint32_t l = l0 * u0 + l1 * u1 + l2 * u2 + l3 * u3 + lo_bias;
     lo[j] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> bpc);
     if constexpr (kDetail) {
-      const std::uint32_t h = static_cast<std::uint32_t>(H0) * u0 + static_cast<std::uint32_t>(H1) * u1 +
-                              static_cast<std::uint32_t>(H2) * u2 + static_cast<std::uint32_t>(H3) * u3 +
-                              hi_bias;
+      const std::uint32_t h = h0 * u0 + h1 * u1 + h2 * u2 + h3 * u3 + hi_bias;
       hi[j] = static_cast<std::int16_t>(static_cast<std::int32_t>(h) >> bpc);
     }
-  }
+  });
 }
 
-}  // namespace
-
 template <typename Sample>
-void dwt_scale0_row(const Sample* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
-                    const Dwt0Row& out) {
+VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
+                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   const int bw = (w + 1) / 2;
   constexpr std::int32_t kRound = 1 << 15;
+  std::int32_t* __restrict a = out.a;
   if (out.v == nullptr) {
     vertical0<Sample, false>(rows, w, bpc, tmp);
     pad_row(tmp.lo, w);
-    const std::int16_t* lo = tmp.lo;
-    std::int32_t* a = out.a;
-    for (int j = 0; j < bw; ++j) {
+    const std::int16_t* __restrict lo = tmp.lo;
+    for_columns(0, bw, [=](int j) {
       const std::int16_t* p = lo + 2 * j - 1;
       a[j] = (L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kRound) >> 16;
-    }
+    });
     return;
   }
   vertical0<Sample, true>(rows, w, bpc, tmp);
   pad_row(tmp.lo, w);
   pad_row(tmp.hi, w);
-  const std::int16_t* lo = tmp.lo;
-  const std::int16_t* hi = tmp.hi;
-  std::int32_t* a = out.a;
-  std::int16_t* v = out.v;
-  std::int16_t* h = out.h;
-  std::int16_t* d = out.d;
-  for (int j = 0; j < bw; ++j) {
+  const std::int16_t* __restrict lo = tmp.lo;
+  const std::int16_t* __restrict hi = tmp.hi;
+  std::int16_t* __restrict v = out.v;
+  std::int16_t* __restrict h = out.h;
+  std::int16_t* __restrict d = out.d;
+  for_columns(0, bw, [=](int j) {
     const std::int16_t* p = lo + 2 * j - 1;
     const std::int32_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
     a[j] = (L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kRound) >> 16;
@@ -87,16 +84,23 @@ void dwt_scale0_row(const Sample* const rows[4], int w, int bpc, DwtScratch<std:
     const std::int32_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
     h[j] = static_cast<std::int16_t>((L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + kRound) >> 16);
     d[j] = static_cast<std::int16_t>((H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + kRound) >> 16);
-  }
+  });
 }
 
-template void dwt_scale0_row<std::uint8_t>(const std::uint8_t* const rows[4], int, int,
-                                           DwtScratch<std::int16_t>, const Dwt0Row&);
-template void dwt_scale0_row<std::uint16_t>(const std::uint16_t* const rows[4], int, int,
-                                            DwtScratch<std::int16_t>, const Dwt0Row&);
+}  // namespace
 
-void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
-                     DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
+VQX_ADM_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
+                                   DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+  scale0_row(rows, w, bpc, tmp, out);
+}
+
+VQX_ADM_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
+                                   DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+  scale0_row(rows, w, bpc, tmp, out);
+}
+
+VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
+                                    DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
   // Rounding and shifts per scale (adm_dwt2_s123_combined): the vertical
   // pass keeps full precision at scale 1, then both passes renormalise.
   constexpr std::int64_t kVertAdd[3] = {0, 32768, 32768};
@@ -108,33 +112,44 @@ void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
   const std::int64_t hadd = kHorzAdd[scale - 1];
   const int hsh = kHorzShift[scale - 1];
 
-  const std::int32_t* r0 = rows[0];
-  const std::int32_t* r1 = rows[1];
-  const std::int32_t* r2 = rows[2];
-  const std::int32_t* r3 = rows[3];
-  std::int32_t* lo = tmp.lo;
-  std::int32_t* hi = tmp.hi;
-  for (int j = 0; j < w; ++j) {
+  const std::int32_t* __restrict r0 = rows[0];
+  const std::int32_t* __restrict r1 = rows[1];
+  const std::int32_t* __restrict r2 = rows[2];
+  const std::int32_t* __restrict r3 = rows[3];
+  std::int32_t* __restrict lo = tmp.lo;
+  std::int32_t* __restrict hi = tmp.hi;
+  for_columns(0, w, [=](int j) {
     const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
     lo[j] = static_cast<std::int32_t>((L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 + vadd) >> vsh);
     hi[j] = static_cast<std::int32_t>((H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + vadd) >> vsh);
-  }
-  pad_row(lo, w);
-  pad_row(hi, w);
+  });
+  pad_row(tmp.lo, w);
+  pad_row(tmp.hi, w);
 
   const int bw = (w + 1) / 2;
-  for (int j = 0; j < bw; ++j) {
+  std::int32_t* __restrict v = out.v;
+  std::int32_t* __restrict h = out.h;
+  std::int32_t* __restrict d = out.d;
+  auto detail = [&](int j) {
     const std::int32_t* p = lo + 2 * j - 1;
     const std::int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-    if (out.a != nullptr) {
-      out.a[j] = static_cast<std::int32_t>((L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + hadd) >> hsh);
-    }
-    out.v[j] = static_cast<std::int32_t>((H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + hadd) >> hsh);
+    v[j] = static_cast<std::int32_t>((H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + hadd) >> hsh);
     const std::int32_t* q = hi + 2 * j - 1;
     const std::int64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-    out.h[j] = static_cast<std::int32_t>((L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + hadd) >> hsh);
-    out.d[j] = static_cast<std::int32_t>((H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + hadd) >> hsh);
+    h[j] = static_cast<std::int32_t>((L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + hadd) >> hsh);
+    d[j] = static_cast<std::int32_t>((H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + hadd) >> hsh);
+  };
+  if (out.a == nullptr) {
+    for_columns(0, bw, detail);
+    return;
   }
+  std::int32_t* __restrict a = out.a;
+  for_columns(0, bw, [=](int j) {
+    const std::int32_t* p = lo + 2 * j - 1;
+    const std::int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
+    a[j] = static_cast<std::int32_t>((L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + hadd) >> hsh);
+    detail(j);
+  });
 }
 
 }  // namespace vqx::adm

@@ -47,9 +47,10 @@ struct DwtNRow {
 
 // Scale 0 from picture samples (uint8_t or uint16_t, `bpc` bits). `rows` are
 // the four input rows after the boundary rule, `w` the input width.
-template <typename Sample>
-void dwt_scale0_row(const Sample* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
-                    const Dwt0Row& out);
+void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
+                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out);
+void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
+                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out);
 
 // Scales 1..3 from the previous scale's approximation band.
 void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,

@@ -6,6 +6,10 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+
+#include "core/extractor.hpp"
+#include "core/options.hpp"
 
 namespace vqx::adm {
 
@@ -66,5 +70,67 @@ inline constexpr std::array<std::uint16_t, 3> kDefaultScale0Weights = {36453, 36
 
 // Q30 numerator of the reciprocal table (div_Q_factor in integer_adm.h).
 inline constexpr std::int32_t kRecipNumerator = 1 << 30;
+
+// --- Options, outputs and model names ------------------------------------
+
+// Option names as libvmaf spells them (integer_adm.c, options[]).
+inline constexpr const char* kOptDebug = "debug";
+inline constexpr const char* kOptCsfScale = "adm_csf_scale";
+inline constexpr const char* kOptCsfDiagScale = "adm_csf_diag_scale";
+inline constexpr const char* kOptDlmWeight = "adm_dlm_weight";
+inline constexpr const char* kOptEnhnGainLimit = "adm_enhn_gain_limit";
+inline constexpr const char* kOptNormViewDist = "adm_norm_view_dist";
+inline constexpr const char* kOptRefDisplayHeight = "adm_ref_display_height";
+inline constexpr const char* kOptCsfMode = "adm_csf_mode";
+inline constexpr const char* kOptNoiseWeight = "adm_noise_weight";
+inline constexpr const char* kOptSkipAim = "adm_skip_aim";
+inline constexpr const char* kOptSkipScale0 = "adm_skip_scale0";
+inline constexpr const char* kOptMinVal = "adm_min_val";
+
+// libvmaf integer_adm.c, options[]: name, alias, default, min, max and
+// whether a non-default value renames the outputs (FEATURE_PARAM).
+inline std::span<const OptionDef> option_defs() {
+  static const AdmParams d;
+  static const std::array<OptionDef, 12> kDefs = {{
+      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false},
+      {kOptCsfScale, "scf", OptionValue{d.csf_scale}, 0.0, 50.0, true},
+      {kOptCsfDiagScale, "scfd", OptionValue{d.csf_diag_scale}, 0.0, 50.0, true},
+      {kOptDlmWeight, "dlmw", OptionValue{d.dlm_weight}, 0.0, 1.0, true},
+      {kOptEnhnGainLimit, "egl", OptionValue{d.enhn_gain_limit}, 1.0, 100.0, true},
+      {kOptNormViewDist, "nvd", OptionValue{d.norm_view_dist}, 0.75, 24.0, true},
+      {kOptRefDisplayHeight, "rdh", OptionValue{d.ref_display_height}, 1, 4320, true},
+      {kOptCsfMode, "csf", OptionValue{static_cast<int>(d.csf_mode)}, 0, 3, true},
+      {kOptNoiseWeight, "nw", OptionValue{d.noise_weight}, 0.0, 1500.0, true},
+      {kOptSkipAim, nullptr, OptionValue{d.skip_aim}, 0, 0, false},
+      {kOptSkipScale0, "ssz", OptionValue{d.skip_scale0}, 0, 0, true},
+      {kOptMinVal, "min", OptionValue{d.min_val}, 0.0, 1.0, true},
+  }};
+  return kDefs;
+}
+
+// Output base names in slot order, as libvmaf writes them (extract() in
+// integer_adm.c, renamed by alias.c): the scores, then with debug=true the
+// combined score, its numerator and denominator and each scale's.
+inline constexpr std::array<const char*, 7> kScoreNames = {
+    "integer_adm2",       "integer_aim",        "integer_adm3",      "integer_adm_scale0",
+    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"};
+inline constexpr std::array<const char*, 11> kDebugNames = {
+    "integer_adm",            "integer_adm_num",        "integer_adm_den",
+    "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
+    "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
+    "integer_adm_num_scale3", "integer_adm_den_scale3"};
+
+// The feature names models use (provided_features[] in integer_adm.c), with
+// their output names (alias.c). The debug-only names are left out: libvmaf
+// provides them only when debug=true, which a model cannot ask for.
+inline constexpr std::array<FeatureAlias, 7> kModelAliases = {{
+    {"VMAF_integer_feature_adm2_score", "integer_adm2"},
+    {"VMAF_integer_feature_aim_score", "integer_aim"},
+    {"VMAF_integer_feature_adm3_score", "integer_adm3"},
+    {"integer_adm_scale0", "integer_adm_scale0"},
+    {"integer_adm_scale1", "integer_adm_scale1"},
+    {"integer_adm_scale2", "integer_adm_scale2"},
+    {"integer_adm_scale3", "integer_adm_scale3"},
+}};
 
 }  // namespace vqx::adm

@@ -39,12 +39,13 @@ static_assert(kTaps[3] == kInner && kTaps[4] == kOuter, "the code relies on symm
 static_assert(kInner % 2 == 0 && kCentre % 2 == 0);
 constexpr std::int32_t kInnerHalf = kInner / 2;
 constexpr std::int32_t kCentreHalf = kCentre / 2;
-constexpr std::int64_t kMaxRound = std::int64_t{1} << 15;  // R for shifts up to 16
+constexpr std::int64_t kMaxRound = std::int64_t{1} << 15;    // R for shifts up to 16
+constexpr std::int64_t kMaxPair = 2 * kMaxBlurredMagnitude;  // |a + e|, |b + d|
 constexpr std::int64_t kMaxT =
-    kInnerHalf * 2 * kMaxBlurredMagnitude + kCentreHalf * kMaxBlurredMagnitude;
-constexpr std::int64_t kMaxHalfU = (kOuter * 2 * kMaxBlurredMagnitude + kMaxRound) / 2 + 1;
-static_assert(kMaxT + kMaxHalfU <= INT32_MAX, "t + floor(U/2) must fit int32");
-static_assert(kOuter * 2 * kMaxBlurredMagnitude + kMaxRound <= INT32_MAX, "U must fit int32");
+    std::int64_t{kInnerHalf} * kMaxPair + std::int64_t{kCentreHalf} * kMaxBlurredMagnitude;
+constexpr std::int64_t kMaxU = std::int64_t{kOuter} * kMaxPair + kMaxRound;
+static_assert(kMaxU <= INT32_MAX, "U must fit int32");
+static_assert(kMaxT + kMaxU / 2 + 1 <= INT32_MAX, "t + floor(U/2) must fit int32");
 
 // (o*(a+e) + i*(b+d) + c*m + 2^(shift-1)) >> shift for |a..e| <= 65535,
 // 1 <= shift <= 16, as an arithmetic (flooring) shift.
@@ -58,8 +59,12 @@ inline std::int32_t rounded_blur5(std::int32_t a, std::int32_t b, std::int32_t m
 // Index of a neighbour `i` reflected into [0, n) about the edge samples,
 // which are not repeated: -1 -> 1, -2 -> 2, n -> n - 2, n + 1 -> n - 3.
 int reflect(int i, int n) {
-  if (i < 0) return -i;
-  if (i >= n) return 2 * n - 2 - i;
+  if (i < 0) {
+    return -i;
+  }
+  if (i >= n) {
+    return 2 * n - 2 - i;
+  }
   return i;
 }
 
@@ -138,8 +143,8 @@ bool vertical_pass_wide(const Window<std::uint16_t>& p, const Window<std::uint16
   const std::uint16_t* __restrict c4 = c.r4;
   std::int32_t any = 0;
   for (unsigned x = 0; x < width; ++x) {
-    const std::int32_t v = rounded_blur5(p0[x] - c0[x], p1[x] - c1[x], p2[x] - c2[x],
-                                         p3[x] - c3[x], p4[x] - c4[x], shift);
+    const std::int32_t v = rounded_blur5(p0[x] - c0[x], p1[x] - c1[x], p2[x] - c2[x], p3[x] - c3[x],
+                                         p4[x] - c4[x], shift);
     out[x] = v;
     any |= v;
   }
@@ -179,7 +184,9 @@ std::uint64_t sad_rows(PlaneView<Sample> prev, PlaneView<Sample> cur, unsigned w
   for (unsigned y = 0; y < height; ++y) {
     const Window<Sample> p(prev, y, height);
     const Window<Sample> c(cur, y, height);
-    if (!Vertical(p, c, width, bpc, buf + kRadius)) continue;
+    if (!Vertical(p, c, width, bpc, buf + kRadius)) {
+      continue;
+    }
     sad += horizontal_abs_sum(buf, width);
   }
   return sad;
@@ -191,7 +198,7 @@ std::uint64_t blurred_difference_sad(PlaneView<std::uint8_t> prev, PlaneView<std
                                      unsigned width, unsigned height,
                                      std::span<std::int32_t> scratch) {
   return sad_rows<std::uint8_t, vertical_pass_narrow<std::uint8_t>>(prev, cur, width, height, 8,
-                                                                     scratch);
+                                                                    scratch);
 }
 
 std::uint64_t blurred_difference_sad(PlaneView<std::uint16_t> prev, PlaneView<std::uint16_t> cur,
@@ -200,7 +207,7 @@ std::uint64_t blurred_difference_sad(PlaneView<std::uint16_t> prev, PlaneView<st
   assert(bpc > 8 && bpc <= 16);
   if (bpc <= kMaxBpcNarrow) {
     return sad_rows<std::uint16_t, vertical_pass_narrow<std::uint16_t>>(prev, cur, width, height,
-                                                                       bpc, scratch);
+                                                                        bpc, scratch);
   }
   return sad_rows<std::uint16_t, vertical_pass_wide>(prev, cur, width, height, bpc, scratch);
 }

@@ -59,7 +59,9 @@ Slots slots_for(const Params& p) {
   Slots s;
   std::size_t next = 0;
   s.sad = next++;
-  if (p.debug) s.debug_motion = next++;
+  if (p.debug) {
+    s.debug_motion = next++;
+  }
   s.motion2 = next++;
   s.motion3 = next++;
   return s;
@@ -73,11 +75,10 @@ class MotionExtractor final : public Extractor {
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(validate(fmt));
     if (fmt.width < motion::kMinDimension || fmt.height < motion::kMinDimension) {
-      return Error(Errc::kUnsupported,
-                   "motion: picture " + std::to_string(fmt.width) + "x" +
-                       std::to_string(fmt.height) + " is too small (at least " +
-                       std::to_string(motion::kMinDimension) + "x" +
-                       std::to_string(motion::kMinDimension) + " is needed)");
+      return Error(Errc::kUnsupported, "motion: picture " + std::to_string(fmt.width) + "x" +
+                                           std::to_string(fmt.height) + " is too small (at least " +
+                                           std::to_string(motion::kMinDimension) + "x" +
+                                           std::to_string(motion::kMinDimension) + " is needed)");
     }
     fmt_ = fmt;
     try {
@@ -90,8 +91,8 @@ class MotionExtractor final : public Extractor {
         }
       }
     } catch (const std::bad_alloc&) {
-      return Error(Errc::kLimit, "motion: out of memory for a " + std::to_string(fmt.width) +
-                                     "x" + std::to_string(fmt.height) + " picture");
+      return Error(Errc::kLimit, "motion: out of memory for a " + std::to_string(fmt.width) + "x" +
+                                     std::to_string(fmt.height) + " picture");
     }
     frames_ = 0;
     recent_sad_ = {0.0, 0.0};
@@ -103,8 +104,12 @@ class MotionExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& /*dist*/, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) return Error(Errc::kInternal, "motion: extract() before init()");
-    if (flushed_) return Error(Errc::kInternal, "motion: extract() after flush()");
+    if (!initialised_) {
+      return Error(Errc::kInternal, "motion: extract() before init()");
+    }
+    if (flushed_) {
+      return Error(Errc::kInternal, "motion: extract() after flush()");
+    }
     if (index != frames_) {
       return Error(Errc::kInternal, "motion: frame " + std::to_string(index) +
                                         " arrived, expected frame " + std::to_string(frames_) +
@@ -118,12 +123,14 @@ class MotionExtractor final : public Extractor {
 
     const double sad = params_.force_zero ? 0.0 : frame_sad(ref, index);
     out.write(slots_.sad, index, sad);
-    if (params_.debug) out.write(slots_.debug_motion, index, sad);
+    if (params_.debug) {
+      out.write(slots_.debug_motion, index, sad);
+    }
 
     if (index == lag_) {
       // The first SAD score fixes motion3 of the frames before it.
-      const double stamp = clip_max(blend(sad, params_.blend_factor, params_.blend_offset),
-                                    params_.max_val);
+      const double stamp =
+          clip_max(blend(sad, params_.blend_factor, params_.blend_offset), params_.max_val);
       for (unsigned i = 0; i < lag_; ++i) {
         out.write(slots_.motion2, i, 0.0);
         out.write(slots_.motion3, i, stamp);
@@ -148,7 +155,9 @@ class MotionExtractor final : public Extractor {
   }
 
   Status flush(FeatureWriter& out) override {
-    if (!initialised_ || flushed_) return Status::Ok();
+    if (!initialised_ || flushed_) {
+      return Status::Ok();
+    }
     flushed_ = true;
     if (frames_ <= lag_) {
       // No frame had a SAD score: motion2 and motion3 (the stamp) are 0.
@@ -176,9 +185,8 @@ class MotionExtractor final : public Extractor {
         sum = motion::blurred_difference_sad(view<std::uint8_t>(kept), view<std::uint8_t>(luma),
                                              fmt_.width, fmt_.height, scratch_);
       } else {
-        sum = motion::blurred_difference_sad(view<std::uint16_t>(kept),
-                                             view<std::uint16_t>(luma), fmt_.width,
-                                             fmt_.height, fmt_.bpc, scratch_);
+        sum = motion::blurred_difference_sad(view<std::uint16_t>(kept), view<std::uint16_t>(luma),
+                                             fmt_.width, fmt_.height, fmt_.bpc, scratch_);
       }
       // libvmaf: MIN((double)sad / 256. / (w * h) * fps_weight, max_val),
       // w * h an unsigned product.
@@ -213,11 +221,11 @@ class MotionExtractor final : public Extractor {
   Slots slots_;
   unsigned lag_;
   PictureFormat fmt_;
-  std::vector<Plane> history_;         // luma of the last `lag_` frames, by index % lag_
-  std::vector<std::int32_t> scratch_;  // the kernel's row buffer
-  unsigned frames_ = 0;                // frames extracted so far = next index expected
+  std::vector<Plane> history_;          // luma of the last `lag_` frames, by index % lag_
+  std::vector<std::int32_t> scratch_;   // the kernel's row buffer
+  unsigned frames_ = 0;                 // frames extracted so far = next index expected
   std::array<double, 2> recent_sad_{};  // sad of the last and the one before it
-  double prev_processed_ = 0.0;  // motion3 before averaging, of the last finished frame
+  double prev_processed_ = 0.0;         // motion3 before averaging, of the last finished frame
   bool initialised_ = false;
   bool flushed_ = false;
 };
@@ -244,7 +252,9 @@ Expected<ExtractorSpec> make_motion_spec(const OptionMap& options) {
 
   // Same order as the slots (slots_for).
   std::vector<const char*> bases = {"VMAF_integer_feature_motion_sad_score"};
-  if (p.debug) bases.push_back("integer_motion");
+  if (p.debug) {
+    bases.push_back("integer_motion");
+  }
   bases.push_back("integer_motion2");
   bases.push_back("integer_motion3");
 

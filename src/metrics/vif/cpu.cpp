@@ -3,8 +3,35 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <span>
 #include <string>
+#include <vector>
+
+// Bit-exactness: libvmaf rounds every double product and sum separately, so
+// no multiply-add may be fused (GCC fuses across statements by default in
+// C++ when the target has FMA, e.g. in the AVX2 clones below).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+// The hot loops are written to be vectorised by the compiler. Where the
+// toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs), each scale
+// is also compiled for x86-64-v3 (AVX2) and x86-64-v4 (AVX-512); the loader
+// picks the best the CPU has. Integer and IEEE double arithmetic give the
+// same bits on every path. Define VQX_VIF_NO_CLONES to build one path only.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(VQX_VIF_NO_CLONES)
+#define VQX_VIF_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+#else
+#define VQX_VIF_CLONES
+#endif
+// Helpers are forced inline so that they are compiled for each clone.
+#if defined(__GNUC__)
+#define VQX_VIF_INLINE [[gnu::always_inline]] inline
+#else
+#define VQX_VIF_INLINE inline
+#endif
 
 namespace vqx::vif {
 
@@ -15,21 +42,28 @@ namespace {
 // blocks never need a scalar tail; columns past the width compute values
 // that are never used.
 constexpr std::size_t kLanes = 16;
+// Mirrored margin kept either side of horizontally filtered rows (>= 8).
+constexpr std::size_t kMargin = 16;
+// Planes of a prepared source row: x, y and the products x*x, y*y, x*y, the
+// products as high and low 16-bit halves when they may exceed 16 bits.
+constexpr int kMaxPlanes = 8;
+// The planes entering the horizontal pass: the vertical means mu1, mu2 and
+// the vertical second moments xx, yy, xy split into high and low halves.
+enum HPlane { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kHPlanes };
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
 // Row index y reflected into [0, n) about the first and last rows, without
 // repeating them (..., 2, 1, 0, 1, 2, ...): libvmaf's border rule for rows
 // and columns alike. Valid for -n < y < 2n - 1.
-int mirror(int y, int n) {
+VQX_VIF_INLINE int mirror(int y, int n) {
   if (y < 0) return -y;
   if (y >= n) return 2 * (n - 1) - y;
   return y;
 }
 
 // Fills the `half` margin entries either side of row[0, w) by reflection.
-template <typename T>
-void mirror_edges(T* row, unsigned w, int half) {
+VQX_VIF_INLINE void mirror_edges(std::uint16_t* row, unsigned w, int half) {
   const int last = static_cast<int>(w) - 1;
   for (int f = 1; f <= half; ++f) {
     row[-f] = row[f];
@@ -37,22 +71,36 @@ void mirror_edges(T* row, unsigned w, int half) {
   }
 }
 
-// Q11 log2 of v for v >= 2^16: the top 16 bits index the table, the
-// dropped bits add whole units. libvmaf's log2_32 and log2_64.
-inline std::int32_t log2_q11_32(const std::uint16_t* lut, std::uint32_t v) {
-  const int dropped = 16 - std::countl_zero(v);
-  return lut[v >> dropped] + (dropped << kLogFracBits);
-}
-inline std::int32_t log2_q11_64(const std::uint16_t* lut, std::uint64_t v) {
-  const int dropped = 48 - std::countl_zero(v);
-  return lut[v >> dropped] + (dropped << kLogFracBits);
-}
+// The buffers of one kernel, sized by init().
+struct WorkspaceData {
+  std::size_t padded = 0;  // round_up(width, kLanes)
+  std::size_t hstride = 0;  // kMargin + padded + kMargin
+  std::size_t conv_stride = 0;
+  std::vector<std::uint16_t> ring;   // slot-major, then plane; `padded` samples each
+  std::vector<std::uint32_t> sums;   // kMaxPlanes filter outputs of `padded` lanes
+  std::vector<std::uint16_t> hrows;  // kHPlanes rows of hstride, mirrored margins
+  std::vector<std::int32_t> sigma;   // sigma1^2, sigma2^2, sigma12 rows
+  std::vector<std::uint16_t> index;  // log2 table indices of one row, 3 kinds
+  std::vector<std::uint16_t> conv;   // 2 vertically smoothed rows for downsampling
+  const std::uint16_t* lut = nullptr;
+
+  [[nodiscard]] std::uint16_t* ring_row(int slot, int plane) {
+    return ring.data() + (static_cast<std::size_t>(slot) * kMaxPlanes + plane) * padded;
+  }
+  [[nodiscard]] std::uint32_t* sum_row(int plane) { return sums.data() + plane * padded; }
+  [[nodiscard]] std::uint16_t* hrow(int plane) {
+    return hrows.data() + plane * hstride + kMargin;
+  }
+  [[nodiscard]] std::uint16_t* conv_row(int which) {
+    return conv.data() + which * conv_stride + kMargin;
+  }
+};
 
 // How the vertical pass of the moments filter rounds its sums back down.
 struct MomentRounding {
   std::uint32_t mean_add;
   int mean_shift;
-  std::uint64_t square_add;
+  std::uint32_t square_add;
   int square_shift;
 };
 
@@ -63,95 +111,168 @@ struct MomentRounding {
 MomentRounding moment_rounding(int scale, unsigned bpc) {
   if (scale > 0) return {32768, 16, 32768, 16};
   const int sq_shift = 2 * (static_cast<int>(bpc) - 8);
-  return {1u << (bpc - 1), static_cast<int>(bpc),
-          sq_shift == 0 ? 0 : std::uint64_t{1} << (sq_shift - 1), sq_shift};
+  return {1u << (bpc - 1), static_cast<int>(bpc), sq_shift == 0 ? 0u : 1u << (sq_shift - 1),
+          sq_shift};
 }
 
-// Vertical pass of the moments filter over one output row: rows_r[k] and
-// rows_d[k] are the source rows under tap k. Writes, per column, the means
-// (Q16 of a sample) and the second moments ref^2, dis^2 and ref*dis.
-// SqAcc is uint32_t for 8-bit input (the sums fit, as in libvmaf) and
-// uint64_t otherwise.
-template <typename Src, typename SqAcc>
-void vertical_moments(const Src* const* rows_r, const Src* const* rows_d,
-                      std::span<const std::uint16_t> taps, std::size_t padded,
-                      const MomentRounding& rd, std::uint16_t* __restrict mu1,
-                      std::uint16_t* __restrict mu2, std::uint32_t* __restrict xx,
-                      std::uint32_t* __restrict yy, std::uint32_t* __restrict xy) {
-  constexpr std::size_t B = sizeof(SqAcc) == 4 ? 16 : 8;
-  const std::size_t ntaps = taps.size();
-  for (std::size_t j0 = 0; j0 < padded; j0 += B) {
-    std::uint32_t a1[B] = {};
-    std::uint32_t a2[B] = {};
-    SqAcc q11[B] = {};
-    SqAcc q22[B] = {};
-    SqAcc q12[B] = {};
-    for (std::size_t k = 0; k < ntaps; ++k) {
-      const Src* r = rows_r[k] + j0;
-      const Src* d = rows_d[k] + j0;
+// out[j] = sum_k taps[k] * src[k][j] for j < n (a multiple of kLanes), taps
+// symmetric about src[Half]. Samples are below 2^16 and the taps sum to
+// 2^16, so 32-bit sums are exact.
+template <int Half, typename Src>
+VQX_VIF_INLINE void symmetric_filter(const Src* const* src, const std::uint16_t* taps,
+                                     std::size_t n, std::uint32_t* __restrict out) {
+  for (std::size_t j0 = 0; j0 < n; j0 += kLanes) {
+    std::uint32_t acc[kLanes];
+    const Src* mid = src[Half] + j0;
+    const std::uint32_t cm = taps[Half];
+    for (std::size_t l = 0; l < kLanes; ++l) acc[l] = cm * mid[l];
+    for (int k = 0; k < Half; ++k) {
+      const Src* a = src[k] + j0;
+      const Src* b = src[2 * Half - k] + j0;
       const std::uint32_t c = taps[k];
-      for (std::size_t l = 0; l < B; ++l) {
-        const std::uint32_t x = r[l];
-        const std::uint32_t y = d[l];
-        a1[l] += c * x;
-        a2[l] += c * y;
-        q11[l] += SqAcc{c} * (x * x);
-        q22[l] += SqAcc{c} * (y * y);
-        q12[l] += SqAcc{c} * (x * y);
+      for (std::size_t l = 0; l < kLanes; ++l) {
+        acc[l] += c * (std::uint32_t{a[l]} + std::uint32_t{b[l]});
       }
     }
-    for (std::size_t l = 0; l < B; ++l) {
-      mu1[j0 + l] = static_cast<std::uint16_t>((a1[l] + rd.mean_add) >> rd.mean_shift);
-      mu2[j0 + l] = static_cast<std::uint16_t>((a2[l] + rd.mean_add) >> rd.mean_shift);
-      xx[j0 + l] = static_cast<std::uint32_t>((q11[l] + rd.square_add) >> rd.square_shift);
-      yy[j0 + l] = static_cast<std::uint32_t>((q22[l] + rd.square_add) >> rd.square_shift);
-      xy[j0 + l] = static_cast<std::uint32_t>((q12[l] + rd.square_add) >> rd.square_shift);
+    for (std::size_t l = 0; l < kLanes; ++l) out[j0 + l] = acc[l];
+  }
+}
+
+// The filter of a row at the even columns only: out[j] = the filtered
+// value at column 2j, rounded back to 16 bits.
+template <int Half>
+VQX_VIF_INLINE void even_columns_filter(const std::uint16_t* row, const std::uint16_t* taps,
+                                        std::size_t n_out, std::uint16_t* __restrict out) {
+  for (std::size_t j0 = 0; j0 < n_out; j0 += kLanes) {
+    std::uint32_t acc[kLanes];
+    const std::uint16_t* centre = row + 2 * j0;
+    const std::uint32_t cm = taps[Half];
+    for (std::size_t l = 0; l < kLanes; ++l) acc[l] = cm * centre[2 * l];
+    for (int k = 0; k < Half; ++k) {
+      const std::uint16_t* a = centre + (k - Half);
+      const std::uint16_t* b = centre + (Half - k);
+      const std::uint32_t c = taps[k];
+      for (std::size_t l = 0; l < kLanes; ++l) {
+        acc[l] += c * (std::uint32_t{a[2 * l]} + std::uint32_t{b[2 * l]});
+      }
+    }
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      out[j0 + l] = static_cast<std::uint16_t>((acc[l] + 32768) >> 16);
     }
   }
 }
 
-// Horizontal pass of the moments filter, then the local variances and
-// covariance: sigma1^2 = E[x^2] - mu1^2 etc., all in Q16 of sample^2 units.
-// The products of the 32-bit means are rounded to their top 32 bits.
-// sigma2^2 is clamped at 0, sigma1^2 and sigma12 are not.
-void horizontal_sigmas(const std::uint16_t* mu1, const std::uint16_t* mu2,
-                       const std::uint32_t* xx, const std::uint32_t* yy, const std::uint32_t* xy,
-                       std::span<const std::uint16_t> taps, int half, std::size_t padded,
-                       std::int32_t* __restrict s11, std::int32_t* __restrict s22,
-                       std::int32_t* __restrict s12) {
-  constexpr std::size_t B = 8;
-  const std::size_t ntaps = taps.size();
-  for (std::size_t j0 = 0; j0 < padded; j0 += B) {
-    std::uint32_t m1[B] = {};
-    std::uint32_t m2[B] = {};
-    std::uint64_t q11[B] = {};
-    std::uint64_t q22[B] = {};
-    std::uint64_t q12[B] = {};
-    for (std::size_t k = 0; k < ntaps; ++k) {
-      const std::ptrdiff_t off = static_cast<std::ptrdiff_t>(j0 + k) - half;
-      const std::uint32_t c = taps[k];
-      for (std::size_t l = 0; l < B; ++l) {
-        m1[l] += c * mu1[off + l];
-        m2[l] += c * mu2[off + l];
-        q11[l] += std::uint64_t{c} * xx[off + l];
-        q22[l] += std::uint64_t{c} * yy[off + l];
-        q12[l] += std::uint64_t{c} * xy[off + l];
-      }
+// Splits the products of one source row into the planes the vertical pass
+// filters. 8-bit samples (Wide = false): x, y, x*x, y*y, x*y all fit 16
+// bits. Deeper samples: x, y, then each product as high and low halves.
+template <typename Src, bool Wide>
+VQX_VIF_INLINE void prepare_row(const Src* __restrict r, const Src* __restrict d, std::size_t n,
+                                std::uint16_t* const* planes) {
+  std::uint16_t* __restrict px = planes[0];
+  std::uint16_t* __restrict py = planes[1];
+  std::uint16_t* __restrict p2 = planes[2];
+  std::uint16_t* __restrict p3 = planes[3];
+  std::uint16_t* __restrict p4 = planes[4];
+  if constexpr (!Wide) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t x = r[j];
+      const std::uint32_t y = d[j];
+      px[j] = static_cast<std::uint16_t>(x);
+      py[j] = static_cast<std::uint16_t>(y);
+      p2[j] = static_cast<std::uint16_t>(x * x);
+      p3[j] = static_cast<std::uint16_t>(y * y);
+      p4[j] = static_cast<std::uint16_t>(x * y);
     }
-    for (std::size_t l = 0; l < B; ++l) {
-      const std::uint64_t a = m1[l];
-      const std::uint64_t b = m2[l];
-      const auto mu1_sq = static_cast<std::uint32_t>((a * a + 0x80000000u) >> 32);
-      const auto mu2_sq = static_cast<std::uint32_t>((b * b + 0x80000000u) >> 32);
-      const auto mu1_mu2 = static_cast<std::uint32_t>((a * b + 0x80000000u) >> 32);
-      const auto ex2 = static_cast<std::uint32_t>((q11[l] + 32768) >> 16);
-      const auto ey2 = static_cast<std::uint32_t>((q22[l] + 32768) >> 16);
-      const auto exy = static_cast<std::uint32_t>((q12[l] + 32768) >> 16);
-      s11[j0 + l] = static_cast<std::int32_t>(ex2 - mu1_sq);
-      s22[j0 + l] = std::max(static_cast<std::int32_t>(ey2 - mu2_sq), 0);
-      s12[j0 + l] = static_cast<std::int32_t>(exy - mu1_mu2);
+  } else {
+    std::uint16_t* __restrict p5 = planes[5];
+    std::uint16_t* __restrict p6 = planes[6];
+    std::uint16_t* __restrict p7 = planes[7];
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t x = r[j];
+      const std::uint32_t y = d[j];
+      const std::uint32_t xx = x * x;
+      const std::uint32_t yy = y * y;
+      const std::uint32_t xy = x * y;
+      px[j] = static_cast<std::uint16_t>(x);
+      py[j] = static_cast<std::uint16_t>(y);
+      p2[j] = static_cast<std::uint16_t>(xx >> 16);
+      p3[j] = static_cast<std::uint16_t>(xx);
+      p4[j] = static_cast<std::uint16_t>(yy >> 16);
+      p5[j] = static_cast<std::uint16_t>(yy);
+      p6[j] = static_cast<std::uint16_t>(xy >> 16);
+      p7[j] = static_cast<std::uint16_t>(xy);
     }
   }
+}
+
+// Rounds the vertical sums to the horizontal pass inputs: the means to 16
+// bits; the second moments (exact for 8-bit input, else rebuilt from their
+// halves: (hi * 2^16 + lo + add) >> s = (hi << (16 - s)) + ((lo + add) >> s))
+// to 32 bits, split into halves again. All modulo 2^32, as in libvmaf.
+template <bool Wide>
+VQX_VIF_INLINE void vertical_round(WorkspaceData& ws, std::size_t n, const MomentRounding& rd) {
+  const std::uint32_t* __restrict s0 = ws.sum_row(0);
+  const std::uint32_t* __restrict s1 = ws.sum_row(1);
+  std::uint16_t* __restrict mu1 = ws.hrow(kMu1);
+  std::uint16_t* __restrict mu2 = ws.hrow(kMu2);
+  for (std::size_t j = 0; j < n; ++j) {
+    mu1[j] = static_cast<std::uint16_t>((s0[j] + rd.mean_add) >> rd.mean_shift);
+    mu2[j] = static_cast<std::uint16_t>((s1[j] + rd.mean_add) >> rd.mean_shift);
+  }
+  for (int m = 0; m < 3; ++m) {
+    std::uint16_t* __restrict hi = ws.hrow(kXxHi + 2 * m);
+    std::uint16_t* __restrict lo = ws.hrow(kXxLo + 2 * m);
+    if constexpr (!Wide) {
+      const std::uint32_t* __restrict s = ws.sum_row(2 + m);
+      for (std::size_t j = 0; j < n; ++j) {
+        hi[j] = static_cast<std::uint16_t>(s[j] >> 16);
+        lo[j] = static_cast<std::uint16_t>(s[j]);
+      }
+    } else {
+      const std::uint32_t* __restrict sh = ws.sum_row(2 + 2 * m);
+      const std::uint32_t* __restrict sl = ws.sum_row(3 + 2 * m);
+      const int up = 16 - rd.square_shift;
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::uint32_t v = (sh[j] << up) + ((sl[j] + rd.square_add) >> rd.square_shift);
+        hi[j] = static_cast<std::uint16_t>(v >> 16);
+        lo[j] = static_cast<std::uint16_t>(v);
+      }
+    }
+  }
+}
+
+// From the horizontal sums to the local variances and covariance, in Q16 of
+// (16-bit sample)^2: sigma1^2 = E[x^2] - mu1^2 etc. The mean products keep
+// their rounded top 32 bits; E[.] = hi + ((lo + 2^15) >> 16) is the 48-bit
+// sum rounded by 16 bits. sigma2^2 is clamped at 0, the others are not.
+// Lanes from w to n are set to 0 (they then count as flat pixels, which
+// stats_row's caller takes back out).
+VQX_VIF_INLINE void local_statistics(WorkspaceData& ws, std::size_t n, unsigned w) {
+  const std::uint32_t* __restrict m1 = ws.sum_row(kMu1);
+  const std::uint32_t* __restrict m2 = ws.sum_row(kMu2);
+  const std::uint32_t* __restrict xh = ws.sum_row(kXxHi);
+  const std::uint32_t* __restrict xl = ws.sum_row(kXxLo);
+  const std::uint32_t* __restrict yh = ws.sum_row(kYyHi);
+  const std::uint32_t* __restrict yl = ws.sum_row(kYyLo);
+  const std::uint32_t* __restrict ch = ws.sum_row(kXyHi);
+  const std::uint32_t* __restrict cl = ws.sum_row(kXyLo);
+  std::int32_t* __restrict s11 = ws.sigma.data();
+  std::int32_t* __restrict s22 = s11 + ws.padded;
+  std::int32_t* __restrict s12 = s22 + ws.padded;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint64_t a = m1[j];
+    const std::uint64_t b = m2[j];
+    const auto mu1_sq = static_cast<std::uint32_t>((a * a + 0x80000000u) >> 32);
+    const auto mu2_sq = static_cast<std::uint32_t>((b * b + 0x80000000u) >> 32);
+    const auto mu1_mu2 = static_cast<std::uint32_t>((a * b + 0x80000000u) >> 32);
+    const std::uint32_t ex2 = xh[j] + ((xl[j] + 32768u) >> 16);
+    const std::uint32_t ey2 = yh[j] + ((yl[j] + 32768u) >> 16);
+    const std::uint32_t exy = ch[j] + ((cl[j] + 32768u) >> 16);
+    s11[j] = static_cast<std::int32_t>(ex2 - mu1_sq);
+    s22[j] = std::max(static_cast<std::int32_t>(ey2 - mu2_sq), 0);
+    s12[j] = static_cast<std::int32_t>(exy - mu1_mu2);
+  }
+  for (std::size_t j = w; j < n; ++j) s11[j] = s22[j] = s12[j] = 0;
 }
 
 // The four integer sums of one scale.
@@ -162,105 +283,255 @@ struct ScaleAccum {
   std::int64_t den_lin = 0;  // count of those pixels
 };
 
+// floor(x) for 0 <= x < 2^52, in double arithmetic (vectorisable).
+VQX_VIF_INLINE double floor_small(double x) {
+  const double r = (x + 0x1p52) - 0x1p52;  // x rounded to nearest
+  return r > x ? r - 1.0 : r;
+}
+
+// The Q11 log2 of an integer v, 2^16 <= v < 2^53, is taken from the double
+// holding v exactly: its exponent e gives the whole part, and its top 16
+// significant bits, (v >> (e - 15)), index the table. This is libvmaf's
+// log2_32 / log2_64 (which find e with a count of leading zeros).
+VQX_VIF_INLINE std::int32_t log2_exponent(double v) {
+  return static_cast<std::int32_t>(std::bit_cast<std::uint64_t>(v) >> 52) - 1023;
+}
+VQX_VIF_INLINE std::uint16_t log2_index(double v) {
+  return static_cast<std::uint16_t>(((std::bit_cast<std::uint64_t>(v) >> 37) & 0x7fff) | 0x8000);
+}
+
 // Adds one row of pixels to the sums. Where the reference varies more than
 // the noise (sigma1^2 >= sigma_nsq):
 //   den += log2(1 + sigma1^2 / sigma_nsq)
 //   num += log2(1 + g^2 sigma1^2 / (sv^2 + sigma_nsq)),  g = sigma12 / sigma1^2,
 //          sv^2 = sigma2^2 - g sigma12, g capped at the gain limit,
-// with each log2(1 + a / b) taken as log2(b + a) - log2(b) from the Q11
-// table. Elsewhere the pixel counts 1 in den and 1 - sigma2^2 / 255^2 in num
-// (applied in finish()). g and sv^2 use double exactly as libvmaf does.
-void accumulate_row(const std::int32_t* s11, const std::int32_t* s22, const std::int32_t* s12,
-                    unsigned w, double gain_limit, const std::uint16_t* lut, ScaleAccum& acc) {
+// the num term only where sigma12 > 0 and sigma2^2 > 0. Each log2(1 + a/b)
+// is log2(b + a) - log2(b) from the Q11 table. Elsewhere the pixel counts 1
+// in den and 1 - sigma2^2 / 255^2 in num (applied in finish()). g and sv^2
+// use double exactly as libvmaf does.
+//
+// The row is done in two passes: the first, branch-free, computes every
+// pixel's whole log2 parts and table indices (index 0, whose entry is 0,
+// for a term that does not apply); the second adds the table entries.
+VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t n, double gain_limit,
+                              ScaleAccum& acc) {
   constexpr double kEps = 65536 * 1.0e-10;
-  constexpr std::int32_t kLog2SigmaNsq = 17 << kLogFracBits;  // log2(2 * 65536)
-  for (unsigned j = 0; j < w; ++j) {
-    const std::int32_t sigma1_sq = s11[j];
-    const std::int32_t sigma2_sq = s22[j];
-    const std::int32_t sigma12 = s12[j];
-    if (sigma1_sq >= kSigmaNsq) {
-      acc.den_log +=
-          log2_q11_32(lut, static_cast<std::uint32_t>(kSigmaNsq + sigma1_sq)) - kLog2SigmaNsq;
-      if (sigma12 > 0 && sigma2_sq > 0) {
-        double g = sigma12 / (sigma1_sq + kEps);
-        const auto sv_sq_raw = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
-        const std::int32_t sv_sq = std::max(sv_sq_raw, 0);
-        g = std::min(g, gain_limit);
-        const auto noise = static_cast<std::uint32_t>(sv_sq + kSigmaNsq);
-        const std::int64_t signal = static_cast<std::int64_t>(g * g * sigma1_sq) + noise;
-        acc.num_log += log2_q11_64(lut, static_cast<std::uint64_t>(signal)) -
-                       log2_q11_64(lut, std::uint64_t{noise});
-      }
-    } else {
-      acc.num_lin += sigma2_sq;
-      acc.den_lin += 1;
+  constexpr double kNsq = kSigmaNsq;
+  // The whole parts: 2048 * (e - 15) for each log2, less 2048 * 17 = log2(nsq).
+  constexpr std::int32_t kDenBias = 15 + 17;
+  const std::int32_t* __restrict s11 = ws.sigma.data();
+  const std::int32_t* __restrict s22 = s11 + ws.padded;
+  const std::int32_t* __restrict s12 = s22 + ws.padded;
+  std::uint16_t* __restrict den_idx = ws.index.data();
+  std::uint16_t* __restrict sig_idx = den_idx + ws.padded;
+  std::uint16_t* __restrict noise_idx = sig_idx + ws.padded;
+
+  std::int64_t lin_num[kLanes] = {};
+  std::int32_t lin_den[kLanes] = {};
+  std::int32_t den_whole[kLanes] = {};
+  std::int32_t num_whole[kLanes] = {};
+  for (std::size_t j0 = 0; j0 < n; j0 += kLanes) {
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::size_t j = j0 + l;
+      const std::int32_t sigma1_sq = s11[j];
+      const std::int32_t sigma2_sq = s22[j];
+      const std::int32_t sigma12 = s12[j];
+      const bool informative = sigma1_sq >= kSigmaNsq;
+      const bool gain = informative & (sigma12 > 0) & (sigma2_sq > 0);
+
+      lin_num[l] += informative ? 0 : sigma2_sq;
+      lin_den[l] += informative ? 0 : 1;
+
+      const double den_arg = kNsq + static_cast<double>(informative ? sigma1_sq : 0);
+      den_whole[l] += informative ? (log2_exponent(den_arg) - kDenBias) << kLogFracBits : 0;
+      den_idx[j] = informative ? log2_index(den_arg) : 0;
+
+      // Lanes without a numerator term compute on harmless stand-ins.
+      const double s1 = gain ? sigma1_sq : kNsq;
+      const double s2 = gain ? sigma2_sq : 0.0;
+      const double s12v = gain ? sigma12 : 0.0;
+      double g = s12v / (s1 + kEps);
+      const std::int32_t sv_sq = std::max(static_cast<std::int32_t>(s2 - g * s12v), 0);
+      g = g < gain_limit ? g : gain_limit;
+      const double noise = static_cast<double>(sv_sq + kSigmaNsq);
+      const double signal = floor_small(g * g * s1) + noise;  // exact integers below 2^53
+      num_whole[l] +=
+          gain ? (log2_exponent(signal) - log2_exponent(noise)) << kLogFracBits : 0;
+      sig_idx[j] = gain ? log2_index(signal) : 0;
+      noise_idx[j] = gain ? log2_index(noise) : 0;
     }
   }
+  std::int64_t num_table = 0;
+  std::int64_t den_table = 0;
+  const std::uint16_t* lut = ws.lut;
+  for (std::size_t j = 0; j < n; ++j) {
+    den_table += lut[den_idx[j]];
+    num_table += std::int32_t{lut[sig_idx[j]]} - std::int32_t{lut[noise_idx[j]]};
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    acc.num_lin += lin_num[l];
+    acc.den_lin += lin_den[l];
+    acc.den_log += den_whole[l];
+    acc.num_log += num_whole[l];
+  }
+  acc.den_log += den_table;
+  acc.num_log += num_table;
 }
 
 // The scale's num and den, computed in double and stored as float, in
 // libvmaf's order of operations (16384 * 65025 is 65536 * 255^2: sigma2^2
 // in Q16 relative to the 8-bit peak).
 ScaleSums finish(const ScaleAccum& acc) {
-  const double num_log = static_cast<double>(acc.num_log);
-  const double den_log = static_cast<double>(acc.den_log);
-  const double num_lin = static_cast<double>(acc.num_lin);
-  const double den_lin = static_cast<double>(acc.den_lin);
+  const auto num_log = static_cast<double>(acc.num_log);
+  const auto den_log = static_cast<double>(acc.den_log);
+  const auto num_lin = static_cast<double>(acc.num_lin);
+  const auto den_lin = static_cast<double>(acc.den_lin);
   ScaleSums out;
   out.num = static_cast<float>(num_log / 2048.0 + (den_lin - (num_lin / 16384.0) / 65025.0));
   out.den = static_cast<float>(den_log / 2048.0 + den_lin);
   return out;
 }
 
-// Vertical pass of the downsampling filter over one output row.
-template <typename Src>
-void vertical_smooth(const Src* const* rows, std::span<const std::uint16_t> taps,
-                     std::size_t padded, std::uint32_t add, int shift,
-                     std::uint16_t* __restrict out) {
-  constexpr std::size_t B = 16;
-  const std::size_t ntaps = taps.size();
-  for (std::size_t j0 = 0; j0 < padded; j0 += B) {
-    std::uint32_t a[B] = {};
-    for (std::size_t k = 0; k < ntaps; ++k) {
-      const Src* r = rows[k] + j0;
-      const std::uint32_t c = taps[k];
-      for (std::size_t l = 0; l < B; ++l) a[l] += c * std::uint32_t{r[l]};
+// One scale of one frame pair: where the samples are and what to do.
+struct ScaleJob {
+  const void* ref;
+  const void* dis;
+  std::size_t ref_stride;  // in samples
+  std::size_t dis_stride;
+  unsigned w;
+  unsigned h;
+  unsigned bpc;
+  double gain_limit;
+  WorkspaceData* ws;
+};
+
+// The num/den sums of one scale. Source rows are prepared once into a ring
+// of 2 * Half + 1 slots (row y in slot y mod slots: the mirrored rows an
+// output row needs always lie within Half rows of it, so in the ring).
+template <int Scale, typename Src, bool Wide>
+VQX_VIF_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
+  constexpr int kHalf = kFilters[Scale].half;
+  constexpr int kTaps = 2 * kHalf + 1;
+  constexpr int kPlanes = Wide ? 8 : 5;
+  const std::uint16_t* taps = kFilters[Scale].taps.data();
+  WorkspaceData& ws = *job.ws;
+  const auto* ref = static_cast<const Src*>(job.ref);
+  const auto* dis = static_cast<const Src*>(job.dis);
+  const int h = static_cast<int>(job.h);
+  const std::size_t n = round_up(job.w, kLanes);
+  const MomentRounding rd = moment_rounding(Scale, job.bpc);
+
+  ScaleAccum acc;
+  int next_row = 0;
+  for (int i = 0; i < h; ++i) {
+    for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
+      std::uint16_t* planes[kMaxPlanes];
+      for (int p = 0; p < kPlanes; ++p) planes[p] = ws.ring_row(next_row % kTaps, p);
+      prepare_row<Src, Wide>(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
+                             planes);
     }
-    for (std::size_t l = 0; l < B; ++l) {
-      out[j0 + l] = static_cast<std::uint16_t>((a[l] + add) >> shift);
+    int slots[kTaps];
+    for (int k = 0; k < kTaps; ++k) slots[k] = mirror(i + k - kHalf, h) % kTaps;
+
+    const std::uint16_t* src[kTaps];
+    for (int p = 0; p < kPlanes; ++p) {
+      for (int k = 0; k < kTaps; ++k) src[k] = ws.ring_row(slots[k], p);
+      symmetric_filter<kHalf>(src, taps, n, ws.sum_row(p));
+    }
+    vertical_round<Wide>(ws, n, rd);
+
+    for (int p = 0; p < kHPlanes; ++p) {
+      std::uint16_t* row = ws.hrow(p);
+      mirror_edges(row, job.w, kHalf);
+      for (int k = 0; k < kTaps; ++k) src[k] = row + (k - kHalf);
+      symmetric_filter<kHalf>(src, taps, n, ws.sum_row(p));
+    }
+    local_statistics(ws, n, job.w);
+    stats_row(ws, n, job.gain_limit, acc);
+  }
+  // Every row counted its n - w padding lanes as flat pixels.
+  acc.den_lin -= static_cast<std::int64_t>(n - job.w) * h;
+  return acc;
+}
+
+// Scale + 1 from scale: the filter of scale + 1, then every second row and
+// column. Scale 0 arrives at bpc bits and leaves the vertical pass as 16
+// bits; later scales are 16-bit throughout.
+template <int Scale, typename Src>
+VQX_VIF_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
+                               std::uint16_t* out_dis, std::size_t out_stride) {
+  constexpr int kHalf = kFilters[Scale + 1].half;
+  constexpr int kTaps = 2 * kHalf + 1;
+  const std::uint16_t* taps = kFilters[Scale + 1].taps.data();
+  WorkspaceData& ws = *job.ws;
+  const int h = static_cast<int>(job.h);
+  const std::size_t n = round_up(job.w, kLanes);
+  const std::size_t n_out = round_up(job.w / 2, kLanes);
+  const std::uint32_t add = Scale == 0 ? 1u << (job.bpc - 1) : 32768u;
+  const int shift = Scale == 0 ? static_cast<int>(job.bpc) : 16;
+
+  for (int i = 0; i < h / 2; ++i) {
+    for (int which = 0; which < 2; ++which) {
+      const auto* base = static_cast<const Src*>(which == 0 ? job.ref : job.dis);
+      const std::size_t stride = which == 0 ? job.ref_stride : job.dis_stride;
+      const Src* rows[kTaps];
+      for (int k = 0; k < kTaps; ++k) {
+        rows[k] = base + static_cast<std::size_t>(mirror(2 * i + k - kHalf, h)) * stride;
+      }
+      std::uint32_t* __restrict sum = ws.sum_row(0);
+      symmetric_filter<kHalf>(rows, taps, n, sum);
+      std::uint16_t* __restrict conv = ws.conv_row(which);
+      for (std::size_t j = 0; j < n; ++j) {
+        conv[j] = static_cast<std::uint16_t>((sum[j] + add) >> shift);
+      }
+      mirror_edges(conv, job.w, kHalf);
+      std::uint16_t* out = (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
+      even_columns_filter<kHalf>(conv, taps, n_out, out);
     }
   }
 }
 
-// Horizontal pass of the downsampling filter, evaluated at even columns
-// only: out[j] is the filtered value at column 2j.
-void horizontal_smooth_even(const std::uint16_t* row, std::span<const std::uint16_t> taps,
-                            int half, std::size_t out_padded, std::uint16_t* __restrict out) {
-  constexpr std::size_t B = 16;
-  const std::size_t ntaps = taps.size();
-  for (std::size_t j0 = 0; j0 < out_padded; j0 += B) {
-    std::uint32_t a[B] = {};
-    for (std::size_t k = 0; k < ntaps; ++k) {
-      const std::uint16_t* src = row + (static_cast<std::ptrdiff_t>(2 * j0 + k) - half);
-      const std::uint32_t c = taps[k];
-      for (std::size_t l = 0; l < B; ++l) a[l] += c * std::uint32_t{src[2 * l]};
-    }
-    for (std::size_t l = 0; l < B; ++l) {
-      out[j0 + l] = static_cast<std::uint16_t>((a[l] + 32768) >> 16);
-    }
-  }
+// The entry points, one per (scale, sample type), compiled once per target.
+VQX_VIF_CLONES ScaleAccum sums_scale0_8bit(const ScaleJob& job) {
+  return scale_sums<0, std::uint8_t, false>(job);
 }
-
-template <typename Src>
-struct SquareAccumulator {
-  using type = std::uint64_t;
-};
-template <>
-struct SquareAccumulator<std::uint8_t> {
-  using type = std::uint32_t;
-};
+VQX_VIF_CLONES ScaleAccum sums_scale0_16bit(const ScaleJob& job) {
+  return scale_sums<0, std::uint16_t, true>(job);
+}
+VQX_VIF_CLONES ScaleAccum sums_scale1(const ScaleJob& job) {
+  return scale_sums<1, std::uint16_t, true>(job);
+}
+VQX_VIF_CLONES ScaleAccum sums_scale2(const ScaleJob& job) {
+  return scale_sums<2, std::uint16_t, true>(job);
+}
+VQX_VIF_CLONES ScaleAccum sums_scale3(const ScaleJob& job) {
+  return scale_sums<3, std::uint16_t, true>(job);
+}
+VQX_VIF_CLONES void downsample_scale0_8bit(const ScaleJob& job, std::uint16_t* out_ref,
+                                           std::uint16_t* out_dis, std::size_t out_stride) {
+  downsample<0, std::uint8_t>(job, out_ref, out_dis, out_stride);
+}
+VQX_VIF_CLONES void downsample_scale0_16bit(const ScaleJob& job, std::uint16_t* out_ref,
+                                            std::uint16_t* out_dis, std::size_t out_stride) {
+  downsample<0, std::uint16_t>(job, out_ref, out_dis, out_stride);
+}
+VQX_VIF_CLONES void downsample_scale1(const ScaleJob& job, std::uint16_t* out_ref,
+                                      std::uint16_t* out_dis, std::size_t out_stride) {
+  downsample<1, std::uint16_t>(job, out_ref, out_dis, out_stride);
+}
+VQX_VIF_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
+                                      std::uint16_t* out_dis, std::size_t out_stride) {
+  downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
+}
 
 }  // namespace
+
+// The buffers of a CpuKernel, plus the pyramid of scales 1..3.
+struct Workspace : WorkspaceData {
+  std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_ref;
+  std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_dis;
+  std::array<std::size_t, kScaleCount - 1> pyr_stride{};
+};
 
 const std::array<std::uint16_t, 65536>& log2_q11_table() {
   // libvmaf rounds log2 to float before scaling, and that rounding matters:
@@ -278,11 +549,10 @@ const std::array<std::uint16_t, 65536>& log2_q11_table() {
   return kTable;
 }
 
-template <typename T>
-void CpuKernel::Row<T>::allocate(std::size_t padded) {
-  store.assign(kMargin + padded + kMargin, T{0});
-  data = store.data() + kMargin;
-}
+CpuKernel::CpuKernel() = default;
+CpuKernel::~CpuKernel() = default;
+CpuKernel::CpuKernel(CpuKernel&&) noexcept = default;
+CpuKernel& CpuKernel::operator=(CpuKernel&&) noexcept = default;
 
 Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   if (width < kMinSide || height < kMinSide) {
@@ -297,125 +567,33 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   width_ = width;
   height_ = height;
   bpc_ = bpc;
-  log2_table_ = log2_q11_table().data();
-
+  auto ws = std::make_unique<Workspace>();
+  ws->lut = log2_q11_table().data();
   for (int s = 1; s < kScaleCount; ++s) {
     const std::size_t w = width >> s;
     const std::size_t h = height >> s;
-    pyr_stride_[s - 1] = round_up(w, kLanes);
-    pyr_ref_[s - 1].assign(pyr_stride_[s - 1] * h, 0);
-    pyr_dis_[s - 1].assign(pyr_stride_[s - 1] * h, 0);
+    ws->pyr_stride[s - 1] = round_up(w, kLanes);
+    ws->pyr_ref[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
+    ws->pyr_dis[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
   }
+  ws->padded = round_up(width, kLanes);
+  ws->hstride = kMargin + ws->padded + kMargin;
   // The even-column pass of the downsampling filter reads up to
-  // round_up(width / 2, kLanes) * 2 + half columns of its row.
-  const std::size_t padded = round_up(width, 2 * kLanes);
-  mu1_.allocate(padded);
-  mu2_.allocate(padded);
-  xx_.allocate(padded);
-  yy_.allocate(padded);
-  xy_.allocate(padded);
-  conv_ref_.allocate(padded);
-  conv_dis_.allocate(padded);
-  s11_.assign(padded, 0);
-  s22_.assign(padded, 0);
-  s12_.assign(padded, 0);
+  // 2 * round_up(w / 2, kLanes) + half columns of its row.
+  ws->conv_stride = kMargin + round_up(width, 2 * kLanes) + kMargin;
+  ws->ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * kMaxPlanes * ws->padded, 0);
+  ws->sums.assign(static_cast<std::size_t>(kMaxPlanes) * ws->padded, 0);
+  ws->hrows.assign(static_cast<std::size_t>(kHPlanes) * ws->hstride, 0);
+  ws->sigma.assign(3 * ws->padded, 0);
+  ws->index.assign(3 * ws->padded, 0);
+  ws->conv.assign(2 * ws->conv_stride, 0);
+  ws_ = std::move(ws);
   return Status::Ok();
-}
-
-template <typename Src, typename SqAcc>
-ScaleSums CpuKernel::scale_sums(PlaneView<Src> ref, PlaneView<Src> dis, int scale,
-                                const KernelParams& params) {
-  const unsigned w = width_ >> scale;
-  const int h = static_cast<int>(height_ >> scale);
-  const Filter& filter = kFilters[scale];
-  const int half = filter.half;
-  const std::size_t padded = round_up(w, kLanes);
-  const MomentRounding rd = moment_rounding(scale, bpc_);
-
-  std::array<const Src*, 2 * kMaxHalf + 1> rows_r{};
-  std::array<const Src*, 2 * kMaxHalf + 1> rows_d{};
-  ScaleAccum acc;
-  for (int i = 0; i < h; ++i) {
-    for (int k = 0; k <= 2 * half; ++k) {
-      const auto y = static_cast<std::size_t>(mirror(i + k - half, h));
-      rows_r[k] = ref.data + y * ref.stride;
-      rows_d[k] = dis.data + y * dis.stride;
-    }
-    vertical_moments<Src, SqAcc>(rows_r.data(), rows_d.data(), filter.taps, padded, rd,
-                                 mu1_.data, mu2_.data, xx_.data, yy_.data, xy_.data);
-    mirror_edges(mu1_.data, w, half);
-    mirror_edges(mu2_.data, w, half);
-    mirror_edges(xx_.data, w, half);
-    mirror_edges(yy_.data, w, half);
-    mirror_edges(xy_.data, w, half);
-    horizontal_sigmas(mu1_.data, mu2_.data, xx_.data, yy_.data, xy_.data, filter.taps, half,
-                      padded, s11_.data(), s22_.data(), s12_.data());
-    accumulate_row(s11_.data(), s22_.data(), s12_.data(), w, params.gain_limit, log2_table_,
-                   acc);
-  }
-  return finish(acc);
-}
-
-template <typename Src>
-void CpuKernel::downsample(PlaneView<Src> ref, PlaneView<Src> dis, int scale) {
-  const unsigned w = width_ >> scale;
-  const int h = static_cast<int>(height_ >> scale);
-  const Filter& filter = kFilters[scale + 1];
-  const int half = filter.half;
-  const std::size_t padded = round_up(w, kLanes);
-  const std::size_t out_padded = round_up(w / 2, kLanes);
-  // Scale 0 arrives at bpc bits and leaves the vertical pass as 16-bit.
-  const std::uint32_t add = scale == 0 ? 1u << (bpc_ - 1) : 32768u;
-  const int shift = scale == 0 ? static_cast<int>(bpc_) : 16;
-  std::uint16_t* out_r = pyr_ref_[scale].data();
-  std::uint16_t* out_d = pyr_dis_[scale].data();
-  const std::size_t out_stride = pyr_stride_[scale];
-
-  std::array<const Src*, 2 * kMaxHalf + 1> rows{};
-  for (int i = 0; i < h / 2; ++i) {
-    for (int k = 0; k <= 2 * half; ++k) {
-      rows[k] = ref.data + static_cast<std::size_t>(mirror(2 * i + k - half, h)) * ref.stride;
-    }
-    vertical_smooth(rows.data(), filter.taps, padded, add, shift, conv_ref_.data);
-    for (int k = 0; k <= 2 * half; ++k) {
-      rows[k] = dis.data + static_cast<std::size_t>(mirror(2 * i + k - half, h)) * dis.stride;
-    }
-    vertical_smooth(rows.data(), filter.taps, padded, add, shift, conv_dis_.data);
-    mirror_edges(conv_ref_.data, w, half);
-    mirror_edges(conv_dis_.data, w, half);
-    horizontal_smooth_even(conv_ref_.data, filter.taps, half, out_padded,
-                           out_r + static_cast<std::size_t>(i) * out_stride);
-    horizontal_smooth_even(conv_dis_.data, filter.taps, half, out_padded,
-                           out_d + static_cast<std::size_t>(i) * out_stride);
-  }
-}
-
-template <typename Src>
-void CpuKernel::run_scales(PlaneView<Src> ref0, PlaneView<Src> dis0, const KernelParams& params,
-                           FrameSums& out) {
-  out = {};
-  using SqAcc0 = typename SquareAccumulator<Src>::type;
-  if (!params.skip_scale0) out[0] = scale_sums<Src, SqAcc0>(ref0, dis0, 0, params);
-  downsample(ref0, dis0, 0);
-  for (int s = 1; s < kScaleCount; ++s) {
-    if (s > 1) downsample(pyramid_view(pyr_ref_, s - 1), pyramid_view(pyr_dis_, s - 1), s - 1);
-    out[s] = scale_sums<std::uint16_t, std::uint64_t>(pyramid_view(pyr_ref_, s),
-                                                      pyramid_view(pyr_dis_, s), s, params);
-  }
-}
-
-CpuKernel::PlaneView<std::uint16_t> CpuKernel::pyramid_view(
-    const std::array<std::vector<std::uint16_t>, kScaleCount - 1>& pyr, int scale) const {
-  return {pyr[scale - 1].data(), pyr_stride_[scale - 1]};
-}
-
-template <typename Src>
-CpuKernel::PlaneView<Src> CpuKernel::view(const Plane& p) {
-  return {p.row<Src>(0), p.stride_bytes() / sizeof(Src)};
 }
 
 Status CpuKernel::check(const Plane& p) const {
   const std::size_t bps = bpc_ > 8 ? 2 : 1;
+  if (ws_ == nullptr) return Error(Errc::kInternal, "vif: kernel used before init()");
   if (p.width() != width_ || p.height() != height_ || p.bytes_per_sample() != bps) {
     return Error(Errc::kMismatch, "vif: plane is " + std::to_string(p.width()) + "x" +
                                       std::to_string(p.height()) + ", expected " +
@@ -431,10 +609,33 @@ Status CpuKernel::check(const Plane& p) const {
 
 void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams& params,
                         FrameSums& out) {
-  if (bpc_ == 8) {
-    run_scales(view<std::uint8_t>(ref), view<std::uint8_t>(dist), params, out);
-  } else {
-    run_scales(view<std::uint16_t>(ref), view<std::uint16_t>(dist), params, out);
+  Workspace& ws = *ws_;
+  const std::size_t bps = bpc_ > 8 ? 2 : 1;
+  ScaleJob job{ref.data(), dist.data(), ref.stride_bytes() / bps, dist.stride_bytes() / bps,
+               width_, height_, bpc_, params.gain_limit, &ws};
+  out = {};
+  if (!params.skip_scale0) {
+    out[0] = finish(bpc_ == 8 ? sums_scale0_8bit(job) : sums_scale0_16bit(job));
+  }
+  for (int s = 1; s < kScaleCount; ++s) {
+    std::uint16_t* next_ref = ws.pyr_ref[s - 1].data();
+    std::uint16_t* next_dis = ws.pyr_dis[s - 1].data();
+    const std::size_t next_stride = ws.pyr_stride[s - 1];
+    switch (s) {
+      case 1:
+        if (bpc_ == 8) {
+          downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
+        } else {
+          downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
+        }
+        break;
+      case 2: downsample_scale1(job, next_ref, next_dis, next_stride); break;
+      default: downsample_scale2(job, next_ref, next_dis, next_stride); break;
+    }
+    job = ScaleJob{next_ref, next_dis, next_stride, next_stride, width_ >> s, height_ >> s,
+                   bpc_,     params.gain_limit, &ws};
+    const ScaleAccum acc = s == 1 ? sums_scale1(job) : s == 2 ? sums_scale2(job) : sums_scale3(job);
+    out[s] = finish(acc);
   }
 }
 

@@ -1,0 +1,110 @@
+// The "adm" extractor family: libvmaf's integer ADM (feature/integer_adm.c):
+// integer_adm2, integer_aim, integer_adm3 and the four scale scores, plus,
+// with debug=true, the combined score with its numerator and denominator
+// and those of each scale.
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "metrics/adm/cpu.hpp"
+#include "metrics/adm/params.hpp"
+#include "metrics/families.hpp"
+
+namespace vqx {
+
+namespace {
+
+using adm::AdmParams;
+using adm::AdmScores;
+
+class IntegerAdmExtractor final : public Extractor {
+ public:
+  explicit IntegerAdmExtractor(AdmParams params) : params_(params) {}
+
+  Status init(const PictureFormat& fmt) override {
+    VQX_ASSIGN_OR_RETURN(adm::AdmCpu cpu, adm::AdmCpu::create(params_, fmt.width, fmt.height, fmt.bpc));
+    cpu_.emplace(std::move(cpu));
+    fmt_ = fmt;
+    return Status::Ok();
+  }
+
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
+                 FeatureWriter& out) override {
+    if (!cpu_) return Error(Errc::kInternal, "adm: extract() before init()");
+    for (const Picture* p : {&ref, &dist}) {
+      if (p->width() != fmt_.width || p->height() != fmt_.height || p->bpc() != fmt_.bpc) {
+        return Error(Errc::kMismatch, "adm: picture format differs from the initialised one");
+      }
+    }
+    AdmScores s;
+    cpu_->compute(ref.plane(0), dist.plane(0), s);
+
+    // Slot order: adm::kScoreNames, then adm::kDebugNames.
+    std::size_t slot = 0;
+    out.write(slot++, index, s.adm2);
+    out.write(slot++, index, s.aim);
+    out.write(slot++, index, s.adm3);
+    for (double v : s.scale) out.write(slot++, index, v);
+    if (!params_.debug) return Status::Ok();
+    out.write(slot++, index, s.adm2);
+    out.write(slot++, index, s.num);
+    out.write(slot++, index, s.den);
+    for (int k = 0; k < adm::kScales; ++k) {
+      out.write(slot++, index, s.num_scale[k]);
+      out.write(slot++, index, s.den_scale[k]);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  AdmParams params_;
+  PictureFormat fmt_;
+  std::optional<adm::AdmCpu> cpu_;
+};
+
+Expected<ExtractorSpec> make_adm_spec(const OptionMap& options) {
+  VQX_ASSIGN_OR_RETURN(OptionSet opts, OptionSet::parse("adm", adm::option_defs(), options));
+  AdmParams p;
+  p.debug = opts.get_bool(adm::kOptDebug);
+  p.csf_scale = opts.get_double(adm::kOptCsfScale);
+  p.csf_diag_scale = opts.get_double(adm::kOptCsfDiagScale);
+  p.dlm_weight = opts.get_double(adm::kOptDlmWeight);
+  p.enhn_gain_limit = opts.get_double(adm::kOptEnhnGainLimit);
+  p.norm_view_dist = opts.get_double(adm::kOptNormViewDist);
+  p.ref_display_height = opts.get_int(adm::kOptRefDisplayHeight);
+  p.csf_mode = static_cast<adm::CsfMode>(opts.get_int(adm::kOptCsfMode));
+  p.noise_weight = opts.get_double(adm::kOptNoiseWeight);
+  p.skip_aim = opts.get_bool(adm::kOptSkipAim);
+  p.skip_scale0 = opts.get_bool(adm::kOptSkipScale0);
+  p.min_val = opts.get_double(adm::kOptMinVal);
+
+  // Refuse what libvmaf cannot compute before any picture is read (the
+  // picture size is checked by init()).
+  VQX_RETURN_IF_ERROR(adm::AdmCpu::create(p, adm::kMinSize, adm::kMinSize, 8).status());
+
+  const std::string suffix = opts.name_suffix();
+  ExtractorSpec spec;
+  spec.family = "adm";
+  spec.key = "adm:" + opts.canonical();
+  spec.temporal = false;
+  spec.outputs = outputs_with_suffix(adm::kScoreNames, suffix);
+  if (p.debug) {
+    for (ExtractorOutput& o : outputs_with_suffix(adm::kDebugNames, suffix)) {
+      spec.outputs.push_back(std::move(o));
+    }
+  }
+  spec.make = [p]() -> std::unique_ptr<Extractor> {
+    return std::make_unique<IntegerAdmExtractor>(p);
+  };
+  return spec;
+}
+
+}  // namespace
+
+const ExtractorFamily& integer_adm_family() {
+  static const ExtractorFamily kFamily = {"adm", adm::kModelAliases, &make_adm_spec};
+  return kFamily;
+}
+
+}  // namespace vqx

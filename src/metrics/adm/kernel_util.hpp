@@ -1,0 +1,62 @@
+// Helpers shared by the ADM row kernels: run-time dispatch to AVX2/AVX-512
+// builds of the hot loops, forced inlining of their helpers, and a loop
+// shape the compiler vectorises at -O2 as well as -O3.
+//
+// Include this only from .cpp files, after the other headers: it switches
+// off floating-point contraction for the rest of the file.
+#pragma once
+
+// Bit-exactness: libvmaf rounds every float/double product and sum on its
+// own, so no multiply-add may be fused (GCC fuses across statements in C++
+// whenever the target has FMA, as the x86-64-v3/v4 clones do).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+// Where the toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs),
+// the kernels are also compiled for x86-64-v3 (AVX2) and x86-64-v4
+// (AVX-512); the loader picks the best the CPU has. Integer and IEEE
+// arithmetic give the same bits on every path. Define VQX_ADM_NO_CLONES to
+// build the baseline path only.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(VQX_ADM_NO_CLONES)
+#define VQX_ADM_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+#else
+#define VQX_ADM_CLONES
+#endif
+
+// Helpers are forced inline so that each clone compiles its own copy.
+#if defined(__GNUC__)
+#define VQX_ADM_INLINE [[gnu::always_inline]] inline
+#else
+#define VQX_ADM_INLINE inline
+#endif
+
+namespace vqx::adm {
+
+// Columns per block: a constant trip count the vectoriser accepts without
+// a cost model, wide enough for 16 int16_t or int32_t lanes.
+inline constexpr int kLanes = 16;
+
+// Calls body(j) for j in [begin, end): whole blocks of kLanes, then the
+// remaining columns one by one. The body must not carry state from one j to
+// the next except through reductions, and what it writes must not overlap
+// what it reads at another j: the block loop is declared free of
+// dependencies (ivdep), which spares the vectoriser run-time alias checks.
+template <typename Body>
+VQX_ADM_INLINE void for_columns(int begin, int end, Body&& body) {
+  int j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (int l = 0; l < kLanes; ++l) body(j + l);
+  }
+  for (; j < end; ++j) body(j);
+}
+
+}  // namespace vqx::adm

@@ -132,7 +132,13 @@ std::string OptionSet::name_suffix() const {
 std::string OptionSet::canonical() const {
   std::string out;
   for (std::size_t i = 0; i < defs_.size(); ++i) {
-    out += std::string(defs_[i].name) + "=" + value_text(values_[i]) + ";";
+    std::string text = value_text(values_[i]);
+    if (const double* d = std::get_if<double>(&values_[i])) {
+      char buf[32];  // every digit: values that differ past %g's six must not share a key
+      std::snprintf(buf, sizeof buf, "%.17g", *d);
+      text = buf;
+    }
+    out += std::string(defs_[i].name) + "=" + text + ";";
   }
   return out;
 }

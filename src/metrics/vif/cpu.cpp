@@ -310,72 +310,85 @@ VQX_VIF_INLINE std::uint16_t log2_index(double v) {
 // in den and 1 - sigma2^2 / 255^2 in num (applied in finish()). g and sv^2
 // use double exactly as libvmaf does.
 //
-// The row is done in two passes: the first, branch-free, computes every
-// pixel's whole log2 parts and table indices (index 0, whose entry is 0,
-// for a term that does not apply); the second adds the table entries.
-VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t n, double gain_limit,
+// Branch-free passes over the row, each simple enough to vectorise: (1)
+// classify pixels, (2) the double arithmetic of the gain, (3) the whole
+// parts of the log2s and their table indices (index 0, whose entry is 0,
+// where a term does not apply), (4) the table entries.
+VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain_limit,
                               ScaleAccum& acc) {
   constexpr double kEps = 65536 * 1.0e-10;
-  constexpr double kNsq = kSigmaNsq;
-  // The whole parts: 2048 * (e - 15) for each log2, less 2048 * 17 = log2(nsq).
+  // Whole part of each log2: 2048 * (e - 15); den also subtracts
+  // 2048 * 17 = log2(sigma_nsq).
   constexpr std::int32_t kDenBias = 15 + 17;
-  const std::int32_t* __restrict s11 = ws.sigma.data();
-  const std::int32_t* __restrict s22 = s11 + ws.padded;
-  const std::int32_t* __restrict s12 = s22 + ws.padded;
+  const std::size_t n = blocks * kLanes;
+  std::int32_t* __restrict s11 = ws.sigma.data();
+  std::int32_t* __restrict s22 = s11 + ws.padded;
+  std::int32_t* __restrict s12 = s22 + ws.padded;
+  std::int32_t* __restrict den_arg = ws.den_arg.data();
+  double* __restrict signal = ws.signal.data();
   std::uint16_t* __restrict den_idx = ws.index.data();
   std::uint16_t* __restrict sig_idx = den_idx + ws.padded;
   std::uint16_t* __restrict noise_idx = sig_idx + ws.padded;
 
-  std::int64_t lin_num[kLanes] = {};
-  std::int32_t lin_den[kLanes] = {};
-  std::int32_t den_whole[kLanes] = {};
-  std::int32_t num_whole[kLanes] = {};
-  for (std::size_t j0 = 0; j0 < n; j0 += kLanes) {
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      const std::size_t j = j0 + l;
-      const std::int32_t sigma1_sq = s11[j];
-      const std::int32_t sigma2_sq = s22[j];
-      const std::int32_t sigma12 = s12[j];
-      const bool informative = sigma1_sq >= kSigmaNsq;
-      const bool gain = informative & (sigma12 > 0) & (sigma2_sq > 0);
-
-      lin_num[l] += informative ? 0 : sigma2_sq;
-      lin_den[l] += informative ? 0 : 1;
-
-      const double den_arg = kNsq + static_cast<double>(informative ? sigma1_sq : 0);
-      den_whole[l] += informative ? (log2_exponent(den_arg) - kDenBias) << kLogFracBits : 0;
-      den_idx[j] = informative ? log2_index(den_arg) : 0;
-
-      // Lanes without a numerator term compute on harmless stand-ins.
-      const double s1 = gain ? sigma1_sq : kNsq;
-      const double s2 = gain ? sigma2_sq : 0.0;
-      const double s12v = gain ? sigma12 : 0.0;
-      double g = s12v / (s1 + kEps);
-      const std::int32_t sv_sq = std::max(static_cast<std::int32_t>(s2 - g * s12v), 0);
-      g = g < gain_limit ? g : gain_limit;
-      const double noise = static_cast<double>(sv_sq + kSigmaNsq);
-      const double signal = floor_small(g * g * s1) + noise;  // exact integers below 2^53
-      num_whole[l] +=
-          gain ? (log2_exponent(signal) - log2_exponent(noise)) << kLogFracBits : 0;
-      sig_idx[j] = gain ? log2_index(signal) : 0;
-      noise_idx[j] = gain ? log2_index(noise) : 0;
-    }
+  // (1) Flat pixels add to the linear sums; the others get their den
+  // argument; pixels without a num term get stand-ins (sigma12 = 0 marks
+  // them) that keep pass 2 harmless.
+  std::int64_t lin_num = 0;
+  std::int32_t lin_den = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::int32_t sigma1_sq = s11[j];
+    const std::int32_t sigma2_sq = s22[j];
+    const std::int32_t sigma12 = s12[j];
+    const bool informative = sigma1_sq >= kSigmaNsq;
+    const bool gain = informative && sigma12 > 0 && sigma2_sq > 0;
+    lin_num += informative ? 0 : sigma2_sq;
+    lin_den += informative ? 0 : 1;
+    den_arg[j] = informative ? kSigmaNsq + sigma1_sq : 0;
+    s11[j] = gain ? sigma1_sq : kSigmaNsq;
+    s22[j] = gain ? sigma2_sq : 0;
+    s12[j] = gain ? sigma12 : 0;
   }
-  std::int64_t num_table = 0;
-  std::int64_t den_table = 0;
+  // (2) The gain g and the noise left after it, in double as libvmaf has
+  // them; signal = noise + g^2 sigma1^2 truncated, exact below 2^53. The
+  // noise (an int) replaces sigma2^2.
+  for (std::size_t j = 0; j < n; ++j) {
+    const double sigma1_sq = s11[j];
+    const double sigma2_sq = s22[j];
+    const double sigma12 = s12[j];
+    double g = sigma12 / (sigma1_sq + kEps);
+    const std::int32_t sv_sq = std::max(static_cast<std::int32_t>(sigma2_sq - g * sigma12), 0);
+    g = g < gain_limit ? g : gain_limit;
+    const std::int32_t noise = sv_sq + kSigmaNsq;
+    s22[j] = noise;
+    signal[j] = floor_small(g * g * sigma1_sq) + noise;
+  }
+  // (3) The whole parts and the table indices.
+  std::int32_t den_whole = 0;
+  std::int32_t num_whole = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const bool informative = den_arg[j] != 0;
+    const bool gain = s12[j] != 0;
+    const auto den_v = static_cast<double>(den_arg[j]);
+    const auto noise_v = static_cast<double>(s22[j]);
+    const double signal_v = signal[j];
+    den_whole += informative ? (log2_exponent(den_v) - kDenBias) << kLogFracBits : 0;
+    num_whole += gain ? (log2_exponent(signal_v) - log2_exponent(noise_v)) << kLogFracBits : 0;
+    den_idx[j] = informative ? log2_index(den_v) : 0;
+    sig_idx[j] = gain ? log2_index(signal_v) : 0;
+    noise_idx[j] = gain ? log2_index(noise_v) : 0;
+  }
+  // (4) The table entries.
+  std::int32_t den_table = 0;
+  std::int32_t num_table = 0;
   const std::uint16_t* lut = ws.lut;
   for (std::size_t j = 0; j < n; ++j) {
     den_table += lut[den_idx[j]];
     num_table += std::int32_t{lut[sig_idx[j]]} - std::int32_t{lut[noise_idx[j]]};
   }
-  for (std::size_t l = 0; l < kLanes; ++l) {
-    acc.num_lin += lin_num[l];
-    acc.den_lin += lin_den[l];
-    acc.den_log += den_whole[l];
-    acc.num_log += num_whole[l];
-  }
-  acc.den_log += den_table;
-  acc.num_log += num_table;
+  acc.num_lin += lin_num;
+  acc.den_lin += lin_den;
+  acc.den_log += std::int64_t{den_whole} + den_table;
+  acc.num_log += std::int64_t{num_whole} + num_table;
 }
 
 // The scale's num and den, computed in double and stored as float, in

@@ -117,7 +117,9 @@ constexpr LibvmafFeatureName kNames[] = {
 
 const LibvmafFeatureName* find_libvmaf_feature(std::string_view model_name) {
   for (const LibvmafFeatureName& n : kNames) {
-    if (n.model_name == model_name) return &n;
+    if (n.model_name == model_name) {
+      return &n;
+    }
   }
   return nullptr;
 }

@@ -27,7 +27,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::size_t kMaxFeatures = 64;          // libvmaf's MAX_FEATURE_COUNT
+constexpr std::size_t kMaxFeatures = 64;           // libvmaf's MAX_FEATURE_COUNT
 constexpr std::size_t kMaxFileBytes = 256u << 20;  // a model file is < 1 MB
 
 // ---------------------------------------------------------------------------
@@ -38,13 +38,16 @@ class Ctx {
   Ctx(std::string_view origin, std::string member) : origin_(origin), member_(std::move(member)) {}
   [[nodiscard]] std::string where(std::string_view field) const {
     std::string w = origin_ + ": ";
-    if (!member_.empty()) w += "model \"" + member_ + "\": ";
+    if (!member_.empty()) {
+      w += "model \"" + member_ + "\": ";
+    }
     w += field;
     return w;
   }
   [[nodiscard]] Status err(Errc code, std::string_view field, const std::string& what) const {
     if (field.empty()) {
-      return Error(code, origin_ + ": " + (member_.empty() ? "" : "model \"" + member_ + "\": ") + what);
+      return Error(code,
+                   origin_ + ": " + (member_.empty() ? "" : "model \"" + member_ + "\": ") + what);
     }
     return Error(code, where(field) + ": " + what);
   }
@@ -62,31 +65,43 @@ std::string type_of(const Json& v) { return v.type_name(); }
 // printf("%g", v) without the locale.
 std::string format_g6(double v) {
   std::array<char, 64> buf{};
-  auto [p, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::general, 6);
-  if (ec != std::errc()) return "nan";
+  auto [p, ec] =
+      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::general, 6);
+  if (ec != std::errc()) {
+    return "nan";
+  }
   return {buf.data(), p};
 }
 
 Status get_number(const Ctx& ctx, std::string_view field, const Json& v, double& out) {
-  if (!v.is_number()) return ctx.parse(field, "expected a number, found " + type_of(v));
+  if (!v.is_number()) {
+    return ctx.parse(field, "expected a number, found " + type_of(v));
+  }
   out = v.get<double>();
-  if (!std::isfinite(out)) return ctx.parse(field, "not a finite number");
+  if (!std::isfinite(out)) {
+    return ctx.parse(field, "not a finite number");
+  }
   return Status::Ok();
 }
 
 Status get_string(const Ctx& ctx, std::string_view field, const Json& v, std::string& out) {
-  if (!v.is_string()) return ctx.parse(field, "expected a string, found " + type_of(v));
+  if (!v.is_string()) {
+    return ctx.parse(field, "expected a string, found " + type_of(v));
+  }
   out = v.get<std::string>();
   return Status::Ok();
 }
 
 Status get_number_array(const Ctx& ctx, std::string_view field, const Json& v,
                         std::vector<double>& out) {
-  if (!v.is_array()) return ctx.parse(field, "expected an array of numbers, found " + type_of(v));
+  if (!v.is_array()) {
+    return ctx.parse(field, "expected an array of numbers, found " + type_of(v));
+  }
   out.clear();
   for (std::size_t i = 0; i < v.size(); ++i) {
     double d = 0;
-    VQX_RETURN_IF_ERROR(get_number(ctx, std::string(field) + "[" + std::to_string(i) + "]", v[i], d));
+    VQX_RETURN_IF_ERROR(
+        get_number(ctx, std::string(field) + "[" + std::to_string(i) + "]", v[i], d));
     out.push_back(d);
   }
   return Status::Ok();
@@ -95,11 +110,21 @@ Status get_number_array(const Ctx& ctx, std::string_view field, const Json& v,
 // A feature_opts_dicts value as libvmaf's dictionary stores it: numbers
 // normalised through float and "%g", booleans as "true"/"false".
 Expected<std::string> option_text(const Ctx& ctx, const std::string& field, const Json& v) {
-  if (v.is_boolean()) return std::string(v.get<bool>() ? "true" : "false");
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_unsigned()) return format_g6(static_cast<double>(static_cast<float>(v.get<std::uint64_t>())));
-  if (v.is_number_integer()) return format_g6(static_cast<double>(static_cast<float>(v.get<std::int64_t>())));
-  if (v.is_number_float()) return format_g6(static_cast<double>(static_cast<float>(v.get<double>())));
+  if (v.is_boolean()) {
+    return std::string(v.get<bool>() ? "true" : "false");
+  }
+  if (v.is_string()) {
+    return v.get<std::string>();
+  }
+  if (v.is_number_unsigned()) {
+    return format_g6(static_cast<double>(static_cast<float>(v.get<std::uint64_t>())));
+  }
+  if (v.is_number_integer()) {
+    return format_g6(static_cast<double>(static_cast<float>(v.get<std::int64_t>())));
+  }
+  if (v.is_number_float()) {
+    return format_g6(static_cast<double>(static_cast<float>(v.get<double>())));
+  }
   return ctx.parse(field, "expected a number, boolean or string, found " + type_of(v));
 }
 
@@ -114,7 +139,9 @@ Expected<Json> parse_json(std::string_view text, std::string_view origin) {
         open_objects.emplace_back();
         break;
       case Json::parse_event_t::object_end:
-        if (!open_objects.empty()) open_objects.pop_back();
+        if (!open_objects.empty()) {
+          open_objects.pop_back();
+        }
         break;
       case Json::parse_event_t::key:
         if (!open_objects.empty() && parsed.is_string() &&
@@ -136,18 +163,27 @@ Expected<Json> parse_json(std::string_view text, std::string_view origin) {
     // "[json.exception.parse_error.101] parse error at line 3, ..." -> drop the tag.
     if (!what.empty() && what.front() == '[') {
       const std::size_t close = what.find("] ");
-      if (close != std::string::npos) what.erase(0, close + 2);
+      if (close != std::string::npos) {
+        what.erase(0, close + 2);
+      }
     }
     // "...; last read: '<up to the whole rest of the file>'" -> drop; keep one short line.
-    if (const std::size_t last = what.find("; last read:"); last != std::string::npos) what.erase(last);
-    if (what.size() > 200) what = what.substr(0, 200) + "...";
+    if (const std::size_t last = what.find("; last read:"); last != std::string::npos) {
+      what.erase(last);
+    }
+    if (what.size() > 200) {
+      what = what.substr(0, 200) + "...";
+    }
     for (char& c : what) {
-      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+      if (static_cast<unsigned char>(c) < 0x20) {
+        c = ' ';
+      }
     }
     return Error(Errc::kParse, std::string(origin) + ": invalid JSON: " + what);
   }
   if (!duplicate.empty()) {
-    return Error(Errc::kParse, std::string(origin) + ": duplicate key \"" + printable(duplicate) + "\"");
+    return Error(Errc::kParse,
+                 std::string(origin) + ": duplicate key \"" + printable(duplicate) + "\"");
   }
   return root;
 }
@@ -158,25 +194,37 @@ Expected<Json> parse_json(std::string_view text, std::string_view origin) {
 Status parse_transform(const Ctx& ctx, const Json& st, const ModelConfig& config,
                        detail::ScoreTransform& t) {
   const std::string field = "model_dict.score_transform";
-  if (!st.is_object()) return ctx.parse(field, "expected an object, found " + type_of(st));
+  if (!st.is_object()) {
+    return ctx.parse(field, "expected an object, found " + type_of(st));
+  }
   t = {};
   for (const auto& [key, v] : st.items()) {
     const std::string f = field + "." + printable(key, 40);
     if (key == "enabled") {
-      if (!v.is_boolean()) return ctx.parse(f, "expected true or false, found " + type_of(v));
+      if (!v.is_boolean()) {
+        return ctx.parse(f, "expected true or false, found " + type_of(v));
+      }
       t.enabled = v.get<bool>();
     } else if (key == "p0" || key == "p1" || key == "p2") {
       bool& has = key == "p0" ? t.has_p0 : key == "p1" ? t.has_p1 : t.has_p2;
       double& p = key == "p0" ? t.p0 : key == "p1" ? t.p1 : t.p2;
       has = !v.is_null();
-      if (has) VQX_RETURN_IF_ERROR(get_number(ctx, f, v, p));
+      if (has) {
+        VQX_RETURN_IF_ERROR(get_number(ctx, f, v, p));
+      }
     } else if (key == "knots") {
       t.knots.clear();
-      if (v.is_null()) continue;
-      if (!v.is_array()) return ctx.parse(f, "expected an array of [x, y] pairs or null, found " + type_of(v));
+      if (v.is_null()) {
+        continue;
+      }
+      if (!v.is_array()) {
+        return ctx.parse(f, "expected an array of [x, y] pairs or null, found " + type_of(v));
+      }
       for (std::size_t i = 0; i < v.size(); ++i) {
         const std::string fi = f + "[" + std::to_string(i) + "]";
-        if (!v[i].is_array() || v[i].size() != 2) return ctx.parse(fi, "expected an [x, y] pair");
+        if (!v[i].is_array() || v[i].size() != 2) {
+          return ctx.parse(fi, "expected an [x, y] pair");
+        }
         double x = 0, y = 0;
         VQX_RETURN_IF_ERROR(get_number(ctx, fi + "[0]", v[i][0], x));
         VQX_RETURN_IF_ERROR(get_number(ctx, fi + "[1]", v[i][1], y));
@@ -185,12 +233,15 @@ Status parse_transform(const Ctx& ctx, const Json& st, const ModelConfig& config
         }
         t.knots.emplace_back(x, y);
       }
-      if (t.knots.size() == 1) return ctx.parse(f, "a piecewise-linear mapping needs at least 2 knots");
+      if (t.knots.size() == 1) {
+        return ctx.parse(f, "a piecewise-linear mapping needs at least 2 knots");
+      }
     } else if (key == "out_lte_in" || key == "out_gte_in") {
       bool on = false;
       if (v.is_boolean()) {
         on = v.get<bool>();
-      } else if (v.is_string() && (v.get<std::string>() == "true" || v.get<std::string>() == "false")) {
+      } else if (v.is_string() &&
+                 (v.get<std::string>() == "true" || v.get<std::string>() == "false")) {
         on = v.get<std::string>() == "true";
       } else {
         return ctx.parse(f, "expected \"true\" or \"false\"");
@@ -199,23 +250,33 @@ Status parse_transform(const Ctx& ctx, const Json& st, const ModelConfig& config
     }
     // Other keys are ignored, as libvmaf does.
   }
-  if (config.enable_transform) t.enabled = true;
+  if (config.enable_transform) {
+    t.enabled = true;
+  }
   return Status::Ok();
 }
 
 Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const ModelConfig& config,
                                         std::string name) {
-  if (!top.is_object()) return ctx.parse("", "expected an object, found " + type_of(top));
+  if (!top.is_object()) {
+    return ctx.parse("", "expected an object, found " + type_of(top));
+  }
   const auto md_it = top.find("model_dict");
-  if (md_it == top.end()) return ctx.parse("model_dict", "missing");
+  if (md_it == top.end()) {
+    return ctx.parse("model_dict", "missing");
+  }
   const Json& md = *md_it;
-  if (!md.is_object()) return ctx.parse("model_dict", "expected an object, found " + type_of(md));
+  if (!md.is_object()) {
+    return ctx.parse("model_dict", "expected an object, found " + type_of(md));
+  }
 
   detail::SvmModel m;
   m.name = std::move(name);
   auto require = [&](const char* key) -> Expected<const Json*> {
     const auto it = md.find(key);
-    if (it == md.end()) return ctx.parse(std::string("model_dict.") + key, "missing");
+    if (it == md.end()) {
+      return ctx.parse(std::string("model_dict.") + key, "missing");
+    }
     return &*it;
   };
 
@@ -231,7 +292,8 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
     } else if (type == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") {
       m.type = detail::ModelType::kResidueBootstrapSvmNuSvr;
     } else {
-      return ctx.err(Errc::kUnsupported, "model_dict.model_type", "unknown model type \"" + printable(type) + "\"");
+      return ctx.err(Errc::kUnsupported, "model_dict.model_type",
+                     "unknown model type \"" + printable(type) + "\"");
     }
   }
 
@@ -239,11 +301,16 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
   {
     VQX_ASSIGN_OR_RETURN(const Json* v, require("feature_names"));
     const std::string field = "model_dict.feature_names";
-    if (!v->is_array()) return ctx.parse(field, "expected an array of strings, found " + type_of(*v));
-    if (v->empty()) return ctx.parse(field, "empty");
+    if (!v->is_array()) {
+      return ctx.parse(field, "expected an array of strings, found " + type_of(*v));
+    }
+    if (v->empty()) {
+      return ctx.parse(field, "empty");
+    }
     if (v->size() > kMaxFeatures) {
-      return ctx.err(Errc::kLimit, field, std::to_string(v->size()) + " features (libvmaf allows at most " +
-                                              std::to_string(kMaxFeatures) + ")");
+      return ctx.err(Errc::kLimit, field,
+                     std::to_string(v->size()) + " features (libvmaf allows at most " +
+                         std::to_string(kMaxFeatures) + ")");
     }
     for (std::size_t i = 0; i < v->size(); ++i) {
       const std::string fi = field + "[" + std::to_string(i) + "]";
@@ -251,7 +318,8 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
       VQX_RETURN_IF_ERROR(get_string(ctx, fi, (*v)[i], f.model_name));
       const LibvmafFeatureName* known = find_libvmaf_feature(f.model_name);
       if (known == nullptr) {
-        return ctx.err(Errc::kUnsupported, fi, "unknown feature \"" + printable(f.model_name) + "\"");
+        return ctx.err(Errc::kUnsupported, fi,
+                       "unknown feature \"" + printable(f.model_name) + "\"");
       }
       f.extractor = known->extractor;
       f.base = known->base;
@@ -270,13 +338,16 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
     } else if (norm == "none") {
       m.linear_rescale = false;
     } else {
-      return ctx.err(Errc::kUnsupported, "model_dict.norm_type", "unknown norm_type \"" + printable(norm) + "\"");
+      return ctx.err(Errc::kUnsupported, "model_dict.norm_type",
+                     "unknown norm_type \"" + printable(norm) + "\"");
     }
     for (const char* key : {"slopes", "intercepts"}) {
       const std::string field = std::string("model_dict.") + key;
       const auto it = md.find(key);
       if (it == md.end()) {
-        if (m.linear_rescale) return ctx.parse(field, "missing (needed by norm_type linear_rescale)");
+        if (m.linear_rescale) {
+          return ctx.parse(field, "missing (needed by norm_type linear_rescale)");
+        }
         continue;
       }
       std::vector<double> values;
@@ -289,7 +360,9 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
       if (std::string_view(key) == "slopes") {
         if (m.linear_rescale) {
           for (std::size_t i = 0; i < values.size(); ++i) {
-            if (values[i] == 0) return ctx.parse(field + "[" + std::to_string(i) + "]", "a slope of 0");
+            if (values[i] == 0) {
+              return ctx.parse(field + "[" + std::to_string(i) + "]", "a slope of 0");
+            }
           }
         }
         m.slope = values[0];
@@ -310,14 +383,19 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
   // feature_opts_dicts (optional)
   if (const auto it = md.find("feature_opts_dicts"); it != md.end()) {
     const std::string field = "model_dict.feature_opts_dicts";
-    if (!it->is_array()) return ctx.parse(field, "expected an array of objects, found " + type_of(*it));
+    if (!it->is_array()) {
+      return ctx.parse(field, "expected an array of objects, found " + type_of(*it));
+    }
     if (it->size() != n) {
-      return ctx.parse(field, std::to_string(it->size()) + " entries for " + std::to_string(n) + " features");
+      return ctx.parse(
+          field, std::to_string(it->size()) + " entries for " + std::to_string(n) + " features");
     }
     for (std::size_t i = 0; i < n; ++i) {
       const Json& d = (*it)[i];
       const std::string fi = field + "[" + std::to_string(i) + "]";
-      if (!d.is_object()) return ctx.parse(fi, "expected an object, found " + type_of(d));
+      if (!d.is_object()) {
+        return ctx.parse(fi, "expected an object, found " + type_of(d));
+      }
       for (const auto& [key, v] : d.items()) {
         VQX_ASSIGN_OR_RETURN(std::string text, option_text(ctx, fi + "." + printable(key, 40), v));
         m.features[i].options[key] = std::move(text);
@@ -337,8 +415,12 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
   if (const auto it = md.find("score_clip"); it != md.end()) {
     std::vector<double> clip;
     VQX_RETURN_IF_ERROR(get_number_array(ctx, "model_dict.score_clip", *it, clip));
-    if (clip.size() != 2) return ctx.parse("model_dict.score_clip", "expected [min, max]");
-    if (!(clip[0] <= clip[1])) return ctx.parse("model_dict.score_clip", "min > max");
+    if (clip.size() != 2) {
+      return ctx.parse("model_dict.score_clip", "expected [min, max]");
+    }
+    if (!(clip[0] <= clip[1])) {
+      return ctx.parse("model_dict.score_clip", "min > max");
+    }
     m.clip = !config.disable_clip;
     m.clip_min = clip[0];
     m.clip_max = clip[1];
@@ -356,7 +438,8 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
     VQX_RETURN_IF_ERROR(get_number(ctx, field, *it, m.chroma_parameter));
     if (m.chroma_parameter == 0) {
       // libvmaf returns from prediction without a score in this case.
-      return ctx.err(Errc::kUnsupported, field, "0 is not supported (libvmaf computes no score with it)");
+      return ctx.err(Errc::kUnsupported, field,
+                     "0 is not supported (libvmaf computes no score with it)");
     }
     m.chroma_correction = true;
     std::size_t n_guiding = 0, n_guided = 0;
@@ -371,15 +454,17 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
       }
     }
     if (n_guiding != 1 || n_guided != 1) {
-      return ctx.parse(field, "needs exactly one \"adm3\" feature and one \"speed_chroma\" feature (found " +
-                                  std::to_string(n_guiding) + " and " + std::to_string(n_guided) + ")");
+      return ctx.parse(
+          field, "needs exactly one \"adm3\" feature and one \"speed_chroma\" feature (found " +
+                     std::to_string(n_guiding) + " and " + std::to_string(n_guided) + ")");
     }
   }
   return m;
 }
 
 bool is_bootstrap_type(detail::ModelType t) {
-  return t == detail::ModelType::kBootstrapSvmNuSvr || t == detail::ModelType::kResidueBootstrapSvmNuSvr;
+  return t == detail::ModelType::kBootstrapSvmNuSvr ||
+         t == detail::ModelType::kResidueBootstrapSvmNuSvr;
 }
 
 // ---------------------------------------------------------------------------
@@ -399,7 +484,9 @@ double piecewise_linear(double x, const std::vector<std::pair<double, double>>& 
     const bool below = i == 0 && x < x0;
     const bool above = i == n_seg - 1 && x > x1;
     if (y0 == y1) {
-      if (inside || below || above) y = y0;
+      if (inside || below || above) {
+        y = y0;
+      }
     } else {
       double slope = 0, offset = 0;
       if (x0 == 0) {
@@ -409,7 +496,9 @@ double piecewise_linear(double x, const std::vector<std::pair<double, double>>& 
         slope = (y1 - y0) / (x1 - x0);
         offset = y0 - (x0 * slope);
       }
-      if (inside || below || above) y = slope * x + offset;
+      if (inside || below || above) {
+        y = slope * x + offset;
+      }
     }
   }
   return y;
@@ -419,13 +508,25 @@ double apply_transform(const detail::ScoreTransform& t, double in) {
   double out = in;
   if (t.has_p0 || t.has_p1 || t.has_p2) {
     out = 0.;
-    if (t.has_p0) out += t.p0;
-    if (t.has_p1) out += t.p1 * in;
-    if (t.has_p2) out += t.p2 * in * in;
+    if (t.has_p0) {
+      out += t.p0;
+    }
+    if (t.has_p1) {
+      out += t.p1 * in;
+    }
+    if (t.has_p2) {
+      out += t.p2 * in * in;
+    }
   }
-  if (!t.knots.empty()) out = piecewise_linear(out, t.knots);
-  if (t.out_lte_in && out > in) out = in;
-  if (t.out_gte_in && out < in) out = in;
+  if (!t.knots.empty()) {
+    out = piecewise_linear(out, t.knots);
+  }
+  if (t.out_lte_in && out > in) {
+    out = in;
+  }
+  if (t.out_gte_in && out < in) {
+    out = in;
+  }
   return out;
 }
 
@@ -437,7 +538,9 @@ double percentile(const std::vector<double>& sorted, double perc) {
   const double hi = std::ceil(p);
   const auto il = static_cast<std::size_t>(lo);
   const auto ih = static_cast<std::size_t>(hi);
-  if (il == ih) return sorted[il];
+  if (il == ih) {
+    return sorted[il];
+  }
   return sorted[il] * (hi - p) + sorted[ih] * (p - lo);
 }
 
@@ -456,7 +559,9 @@ double detail::SvmModel::raw_score(std::span<const double> inputs) const {
   std::array<double, kMaxFeatures> x{};
   for (std::size_t i = 0; i < n; ++i) {
     double v = inputs[input[i]];
-    if (linear_rescale) v = feature_slope[i] * v + feature_intercept[i];
+    if (linear_rescale) {
+      v = feature_slope[i] * v + feature_intercept[i];
+    }
     x[i] = v;
   }
   if (chroma_correction) {
@@ -470,18 +575,24 @@ double detail::SvmModel::raw_score(std::span<const double> inputs) const {
     }
     if (guided == 0.0) {
       double corrected = (-chroma_parameter * guiding) + chroma_parameter;
-      if (linear_rescale) corrected = feature_slope[h] * corrected + feature_intercept[h];
+      if (linear_rescale) {
+        corrected = feature_slope[h] * corrected + feature_intercept[h];
+      }
       x[h] = corrected;
     }
   }
   double prediction = svm.predict(std::span<const double>(x.data(), n));
-  if (linear_rescale) prediction = (prediction - intercept) / slope;
+  if (linear_rescale) {
+    prediction = (prediction - intercept) / slope;
+  }
   return prediction;
 }
 
 double detail::SvmModel::finish(double raw) const {
   double score = raw;
-  if (transform.enabled) score = apply_transform(transform, score);
+  if (transform.enabled) {
+    score = apply_transform(transform, score);
+  }
   if (clip) {
     score = score < clip_min ? clip_min : score;
     score = score > clip_max ? clip_max : score;
@@ -492,10 +603,13 @@ double detail::SvmModel::finish(double raw) const {
 Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
                                  const ModelConfig& config) {
   const std::string org = printable(origin, 300);
-  if (config.name.empty()) return Error(Errc::kInvalidArgument, org + ": empty model name");
+  if (config.name.empty()) {
+    return Error(Errc::kInvalidArgument, org + ": empty model name");
+  }
   VQX_ASSIGN_OR_RETURN(Json root, parse_json(text, org));
   if (!root.is_object()) {
-    return Error(Errc::kParse, org + ": expected a JSON object at the top level, found " + type_of(root));
+    return Error(Errc::kParse,
+                 org + ": expected a JSON object at the top level, found " + type_of(root));
   }
 
   Model model;
@@ -515,18 +629,21 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
       }
     }
     if (count < 2) {
-      return Error(Errc::kParse, org + ": a model collection needs models \"0\" and \"1\" at least");
+      return Error(Errc::kParse,
+                   org + ": a model collection needs models \"0\" and \"1\" at least");
     }
     for (std::size_t i = 0; i < count; ++i) {
       const std::string key = std::to_string(i);
       const std::string name = i == 0 ? config.name : member_name(config.name, i);
-      VQX_ASSIGN_OR_RETURN(detail::SvmModel m, parse_member(Ctx(org, key), root[key], config, name));
+      VQX_ASSIGN_OR_RETURN(detail::SvmModel m,
+                           parse_member(Ctx(org, key), root[key], config, name));
       model.members_.push_back(std::move(m));
     }
     const detail::ModelType type = model.members_[1].type;
     if (!is_bootstrap_type(type)) {
-      return Error(Errc::kUnsupported, org + ": model \"1\": a model collection must be of type "
-                                             "BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+      return Error(Errc::kUnsupported, org +
+                                           ": model \"1\": a model collection must be of type "
+                                           "BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR");
     }
     for (std::size_t i = 2; i < count; ++i) {
       if (model.members_[i].type != type) {
@@ -535,8 +652,9 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
       }
     }
   } else {
-    return Error(Errc::kParse, org + ": not a VMAF model: no \"model_dict\" (a model) and no \"0\" "
-                                     "(a model collection) at the top level");
+    return Error(Errc::kParse, org +
+                                   ": not a VMAF model: no \"model_dict\" (a model) and no \"0\" "
+                                   "(a model collection) at the top level");
   }
 
   // Per-feature option overloads, applied to every model of a collection.
@@ -546,17 +664,22 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
     for (detail::SvmModel& m : model.members_) {
       for (ModelFeature& f : m.features) {
         families.insert(f.extractor);
-        if (f.extractor != o.family) continue;
+        if (f.extractor != o.family) {
+          continue;
+        }
         f.options[o.option] = o.value;
         matched = true;
       }
     }
     if (!matched) {
       std::string list;
-      for (const std::string& f : families) list += (list.empty() ? "" : ", ") + f;
-      return Error(Errc::kInvalidArgument, org + ": option " + printable(o.family + "." + o.option) +
-                                               ": the model has no feature from extractor \"" +
-                                               printable(o.family) + "\" (its extractors: " + list + ")");
+      for (const std::string& f : families) {
+        list += (list.empty() ? "" : ", ") + f;
+      }
+      return Error(Errc::kInvalidArgument,
+                   org + ": option " + printable(o.family + "." + o.option) +
+                       ": the model has no feature from extractor \"" + printable(o.family) +
+                       "\" (its extractors: " + list + ")");
     }
   }
 
@@ -571,16 +694,20 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
   for (detail::SvmModel& m : model.members_) {
     for (const ModelFeature& f : m.features) {
       std::size_t k = 0;
-      while (k < model.features_.size() &&
-             !(model.features_[k].model_name == f.model_name && model.features_[k].options == f.options)) {
+      while (k < model.features_.size() && !(model.features_[k].model_name == f.model_name &&
+                                             model.features_[k].options == f.options)) {
         ++k;
       }
-      if (k == model.features_.size()) model.features_.push_back(f);
+      if (k == model.features_.size()) {
+        model.features_.push_back(f);
+      }
       m.input.push_back(k);
     }
   }
 
-  for (const detail::SvmModel& m : model.members_) model.output_names_.push_back(m.name);
+  for (const detail::SvmModel& m : model.members_) {
+    model.output_names_.push_back(m.name);
+  }
   if (model.is_bootstrap()) {
     for (const char* suffix : {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"}) {
       model.output_names_.push_back(config.name + suffix);
@@ -592,30 +719,42 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
 Expected<Model> Model::from_file(const std::string& path, const ModelConfig& config) {
   const std::string where = printable(path, 300);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(Errc::kIo, where + ": cannot open model file");
+  if (!in) {
+    return Error(Errc::kIo, where + ": cannot open model file");
+  }
   std::ostringstream buf;
   buf << in.rdbuf();
-  if (in.bad()) return Error(Errc::kIo, where + ": read error");
+  if (in.bad()) {
+    return Error(Errc::kIo, where + ": read error");
+  }
   const std::string text = std::move(buf).str();
-  if (text.size() > kMaxFileBytes) return Error(Errc::kLimit, where + ": model file larger than 256 MiB");
+  if (text.size() > kMaxFileBytes) {
+    return Error(Errc::kLimit, where + ": model file larger than 256 MiB");
+  }
   return from_json(text, path, config);
 }
 
 Expected<Model> Model::builtin(std::string_view version, const ModelConfig& config) {
   for (const detail::BuiltinModelFile& f : detail::builtin_model_files()) {
-    if (f.version != version) continue;
+    if (f.version != version) {
+      continue;
+    }
     const std::string_view text(reinterpret_cast<const char*>(f.data), f.size);
     return from_json(text, "built-in model " + std::string(f.version), config);
   }
   std::string list;
-  for (const std::string& v : builtin_versions()) list += (list.empty() ? "" : ", ") + v;
+  for (const std::string& v : builtin_versions()) {
+    list += (list.empty() ? "" : ", ") + v;
+  }
   return Error(Errc::kInvalidArgument,
                "no built-in model \"" + printable(version) + "\" (built in: " + list + ")");
 }
 
 std::vector<std::string> Model::builtin_versions() {
   std::vector<std::string> out;
-  for (const detail::BuiltinModelFile& f : detail::builtin_model_files()) out.emplace_back(f.version);
+  for (const detail::BuiltinModelFile& f : detail::builtin_model_files()) {
+    out.emplace_back(f.version);
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -624,15 +763,20 @@ Expected<Model> Model::load(const ModelSpec& spec) {
   if (!spec.version.empty() && !spec.path.empty()) {
     return Error(Errc::kInvalidArgument, "model: give version= or path=, not both");
   }
-  if (!spec.version.empty()) return builtin(spec.version, spec.config);
-  if (!spec.path.empty()) return from_file(spec.path, spec.config);
+  if (!spec.version.empty()) {
+    return builtin(spec.version, spec.config);
+  }
+  if (!spec.path.empty()) {
+    return from_file(spec.path, spec.config);
+  }
   return Error(Errc::kInvalidArgument, "model: needs version= or path=");
 }
 
 Status Model::predict(std::span<const double> features, std::span<double> out) const {
   if (features.size() != features_.size()) {
-    return Error(Errc::kInvalidArgument, "model " + printable(name_) + ": predict got " + std::to_string(features.size()) +
-                                             " feature values, expected " + std::to_string(features_.size()));
+    return Error(Errc::kInvalidArgument,
+                 "model " + printable(name_) + ": predict got " + std::to_string(features.size()) +
+                     " feature values, expected " + std::to_string(features_.size()));
   }
   if (out.size() != output_names_.size()) {
     return Error(Errc::kInvalidArgument, "model " + printable(name_) + ": predict got room for " +
@@ -640,7 +784,9 @@ Status Model::predict(std::span<const double> features, std::span<double> out) c
                                              std::to_string(output_names_.size()));
   }
   out[0] = members_[0].finish(members_[0].raw_score(features));
-  if (!is_bootstrap()) return Status::Ok();
+  if (!is_bootstrap()) {
+    return Status::Ok();
+  }
 
   // Bootstrap: statistics over the untransformed, unclipped scores of models
   // 1..N; each model's own score is transformed and clipped as usual.
@@ -652,14 +798,18 @@ Status Model::predict(std::span<const double> features, std::span<double> out) c
     out[i + 1] = members_[i + 1].finish(raw);
   }
   double sum = 0.;
-  for (const double s : scores) sum += s;
+  for (const double s : scores) {
+    sum += s;
+  }
   const double mean = sum / static_cast<double>(n);
   const double delta = 0.01;
   double bagging = mean;
   double plus_delta = mean + delta;
   double minus_delta = mean - delta;
   double ssd = 0.;
-  for (const double s : scores) ssd += (s - mean) * (s - mean);
+  for (const double s : scores) {
+    ssd += (s - mean) * (s - mean);
+  }
   double stddev = std::sqrt(ssd / static_cast<double>(n));
 
   double lo = std::numeric_limits<double>::quiet_NaN();

@@ -21,7 +21,9 @@ namespace vqx {
 struct ExtractorFamily;
 
 // One "family.option=value" item of a --model value: sets `option` on every
-// feature of the model that the extractor `family` computes.
+// feature of the model that the extractor `family` computes (in every model
+// of a bootstrap collection). Loading fails if no feature comes from
+// `family`; libvmaf silently ignores such an overload.
 struct FeatureOverload {
   std::string family;  // libvmaf extractor name, e.g. "vif", "adm", "float_vif"
   std::string option;  // e.g. "vif_enhn_gain_limit"
@@ -32,7 +34,7 @@ struct FeatureOverload {
 struct ModelConfig {
   std::string name = "vmaf";      // output name of the score (libvmaf's default)
   bool disable_clip = false;      // ignore the model's score_clip
-  bool enable_transform = false;  // apply score_transform even if it says "enabled": false
+  bool enable_transform = false;  // apply a score_transform even if it says "enabled": false
   std::vector<FeatureOverload> overloads;
 };
 
@@ -51,7 +53,6 @@ struct ModelSpec {
   // everything after the first '=' (libvmaf cuts at a second '=').
   static Expected<ModelSpec> parse(std::string_view spec);
 };
-
 
 // libvmaf's normalisation of an option value (dictionary flag
 // NORMALIZE_NUMERICAL_VALUES): text that is a number is rounded to float and

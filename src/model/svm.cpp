@@ -23,9 +23,13 @@ class Tokens {
   explicit Tokens(std::string_view text) : text_(text) {}
   // The next token; empty at the end of the text.
   std::string_view next() {
-    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && is_space(text_[pos_])) {
+      ++pos_;
+    }
     const std::size_t start = pos_;
-    while (pos_ < text_.size() && !is_space(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && !is_space(text_[pos_])) {
+      ++pos_;
+    }
     return text_.substr(start, pos_ - start);
   }
   // The text after the current token.
@@ -37,14 +41,18 @@ class Tokens {
 };
 
 bool parse_double(std::string_view tok, double& out) {
-  if (tok.empty()) return false;
+  if (tok.empty()) {
+    return false;
+  }
   const char* end = tok.data() + tok.size();
   auto [p, ec] = std::from_chars(tok.data(), end, out);
   return ec == std::errc() && p == end && std::isfinite(out);
 }
 
 bool parse_long(std::string_view tok, long& out) {
-  if (tok.empty()) return false;
+  if (tok.empty()) {
+    return false;
+  }
   const char* end = tok.data() + tok.size();
   auto [p, ec] = std::from_chars(tok.data(), end, out);
   return ec == std::errc() && p == end;
@@ -72,28 +80,40 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
        have_prob_a = false;
   long total_sv = 0;
   auto once = [&](bool& seen, std::string_view key) -> Status {
-    if (seen) return fail(std::string(key) + " given twice");
+    if (seen) {
+      return fail(std::string(key) + " given twice");
+    }
     seen = true;
     return Status::Ok();
   };
   for (;;) {
     const std::string_view key = tok.next();
-    if (key.empty()) return fail("no 'SV' line (truncated libsvm model?)");
-    if (key == "SV") break;
+    if (key.empty()) {
+      return fail("no 'SV' line (truncated libsvm model?)");
+    }
+    if (key == "SV") {
+      break;
+    }
     const std::string_view val = tok.next();
-    if (val.empty() || val == "SV") return fail("no value for " + quoted(key));
+    if (val.empty() || val == "SV") {
+      return fail("no value for " + quoted(key));
+    }
     if (key == "svm_type") {
       VQX_RETURN_IF_ERROR(once(have_type, key));
       if (val == "c_svc" || val == "nu_svc" || val == "one_class" || val == "epsilon_svr") {
         return unsupported("svm_type " + std::string(val) + " is not supported (only nu_svr)");
       }
-      if (val != "nu_svr") return fail("unknown svm_type " + quoted(val));
+      if (val != "nu_svr") {
+        return fail("unknown svm_type " + quoted(val));
+      }
     } else if (key == "kernel_type") {
       VQX_RETURN_IF_ERROR(once(have_kernel, key));
       if (val == "linear" || val == "polynomial" || val == "sigmoid" || val == "precomputed") {
         return unsupported("kernel_type " + std::string(val) + " is not supported (only rbf)");
       }
-      if (val != "rbf") return fail("unknown kernel_type " + quoted(val));
+      if (val != "rbf") {
+        return fail("unknown kernel_type " + quoted(val));
+      }
     } else if (key == "gamma") {
       VQX_RETURN_IF_ERROR(once(have_gamma, key));
       if (!parse_double(val, svm.gamma_) || svm.gamma_ < 0) {
@@ -103,17 +123,25 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
       // Not used by the RBF kernel; checked only for being a number.
       VQX_RETURN_IF_ERROR(once(key == "degree" ? have_degree : have_coef0, key));
       double ignored = 0;
-      if (!parse_double(val, ignored)) return fail(std::string(key) + " " + quoted(val) + " is not a number");
+      if (!parse_double(val, ignored)) {
+        return fail(std::string(key) + " " + quoted(val) + " is not a number");
+      }
     } else if (key == "probA") {
       // Written by libsvm for SVR trained with probability estimates; unused.
       VQX_RETURN_IF_ERROR(once(have_prob_a, key));
       double ignored = 0;
-      if (!parse_double(val, ignored)) return fail("probA " + quoted(val) + " is not a number");
+      if (!parse_double(val, ignored)) {
+        return fail("probA " + quoted(val) + " is not a number");
+      }
     } else if (key == "nr_class") {
       VQX_RETURN_IF_ERROR(once(have_nr_class, key));
       long n = 0;
-      if (!parse_long(val, n)) return fail("nr_class " + quoted(val) + " is not an integer");
-      if (n != 2) return unsupported("nr_class " + std::string(val) + " (a regression model has 2)");
+      if (!parse_long(val, n)) {
+        return fail("nr_class " + quoted(val) + " is not an integer");
+      }
+      if (n != 2) {
+        return unsupported("nr_class " + std::string(val) + " (a regression model has 2)");
+      }
     } else if (key == "total_sv") {
       VQX_RETURN_IF_ERROR(once(have_total, key));
       if (!parse_long(val, total_sv) || total_sv < 1 || total_sv > 10'000'000) {
@@ -121,19 +149,34 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
       }
     } else if (key == "rho") {
       VQX_RETURN_IF_ERROR(once(have_rho, key));
-      if (!parse_double(val, svm.rho_)) return fail("rho " + quoted(val) + " is not a finite number");
+      if (!parse_double(val, svm.rho_)) {
+        return fail("rho " + quoted(val) + " is not a finite number");
+      }
     } else if (key == "label" || key == "probB" || key == "nr_sv") {
-      return unsupported(std::string(key) + " belongs to a classification model; only nu_svr is supported");
+      return unsupported(std::string(key) +
+                         " belongs to a classification model; only nu_svr is supported");
     } else {
       return fail("unknown header field " + quoted(key));
     }
   }
-  if (!have_type) return fail("missing svm_type");
-  if (!have_kernel) return fail("missing kernel_type");
-  if (!have_gamma) return fail("missing gamma");
-  if (!have_nr_class) return fail("missing nr_class");
-  if (!have_total) return fail("missing total_sv");
-  if (!have_rho) return fail("missing rho");
+  if (!have_type) {
+    return fail("missing svm_type");
+  }
+  if (!have_kernel) {
+    return fail("missing kernel_type");
+  }
+  if (!have_gamma) {
+    return fail("missing gamma");
+  }
+  if (!have_nr_class) {
+    return fail("missing nr_class");
+  }
+  if (!have_total) {
+    return fail("missing total_sv");
+  }
+  if (!have_rho) {
+    return fail("missing rho");
+  }
 
   // Support vectors: one line each, "coef index:value index:value ...".
   const auto n_sv = static_cast<std::size_t>(total_sv);
@@ -141,8 +184,8 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
   // Each support vector takes a line of 2 characters at least: a total_sv
   // beyond that is a lie, caught before allocating for it.
   if (n_sv > rest.size() / 2 + 1) {
-    return fail("total_sv " + std::to_string(total_sv) + " but only " + std::to_string(rest.size()) +
-                " characters of support vectors (truncated?)");
+    return fail("total_sv " + std::to_string(total_sv) + " but only " +
+                std::to_string(rest.size()) + " characters of support vectors (truncated?)");
   }
   svm.coef_.reserve(n_sv);
   svm.sv_.reserve(n_sv * n_features);
@@ -153,11 +196,17 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
     rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
     Tokens items(line);
     std::string_view item = items.next();
-    if (item.empty()) continue;  // blank line
+    if (item.empty()) {
+      continue;  // blank line
+    }
     const std::string sv_where = "support vector " + std::to_string(row + 1) + ": ";
-    if (row == n_sv) return fail("more support vectors than total_sv " + std::to_string(total_sv));
+    if (row == n_sv) {
+      return fail("more support vectors than total_sv " + std::to_string(total_sv));
+    }
     double coef = 0;
-    if (!parse_double(item, coef)) return fail(sv_where + "coefficient " + quoted(item) + " is not a finite number");
+    if (!parse_double(item, coef)) {
+      return fail(sv_where + "coefficient " + quoted(item) + " is not a finite number");
+    }
     svm.coef_.push_back(coef);
     svm.sv_.resize(svm.sv_.size() + n_features, 0.0);
     double* dense = svm.sv_.data() + row * n_features;
@@ -170,7 +219,9 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
           !parse_double(item.substr(colon + 1), value)) {
         return fail(sv_where + "malformed entry " + quoted(item) + " (expected index:value)");
       }
-      if (index <= last_index) return fail(sv_where + "indices not strictly increasing at " + quoted(item));
+      if (index <= last_index) {
+        return fail(sv_where + "indices not strictly increasing at " + quoted(item));
+      }
       if (static_cast<unsigned long>(index) > n_features) {
         return fail(sv_where + "index " + std::to_string(index) + " exceeds the model's " +
                     std::to_string(n_features) + " features");

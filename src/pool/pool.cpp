@@ -15,8 +15,12 @@ PooledStats pool(std::span<const double> values) {
     const double s = values[i];
     sum += s;
     inverse_sum += 1. / (s + 1.);
-    if (i == 0 || s < min) min = s;
-    if (i == 0 || s > max) max = s;
+    if (i == 0 || s < min) {
+      min = s;
+    }
+    if (i == 0 || s > max) {
+      max = s;
+    }
   }
   const auto n = static_cast<double>(values.size());
   return {min, max, sum / n, n / inverse_sum - 1.0};

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/extractor.hpp"
 #include "model/builtin_models.hpp"
 #include "model/model.hpp"
 
@@ -46,7 +47,8 @@ void expect_error(const Expected<Model>& m, std::initializer_list<const char*> p
   ASSERT_FALSE(m.ok()) << "loaded, expected an error";
   const std::string& msg = m.status().message();
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-  for (const char* p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+  for (const char* p : parts)
+    EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
 }
 
 // ---------------------------------------------------------------------------
@@ -68,30 +70,86 @@ struct GoldenFrame {
 };
 
 const GoldenFrame kFrames[] = {
-    {"P1a frame 0", 0.9415267192408899, 0, {0.3577735722064972, 0.7481057643890381, 0.8591462969779968, 0.916515052318573},
-     0.9336743251052304, {0.35741281509399414, 0.7445761561393738, 0.854028046131134, 0.9110302925109863},
-     0.9415360487078631, 0, {0.3577676320046692, 0.7480569637683395, 0.8591108627242425, 0.9165238066500153},
-     73.72788413837361, 71.55935166811706, 83.68421414932035, 73.72941712567864,
-     73.04402654215727, 74.24488352346381, 70.02452264533524, 72.12769398530494, 1.8961150661045507,
-     69.13437170702659, 75.45280426835981},
-    {"P1a frame 17", 0.9421915413828844, 19.024113407841437, {0.3635006248950958, 0.7741902470588684, 0.8805699348449707, 0.9342912435531616},
-     0.9363523757246754, {0.36341068148612976, 0.7706839442253113, 0.874835193157196, 0.9279806613922119},
-     0.9421943947753385, 19.024110794067383, {0.3634861064047846, 0.7741942539700102, 0.8805915112639601, 0.9342549474000462},
-     94.70439679122583, 92.83933745006573, 100, 94.70308649906536,
-     92.12047927868322, 93.05956057568929, 96.87734221850829, 92.79858828398581, 1.9718559396655984,
-     90.18112264187968, 97.15552974911694},
-    {"P4 frame 5", 0.9807365778542368, 2.968116815355089, {0.7337089776992798, 0.961428701877594, 0.9788113236427307, 0.9841839671134949},
-     0.9768179479825498, {0.7334251999855042, 0.9585049152374268, 0.9753957390785217, 0.9805485606193542},
-     0.9807349616889074, 2.968118667602539, {0.7341264349444727, 0.9615537443610381, 0.9789860919745347, 0.9843820575214302},
-     94.73839807134348, 93.4360846576967, 96.72321474539125, 94.76197932533053,
-     94.15237828461169, 93.03434654842263, 93.49730551212767, 93.49266096257372, 3.0762141670403276,
-     86.13955550270344, 98.18893385906392},
-    {"P9 frame 3", 0.7307164878914721, 0.9009175926747949, {0.2620290219783783, 0.46680790185928345, 0.5565651655197144, 0.633804976940155},
-     0.7205608398376159, {0.25298961997032166, 0.4560159742832184, 0.5470247864723206, 0.6267299652099609},
-     0.7307167339458541, 0.9008573889732361, {0.26228525999696184, 0.46639475675234654, 0.5561682877060535, 0.6340543052878015},
-     16.900033358870452, 15.306268039258477, 40.34614255057354, 16.915489381692513,
-     17.63855201900965, 23.172932624000858, 18.170241943685998, 17.601982582787095, 2.3548677041765407,
-     13.738253452760521, 21.891068809762665},
+    {"P1a frame 0",
+     0.9415267192408899,
+     0,
+     {0.3577735722064972, 0.7481057643890381, 0.8591462969779968, 0.916515052318573},
+     0.9336743251052304,
+     {0.35741281509399414, 0.7445761561393738, 0.854028046131134, 0.9110302925109863},
+     0.9415360487078631,
+     0,
+     {0.3577676320046692, 0.7480569637683395, 0.8591108627242425, 0.9165238066500153},
+     73.72788413837361,
+     71.55935166811706,
+     83.68421414932035,
+     73.72941712567864,
+     73.04402654215727,
+     74.24488352346381,
+     70.02452264533524,
+     72.12769398530494,
+     1.8961150661045507,
+     69.13437170702659,
+     75.45280426835981},
+    {"P1a frame 17",
+     0.9421915413828844,
+     19.024113407841437,
+     {0.3635006248950958, 0.7741902470588684, 0.8805699348449707, 0.9342912435531616},
+     0.9363523757246754,
+     {0.36341068148612976, 0.7706839442253113, 0.874835193157196, 0.9279806613922119},
+     0.9421943947753385,
+     19.024110794067383,
+     {0.3634861064047846, 0.7741942539700102, 0.8805915112639601, 0.9342549474000462},
+     94.70439679122583,
+     92.83933745006573,
+     100,
+     94.70308649906536,
+     92.12047927868322,
+     93.05956057568929,
+     96.87734221850829,
+     92.79858828398581,
+     1.9718559396655984,
+     90.18112264187968,
+     97.15552974911694},
+    {"P4 frame 5",
+     0.9807365778542368,
+     2.968116815355089,
+     {0.7337089776992798, 0.961428701877594, 0.9788113236427307, 0.9841839671134949},
+     0.9768179479825498,
+     {0.7334251999855042, 0.9585049152374268, 0.9753957390785217, 0.9805485606193542},
+     0.9807349616889074,
+     2.968118667602539,
+     {0.7341264349444727, 0.9615537443610381, 0.9789860919745347, 0.9843820575214302},
+     94.73839807134348,
+     93.4360846576967,
+     96.72321474539125,
+     94.76197932533053,
+     94.15237828461169,
+     93.03434654842263,
+     93.49730551212767,
+     93.49266096257372,
+     3.0762141670403276,
+     86.13955550270344,
+     98.18893385906392},
+    {"P9 frame 3",
+     0.7307164878914721,
+     0.9009175926747949,
+     {0.2620290219783783, 0.46680790185928345, 0.5565651655197144, 0.633804976940155},
+     0.7205608398376159,
+     {0.25298961997032166, 0.4560159742832184, 0.5470247864723206, 0.6267299652099609},
+     0.7307167339458541,
+     0.9008573889732361,
+     {0.26228525999696184, 0.46639475675234654, 0.5561682877060535, 0.6340543052878015},
+     16.900033358870452,
+     15.306268039258477,
+     40.34614255057354,
+     16.915489381692513,
+     17.63855201900965,
+     23.172932624000858,
+     18.170241943685998,
+     17.601982582787095,
+     2.3548677041765407,
+     13.738253452760521,
+     21.891068809762665},
 };
 
 constexpr double kTol = 1e-9;
@@ -103,11 +161,13 @@ std::vector<double> inputs(double adm2, double motion2, const double (&vif)[4]) 
 
 TEST(ModelBuiltin, EveryBuiltinLoads) {
   const std::vector<std::string> versions = Model::builtin_versions();
-  const std::vector<std::string> expected = {
-      "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3", "vmaf_float_v0.6.1", "vmaf_v0.6.1", "vmaf_v0.6.1neg",
-      "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h",
-      "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160",
-      "vmaf_v1.0.16_hfr_5d0h"};
+  const std::vector<std::string> expected = {"vmaf_4k_v0.6.1",        "vmaf_b_v0.6.3",
+                                             "vmaf_float_v0.6.1",     "vmaf_v0.6.1",
+                                             "vmaf_v0.6.1neg",        "vmaf_v1.0.16_1d5h_2160",
+                                             "vmaf_v1.0.16_3d0h",     "vmaf_v1.0.16_3d0h_2160",
+                                             "vmaf_v1.0.16_5d0h",     "vmaf_v1.0.16_hfr_1d5h_2160",
+                                             "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160",
+                                             "vmaf_v1.0.16_hfr_5d0h"};
   EXPECT_EQ(versions, expected);
   for (const std::string& v : versions) {
     Expected<Model> m = Model::builtin(v);
@@ -126,15 +186,19 @@ TEST(ModelBuiltin, UnknownVersion) {
 TEST(ModelFeatures, IntegerModel) {
   const Model m = load_builtin("vmaf_v0.6.1", "vmaf");
   ASSERT_EQ(m.features().size(), 6u);
-  const char* names[] = {"VMAF_integer_feature_adm2_score", "VMAF_integer_feature_motion2_score",
-                         "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-                         "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score"};
-  const char* families[] = {"adm", "motion", "vif", "vif", "vif", "vif"};
-  const char* bases[] = {"integer_adm2", "integer_motion2", "integer_vif_scale0",
+  const char* names[] = {
+      "VMAF_integer_feature_adm2_score",       "VMAF_integer_feature_motion2_score",
+      "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
+      "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score"};
+  const char* extractors[] = {"adm", "motion", "vif", "vif", "vif", "vif"};
+  const char* bases[] = {"integer_adm2",       "integer_motion2",    "integer_vif_scale0",
                          "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"};
   for (std::size_t i = 0; i < 6; ++i) {
     EXPECT_EQ(m.features()[i].model_name, names[i]);
-    EXPECT_EQ(m.features()[i].family, families[i]);
+    EXPECT_EQ(m.features()[i].extractor, extractors[i]);
+    // VQX computes the integer features: the registry gives the family.
+    ASSERT_NE(m.features()[i].family, nullptr) << names[i];
+    EXPECT_STREQ(m.features()[i].family->name, extractors[i]);
     EXPECT_EQ(m.features()[i].base, bases[i]);
     EXPECT_TRUE(m.features()[i].options.empty());
   }
@@ -157,23 +221,29 @@ TEST(ModelFeatures, FloatModel) {
   const Model m = load_builtin("vmaf_float_v0.6.1", "vmaf_float");
   ASSERT_EQ(m.features().size(), 6u);
   EXPECT_EQ(m.features()[0].model_name, "VMAF_feature_adm2_score");
-  EXPECT_EQ(m.features()[0].family, "float_adm");
+  EXPECT_EQ(m.features()[0].extractor, "float_adm");
   EXPECT_EQ(m.features()[0].base, "adm2");
-  EXPECT_EQ(m.features()[1].family, "float_motion");
+  EXPECT_EQ(m.features()[1].extractor, "float_motion");
   EXPECT_EQ(m.features()[1].base, "motion2");
-  EXPECT_EQ(m.features()[2].family, "float_vif");
+  EXPECT_EQ(m.features()[2].extractor, "float_vif");
   EXPECT_EQ(m.features()[2].base, "vif_scale0");
+  // Loads whether or not VQX has the float extractors yet.
+  for (const ModelFeature& f : m.features()) {
+    if (f.family != nullptr) {
+      EXPECT_EQ(f.family->name, f.extractor);
+    }
+  }
 }
 
 TEST(ModelFeatures, V1016Options) {
   const Model m = load_builtin("vmaf_v1.0.16_hfr_3d0h_2160", "x");
   ASSERT_EQ(m.features().size(), 4u);
-  EXPECT_EQ(m.features()[0].family, "cambi");
+  EXPECT_EQ(m.features()[0].extractor, "cambi");
   EXPECT_EQ(m.features()[0].base, "cambi");
   EXPECT_EQ(m.features()[0].options, (OptionMap{{"cambi_high_res_speedup", "1080"},
                                                 {"cambi_max_val", "17"},
                                                 {"cambi_vis_lum_threshold", "0.06"}}));
-  EXPECT_EQ(m.features()[1].family, "speed_chroma");
+  EXPECT_EQ(m.features()[1].extractor, "speed_chroma");
   EXPECT_EQ(m.features()[1].base, "speed_chroma_uv");
   EXPECT_EQ(m.features()[1].options.at("speed_prescale_method"), "bilinear");
   EXPECT_EQ(m.features()[1].options.at("speed_prescale"), "0.5");
@@ -306,7 +376,9 @@ Json tiny_model() {
   })");
 }
 
-Expected<Model> from(const Json& j, const ModelConfig& cfg = {}) { return Model::from_json(j.dump(), "test.json", cfg); }
+Expected<Model> from(const Json& j, const ModelConfig& cfg = {}) {
+  return Model::from_json(j.dump(), "test.json", cfg);
+}
 
 TEST(ModelTiny, ClipAndNoClip) {
   Expected<Model> m = from(tiny_model());
@@ -335,7 +407,8 @@ TEST(ModelTiny, LinearRescale) {
 
 TEST(ModelTiny, TransformPolynomialKnotsRectify) {
   Json j = tiny_model();
-  j["model_dict"]["score_transform"] = Json::parse(R"({"enabled": true, "p0": 1.0, "p1": 0.5, "p2": null})");
+  j["model_dict"]["score_transform"] =
+      Json::parse(R"({"enabled": true, "p0": 1.0, "p1": 0.5, "p2": null})");
   ModelConfig cfg;
   cfg.disable_clip = true;
   Expected<Model> m = from(j, cfg);
@@ -370,7 +443,8 @@ TEST(ModelTiny, SparseSupportVector) {
   Json j = tiny_model();
   j["model_dict"]["feature_names"] =
       Json::array({"VMAF_integer_feature_adm2_score", "VMAF_integer_feature_motion2_score"});
-  j["model_dict"]["model"] = "svm_type nu_svr\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 2:1 \n";
+  j["model_dict"]["model"] =
+      "svm_type nu_svr\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 2:1 \n";
   Expected<Model> m = from(j);
   ASSERT_TRUE(m.ok()) << m.status().message();
   // |(0.5, 2) - (0, 1)|^2 = 1.25
@@ -382,12 +456,15 @@ TEST(ModelTiny, SparseSupportVector) {
 
 TEST(ModelErrors, TruncatedAndNotJson) {
   const std::string text = builtin_text("vmaf_v0.6.1");
-  expect_error(Model::from_json(text.substr(0, text.size() / 2), "half.json"), {"half.json", "invalid JSON"});
+  expect_error(Model::from_json(text.substr(0, text.size() / 2), "half.json"),
+               {"half.json", "invalid JSON"});
   expect_error(Model::from_json("", "empty.json"), {"empty.json", "invalid JSON"});
   expect_error(Model::from_json("[1, 2]", "array.json"), {"array.json", "top level"});
   expect_error(Model::from_json("{\"a\": 1}", "obj.json"), {"obj.json", "not a VMAF model"});
-  expect_error(Model::from_json("{\"model_dict\": {}, \"model_dict\": {}}", "dup.json"), {"dup.json", "duplicate key"});
-  expect_error(Model::from_json("{\"model_dict\": {\"x\": 1e999}}", "big.json"), {"big.json", "invalid JSON"});
+  expect_error(Model::from_json("{\"model_dict\": {}, \"model_dict\": {}}", "dup.json"),
+               {"dup.json", "duplicate key"});
+  expect_error(Model::from_json("{\"model_dict\": {\"x\": 1e999}}", "big.json"),
+               {"big.json", "invalid JSON"});
 }
 
 TEST(ModelErrors, TruncatedSvmText) {
@@ -431,8 +508,9 @@ TEST(ModelErrors, WrongTypesAndMissingKeys) {
       {"score_transform", Json::parse(R"({"knots": [[0, 0], [0, 1]]})"), "increasing x"},
       {"score_transform", Json::parse(R"({"knots": [[0, 0, 1]]})"), "[x, y] pair"},
       {"feature_opts_dicts", Json::array({Json::object()}), "1 entries for 6 features"},
-      {"feature_opts_dicts", Json::array({Json::object({{"a", Json::array()}}), Json::object(), Json::object(),
-                                          Json::object(), Json::object(), Json::object()}),
+      {"feature_opts_dicts",
+       Json::array({Json::object({{"a", Json::array()}}), Json::object(), Json::object(),
+                    Json::object(), Json::object(), Json::object()}),
        "expected a number, boolean or string"},
       {"chroma_correction_parameter", 120.0, "exactly one \"adm3\" feature"},
   };
@@ -461,19 +539,34 @@ TEST(ModelErrors, BadSvmText) {
     const char* expect;
   };
   const Case cases[] = {
-      {"svm_type c_svc\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n", "only nu_svr"},
-      {"svm_type nu_svr\nkernel_type linear\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n", "only rbf"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma x\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n", "gamma 'x'"},
-      {"svm_type nu_svr\nkernel_type rbf\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n", "missing gamma"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho nan\nSV\n1 1:1\n", "rho 'nan'"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nbogus 1\nSV\n1 1:1\n", "unknown header field 'bogus'"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 2:1\n", "index 2 exceeds the model's 1 features"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 0:1\n", "not strictly increasing"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:inf\n", "malformed entry '1:inf'"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\nNaN 1:1\n", "coefficient 'NaN'"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n1 1:2\n", "more support vectors"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 2\nrho 0\nSV\n1 1:1\n", "only 1 of total_sv 2"},
-      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 3\ntotal_sv 1\nrho 0\nSV\n1 1:1\n", "nr_class 3"},
+      {"svm_type c_svc\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n",
+       "only nu_svr"},
+      {"svm_type nu_svr\nkernel_type linear\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n",
+       "only rbf"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma x\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n",
+       "gamma 'x'"},
+      {"svm_type nu_svr\nkernel_type rbf\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n",
+       "missing gamma"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho nan\nSV\n1 1:1\n",
+       "rho 'nan'"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nbogus 1\nSV\n1 "
+       "1:1\n",
+       "unknown header field 'bogus'"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 2:1\n",
+       "index 2 exceeds the model's 1 features"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 0:1\n",
+       "not strictly increasing"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:inf\n",
+       "malformed entry '1:inf'"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\nNaN 1:1\n",
+       "coefficient 'NaN'"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:1\n1 "
+       "1:2\n",
+       "more support vectors"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 2\nrho 0\nSV\n1 1:1\n",
+       "only 1 of total_sv 2"},
+      {"svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 3\ntotal_sv 1\nrho 0\nSV\n1 1:1\n",
+       "nr_class 3"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.svm);
@@ -500,8 +593,10 @@ TEST(ModelErrors, Collections) {
 }
 
 TEST(ModelErrors, Files) {
-  expect_error(Model::from_file("/nonexistent/dir/m.json"), {"/nonexistent/dir/m.json", "cannot open"});
-  const std::string path = (std::filesystem::temp_directory_path() / "vqx_model_test_bad.json").string();
+  expect_error(Model::from_file("/nonexistent/dir/m.json"),
+               {"/nonexistent/dir/m.json", "cannot open"});
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "vqx_model_test_bad.json").string();
   {
     std::ofstream out(path);
     out << "{\"model_dict\": {";
@@ -514,7 +609,7 @@ TEST(ModelErrors, Files) {
 // --model values
 
 TEST(ModelSpecParse, Basic) {
-  Expected<ModelSpec> s = parse_model_spec("version=vmaf_v0.6.1");
+  Expected<ModelSpec> s = ModelSpec::parse("version=vmaf_v0.6.1");
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->version, "vmaf_v0.6.1");
   EXPECT_TRUE(s->path.empty());
@@ -522,21 +617,21 @@ TEST(ModelSpecParse, Basic) {
   EXPECT_FALSE(s->config.disable_clip);
   EXPECT_FALSE(s->config.enable_transform);
 
-  s = parse_model_spec("path=/a/b=c.json:name=x:disable_clip:enable_transform=true");
+  s = ModelSpec::parse("path=/a/b=c.json:name=x:disable_clip:enable_transform=true");
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->path, "/a/b=c.json");
   EXPECT_EQ(s->config.name, "x");
   EXPECT_TRUE(s->config.disable_clip);
   EXPECT_TRUE(s->config.enable_transform);
 
-  s = parse_model_spec("version=vmaf_v0.6.1:disable_clip=false");
+  s = ModelSpec::parse("version=vmaf_v0.6.1:disable_clip=false");
   ASSERT_TRUE(s.ok());
   EXPECT_FALSE(s->config.disable_clip);
 }
 
 TEST(ModelSpecParse, Overloads) {
-  Expected<ModelSpec> s =
-      parse_model_spec("version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0:adm.adm_enhn_gain_limit=1.0");
+  Expected<ModelSpec> s = ModelSpec::parse(
+      "version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0:adm.adm_enhn_gain_limit=1.0");
   ASSERT_TRUE(s.ok()) << s.status().message();
   ASSERT_EQ(s->config.overloads.size(), 2u);
   EXPECT_EQ(s->config.overloads[0].family, "vif");
@@ -558,9 +653,9 @@ TEST(ModelSpecParse, Overloads) {
 }
 
 TEST(ModelSpecParse, OverloadAppliesToEveryBootstrapModel) {
-  Expected<ModelSpec> s = parse_model_spec("version=vmaf_b_v0.6.3:name=b:motion.motion_force_zero=true");
-  ASSERT_TRUE(s.ok()) << s.status().message();
-  Expected<Model> m = Model::load(*s);
+  // parse_model_spec: parse and load in one step.
+  Expected<Model> m =
+      parse_model_spec("version=vmaf_b_v0.6.3:name=b:motion.motion_force_zero=true");
   ASSERT_TRUE(m.ok()) << m.status().message();
   ASSERT_EQ(m->features().size(), 6u);
   EXPECT_EQ(m->features()[1].options, (OptionMap{{"motion_force_zero", "true"}}));
@@ -568,9 +663,8 @@ TEST(ModelSpecParse, OverloadAppliesToEveryBootstrapModel) {
 }
 
 TEST(ModelSpecParse, OverloadOfAnAbsentExtractor) {
-  Expected<ModelSpec> s = parse_model_spec("version=vmaf_v0.6.1:float_vif.vif_enhn_gain_limit=1");
-  ASSERT_TRUE(s.ok());
-  expect_error(Model::load(*s), {"float_vif.vif_enhn_gain_limit", "no feature from extractor"});
+  expect_error(parse_model_spec("version=vmaf_v0.6.1:float_vif.vif_enhn_gain_limit=1"),
+               {"float_vif.vif_enhn_gain_limit", "no feature from extractor"});
 }
 
 TEST(ModelSpecParse, Errors) {
@@ -592,16 +686,16 @@ TEST(ModelSpecParse, Errors) {
       "version=a:vif.x=1:vif.x=2",          // overload twice
   };
   for (const char* spec : bad) {
-    Expected<ModelSpec> s = parse_model_spec(spec);
+    Expected<ModelSpec> s = ModelSpec::parse(spec);
     EXPECT_FALSE(s.ok()) << "accepted: \"" << spec << "\"";
     if (!s.ok()) {
       EXPECT_EQ(s.status().code(), Errc::kInvalidArgument);
       EXPECT_NE(s.status().message().find("--model"), std::string::npos) << s.status().message();
     }
   }
-  Expected<ModelSpec> s = parse_model_spec("version=nope");
-  ASSERT_TRUE(s.ok());
-  expect_error(Model::load(*s), {"no built-in model \"nope\""});
+  EXPECT_TRUE(ModelSpec::parse("version=nope").ok());
+  expect_error(parse_model_spec("version=nope"), {"no built-in model \"nope\""});
+  expect_error(parse_model_spec("version=vmaf_v0.6.1:clip"), {"--model", "unknown item \"clip\""});
 }
 
 TEST(ModelSpecParse, NormalizeOptionValue) {

@@ -56,10 +56,10 @@ TEST(Pool, SameArithmeticAsLibvmaf) {
 TEST(Pool, GoldenVmaf) {
   // shared/corpus/golden_fullprec/P9.models.json: vmaf_v0.6.1 of its 10
   // frames and its pooled_metrics (libvmaf 3.2.0, printed with %.17g).
-  const std::vector<double> v = {
-      14.848233319244178, 15.203283026424378, 17.035779774889267, 16.900033358870452,
-      17.281157910515454, 16.16784839520194,  16.761288565186923, 16.996521956478233,
-      16.228257803395113, 13.985624941472503};
+  const std::vector<double> v = {14.848233319244178, 15.203283026424378, 17.035779774889267,
+                                 16.900033358870452, 17.281157910515454, 16.16784839520194,
+                                 16.761288565186923, 16.996521956478233, 16.228257803395113,
+                                 13.985624941472503};
   const PooledStats p = pool(v);
   EXPECT_EQ(p.min, 13.985624941472503);
   EXPECT_EQ(p.max, 17.281157910515454);

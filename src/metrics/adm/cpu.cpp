@@ -177,6 +177,7 @@ Expected<AdmCpu> AdmCpu::create(const AdmParams& params, unsigned width, unsigne
   c.mask_rows_.assign(3 * 4 * (w0 + 2), 0);
   c.col_scratch_.assign(w0 + 2, 0);
   c.thr_.assign(w0, 0);
+  c.ratio_scratch_.assign(3 * w0, 0);
   return c;
 }
 
@@ -267,7 +268,7 @@ void AdmCpu::sweep(int scale, Step&& transform_row, ScaleSums& sums) {
     if (g.dec_y.contains(i)) {
       const int s = i % 3;
       decouple_row(view(win.ref), view(win.dis), g.dec_x.begin, g.dec_x.end, dec_,
-                   win.restored[s], win.additive[s]);
+                   ratio_scratch_.data(), win.restored[s], win.additive[s]);
       csf_row(win.additive[s], win.flt_a[s], win.ctr_a[s]);
       if (with_aim) csf_row(win.restored[s], win.flt_r[s], win.ctr_r[s]);
     }

@@ -104,6 +104,8 @@ class AdmCpu {
   std::vector<std::int32_t> mask_rows_;
   std::vector<std::int32_t> col_scratch_;
   std::vector<std::int32_t> thr_;
+  // Per-band division results of one row (decoupling).
+  std::vector<std::int32_t> ratio_scratch_;
 };
 
 }  // namespace vqx::adm

@@ -1,108 +1,196 @@
 #include "metrics/adm/decouple.hpp"
 
+#include <array>
 #include <cmath>
-#include <cstdlib>
 
 #include "metrics/adm/params.hpp"
+// Last: sets floating-point contraction off for this file.
+#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
 namespace {
 
-constexpr RecipTable build_recip_table() {
-  RecipTable t{};
-  t.q30[0] = 0;
-  for (int n = 1; n <= 32768; ++n) t.q30[n] = kRecipNumerator / n;
+// Signed Q30 reciprocals: entry 32768 + n holds 2^30 / n and entry
+// 32768 - n its negation, for n = 1 .. 32768 (integer_adm.h, div_lookup).
+constexpr int kRecipMid = 32768;
+constexpr std::array<std::int32_t, 2 * kRecipMid + 1> build_recip() {
+  std::array<std::int32_t, 2 * kRecipMid + 1> t{};
+  for (int n = 1; n <= kRecipMid; ++n) {
+    t[kRecipMid + n] = kRecipNumerator / n;
+    t[kRecipMid - n] = -(kRecipNumerator / n);
+  }
   return t;
 }
+constexpr std::array<std::int32_t, 2 * kRecipMid + 1> kRecip = build_recip();
 
-constexpr RecipTable kRecip = build_recip_table();
+// k = t / o in Q15, clamped to [0, 1]; 1 when o = 0. Scale 0: the Q30
+// reciprocal of o times t, rounded by 15 bits. The clamp is applied before
+// the shift (equivalent, and the shift is then of a non-negative value).
+VQX_ADM_INLINE std::int32_t ratio_scale0(const std::int32_t* recip, std::int32_t o,
+                                         std::int32_t t) {
+  constexpr std::int64_t kOne = std::int64_t{32768} << 15;
+  std::int64_t q = std::int64_t{recip[o]} * t + 16384;
+  q = q < 0 ? 0 : q;
+  q = q > kOne ? kOne : q;
+  const auto k = static_cast<std::int32_t>(static_cast<std::uint64_t>(q) >> 15);
+  return o == 0 ? 32768 : k;
+}
 
-// t / o in Q15 (before clamping), rounded as libvmaf does: the Q30 reciprocal
-// of |o| times t, shifted by 15. Denominators of 2^15 and more (only at
-// scales 1..3) are first rounded to their 15 leading bits, and the shift
-// grows by the bits dropped.
-template <typename T>
-std::int64_t ratio_q15(T o, T t) {
-  const std::uint32_t mag = static_cast<std::uint32_t>(std::abs(static_cast<std::int32_t>(o)));
+// The same for scales 1..3: a denominator of 2^15 or more is first rounded
+// to its 15 leading bits, and the final shift grows by the bits dropped.
+VQX_ADM_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
+  if (o == 0) return 32768;
+  // |o| as libvmaf's abs() gives it, two's complement for INT32_MIN.
+  const std::uint32_t mag = o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
   const std::int64_t sign = o < 0 ? -1 : 1;
+  std::int64_t q;
   if (mag < 32768) {
-    return (static_cast<std::int64_t>(kRecip.q30[mag]) * t * sign + (1 << 14)) >> 15;
+    q = (std::int64_t{kRecip[kRecipMid + static_cast<int>(mag)]} * t * sign + 16384) >> 15;
+  } else {
+    const int drop = 17 - __builtin_clz(mag);
+    const auto top = static_cast<int>((mag + (1u << (drop - 1))) >> drop);
+    q = (std::int64_t{kRecip[kRecipMid + top]} * t * sign + (std::int64_t{1} << (14 + drop))) >>
+        (15 + drop);
   }
-  const int drop = 17 - __builtin_clz(mag);
-  const std::uint32_t top = (mag + (1u << (drop - 1))) >> drop;
-  return (static_cast<std::int64_t>(kRecip.q30[top]) * t * sign + (std::int64_t{1} << (14 + drop))) >>
-         (15 + drop);
+  return static_cast<std::int32_t>(q < 0 ? 0 : (q > 32768 ? 32768 : q));
 }
 
 // Nearly parallel test: the angle between (oh, ov) and (th, tv) is under one
-// degree. Evaluated exactly as libvmaf does, with the 64-bit integer dot
-// products rounded to float and the comparison made in double.
-inline bool within_one_degree(std::int64_t dot, std::int64_t o_sq, std::int64_t t_sq, float cos_sq) {
-  const double dn = static_cast<float>(dot) / 4096.0;
-  const double on = static_cast<float>(o_sq) / 4096.0;
-  const double tn = static_cast<float>(t_sq) / 4096.0;
-  return dn >= 0.0 && dn * dn >= static_cast<double>(cos_sq) * on * tn;
+// degree. libvmaf rounds the exact integer dot products to float and
+// compares in double: (d/4096)^2 >= cos^2(1deg) * (|o|^2/4096) * (|t|^2/4096).
+VQX_ADM_INLINE bool within_one_degree(float dot, float o_sq, float t_sq, double cos_sq) {
+  const double dn = dot / 4096.0;
+  const double on = o_sq / 4096.0;
+  const double tn = t_sq / 4096.0;
+  // Both comparisons are always made (no short cut), which keeps the loop
+  // free of branches.
+  const bool same_side = dn >= 0.0;
+  const bool close = dn * dn >= cos_sq * on * tn;
+  return same_side & close;
 }
 
-// One band of one pixel: returns r, writes a.
-template <typename T>
-T restore(T o, T t, bool parallel, double gain_limit) {
-  std::int64_t k = o == 0 ? 32768 : ratio_q15(o, t);
-  k = k < 0 ? 0 : (k > 32768 ? 32768 : k);
-  T r = static_cast<T>((k * o + 16384) >> 15);
-  // Enhancement: where r has the sign of o (k > 0) and the vectors are
-  // parallel, r may grow by gain_limit but not past t. libvmaf forms the
-  // product in double and truncates it back.
-  if (parallel && k > 0) {
-    const double grown = r * gain_limit;
-    const double tt = t;
-    if (o > 0) {
-      r = static_cast<T>(grown < tt ? grown : tt);
-    } else if (o < 0) {
-      r = static_cast<T>(grown > tt ? grown : tt);
-    }
-  }
-  return r;
+// The restored coefficient r = k * o, and libvmaf's enhancement: where the
+// vectors are parallel and r has the sign of o, r grows by gain_limit but
+// not past t. libvmaf forms r * gain_limit in double and truncates after
+// taking the min (max) with t; truncating first gives the same integer.
+template <typename Wide>
+VQX_ADM_INLINE Wide restore(std::int32_t k, Wide o, Wide t, bool parallel, double gain_limit) {
+  const Wide r = static_cast<Wide>((Wide{k} * o + 16384) >> 15);
+  const auto grown = static_cast<Wide>(static_cast<double>(r) * gain_limit);
+  const Wide toward_pos = grown < t ? grown : t;
+  const Wide toward_neg = grown > t ? grown : t;
+  const bool enhance = parallel & (k > 0);
+  const Wide grown_r = o > 0 ? toward_pos : (o < 0 ? toward_neg : r);
+  return enhance ? grown_r : r;
+}
+
+struct Ratios {
+  std::int32_t* __restrict h;
+  std::int32_t* __restrict v;
+  std::int32_t* __restrict d;
+};
+
+Ratios split(std::int32_t* scratch, int end) {
+  return {scratch, scratch + end, scratch + 2 * end};
 }
 
 }  // namespace
-
-const RecipTable& recip_table() { return kRecip; }
 
 DecoupleParams make_decouple_params(double enhn_gain_limit) {
   constexpr double kOneDegree = 1.0 * 3.14159265358979323846 / 180.0;
   return {enhn_gain_limit, static_cast<float>(std::cos(kOneDegree) * std::cos(kOneDegree))};
 }
 
-template <typename T>
-void decouple_row(DetailRow<T> ref, DetailRow<T> dis, int begin, int end, const DecoupleParams& p,
-                  DetailOut<T> restored, DetailOut<T> additive) {
-  for (int j = begin; j < end; ++j) {
-    const T oh = ref.h[j], ov = ref.v[j], od = ref.d[j];
-    const T th = dis.h[j], tv = dis.v[j], td = dis.d[j];
-    const std::int64_t dot = std::int64_t{oh} * th + std::int64_t{ov} * tv;
-    const std::int64_t o_sq = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
-    const std::int64_t t_sq = std::int64_t{th} * th + std::int64_t{tv} * tv;
-    const bool parallel = within_one_degree(dot, o_sq, t_sq, p.cos_1deg_sq);
+VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis,
+                                 int begin, int end, const DecoupleParams& p,
+                                 std::int32_t* scratch, DetailOut<std::int16_t> restored,
+                                 DetailOut<std::int16_t> additive) {
+  const std::int16_t* __restrict oh = ref.h;
+  const std::int16_t* __restrict ov = ref.v;
+  const std::int16_t* __restrict od = ref.d;
+  const std::int16_t* __restrict th = dis.h;
+  const std::int16_t* __restrict tv = dis.v;
+  const std::int16_t* __restrict td = dis.d;
+  const Ratios k = split(scratch, end);
+  const std::int32_t* recip = kRecip.data() + kRecipMid;
+  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+    k.h[j] = ratio_scale0(recip, oh[j], th[j]);
+    k.v[j] = ratio_scale0(recip, ov[j], tv[j]);
+    k.d[j] = ratio_scale0(recip, od[j], td[j]);
+  });
 
-    const T rh = restore(oh, th, parallel, p.enhn_gain_limit);
-    const T rv = restore(ov, tv, parallel, p.enhn_gain_limit);
-    const T rd = restore(od, td, parallel, p.enhn_gain_limit);
-    restored.h[j] = rh;
-    restored.v[j] = rv;
-    restored.d[j] = rd;
-    additive.h[j] = static_cast<T>(th - rh);
-    additive.v[j] = static_cast<T>(tv - rv);
-    additive.d[j] = static_cast<T>(td - rd);
-  }
+  std::int16_t* __restrict rh = restored.h;
+  std::int16_t* __restrict rv = restored.v;
+  std::int16_t* __restrict rd = restored.d;
+  std::int16_t* __restrict ah = additive.h;
+  std::int16_t* __restrict av = additive.v;
+  std::int16_t* __restrict ad = additive.d;
+  const double cos_sq = p.cos_1deg_sq;
+  const double gain = p.enhn_gain_limit;
+  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+    const std::int32_t o_h = oh[j], o_v = ov[j], o_d = od[j];
+    const std::int32_t t_h = th[j], t_v = tv[j], t_d = td[j];
+    // 16-bit products are exact in int32_t and their sums exact in double.
+    const auto dot = static_cast<float>(static_cast<double>(o_h * t_h) + static_cast<double>(o_v * t_v));
+    const auto o_sq = static_cast<float>(static_cast<double>(o_h * o_h) + static_cast<double>(o_v * o_v));
+    const auto t_sq = static_cast<float>(static_cast<double>(t_h * t_h) + static_cast<double>(t_v * t_v));
+    const bool par = within_one_degree(dot, o_sq, t_sq, cos_sq);
+    const std::int32_t r_h = restore<std::int32_t>(k.h[j], o_h, t_h, par, gain);
+    const std::int32_t r_v = restore<std::int32_t>(k.v[j], o_v, t_v, par, gain);
+    const std::int32_t r_d = restore<std::int32_t>(k.d[j], o_d, t_d, par, gain);
+    rh[j] = static_cast<std::int16_t>(r_h);
+    rv[j] = static_cast<std::int16_t>(r_v);
+    rd[j] = static_cast<std::int16_t>(r_d);
+    ah[j] = static_cast<std::int16_t>(t_h - r_h);
+    av[j] = static_cast<std::int16_t>(t_v - r_v);
+    ad[j] = static_cast<std::int16_t>(t_d - r_d);
+  });
 }
 
-template void decouple_row<std::int16_t>(DetailRow<std::int16_t>, DetailRow<std::int16_t>, int, int,
-                                         const DecoupleParams&, DetailOut<std::int16_t>,
-                                         DetailOut<std::int16_t>);
-template void decouple_row<std::int32_t>(DetailRow<std::int32_t>, DetailRow<std::int32_t>, int, int,
-                                         const DecoupleParams&, DetailOut<std::int32_t>,
-                                         DetailOut<std::int32_t>);
+VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis,
+                                 int begin, int end, const DecoupleParams& p,
+                                 std::int32_t* scratch, DetailOut<std::int32_t> restored,
+                                 DetailOut<std::int32_t> additive) {
+  const std::int32_t* __restrict oh = ref.h;
+  const std::int32_t* __restrict ov = ref.v;
+  const std::int32_t* __restrict od = ref.d;
+  const std::int32_t* __restrict th = dis.h;
+  const std::int32_t* __restrict tv = dis.v;
+  const std::int32_t* __restrict td = dis.d;
+  const Ratios k = split(scratch, end);
+  for (int j = begin; j < end; ++j) {
+    k.h[j] = ratio_scale_n(oh[j], th[j]);
+    k.v[j] = ratio_scale_n(ov[j], tv[j]);
+    k.d[j] = ratio_scale_n(od[j], td[j]);
+  }
+
+  std::int32_t* __restrict rh = restored.h;
+  std::int32_t* __restrict rv = restored.v;
+  std::int32_t* __restrict rd = restored.d;
+  std::int32_t* __restrict ah = additive.h;
+  std::int32_t* __restrict av = additive.v;
+  std::int32_t* __restrict ad = additive.d;
+  const double cos_sq = p.cos_1deg_sq;
+  const double gain = p.enhn_gain_limit;
+  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+    const std::int64_t o_h = oh[j], o_v = ov[j], o_d = od[j];
+    const std::int64_t t_h = th[j], t_v = tv[j], t_d = td[j];
+    const auto dot = static_cast<float>(o_h * t_h + o_v * t_v);
+    const auto o_sq = static_cast<float>(o_h * o_h + o_v * o_v);
+    const auto t_sq = static_cast<float>(t_h * t_h + t_v * t_v);
+    const bool par = within_one_degree(dot, o_sq, t_sq, cos_sq);
+    const auto r_h = static_cast<std::int32_t>(restore<std::int64_t>(k.h[j], o_h, t_h, par, gain));
+    const auto r_v = static_cast<std::int32_t>(restore<std::int64_t>(k.v[j], o_v, t_v, par, gain));
+    const auto r_d = static_cast<std::int32_t>(restore<std::int64_t>(k.d[j], o_d, t_d, par, gain));
+    rh[j] = r_h;
+    rv[j] = r_v;
+    rd[j] = r_d;
+    // t - r in 32-bit two's complement, as libvmaf stores it.
+    ah[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_h) - static_cast<std::uint32_t>(r_h));
+    av[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_v) - static_cast<std::uint32_t>(r_v));
+    ad[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_d) - static_cast<std::uint32_t>(r_d));
+  });
+}
 
 }  // namespace vqx::adm

@@ -9,13 +9,6 @@
 
 namespace vqx::adm {
 
-// Q30 reciprocals 2^30 / n for n = 1 .. 32768 (index n; index 0 unused),
-// integer_adm.h's div_lookup folded to its positive half.
-struct RecipTable {
-  std::array<std::int32_t, 32769> q30;
-};
-const RecipTable& recip_table();
-
 // The three detail bands of one row (h, v, d).
 template <typename T>
 struct DetailRow {
@@ -38,10 +31,14 @@ struct DecoupleParams {
 
 DecoupleParams make_decouple_params(double enhn_gain_limit);
 
-// Columns [begin, end) of one band row. T is int16_t at scale 0 and int32_t
-// at scales 1..3 (whose division normalises large denominators to 15 bits).
-template <typename T>
-void decouple_row(DetailRow<T> ref, DetailRow<T> dis, int begin, int end, const DecoupleParams& p,
-                  DetailOut<T> restored, DetailOut<T> additive);
+// Columns [begin, end) of one band row. Scale 0 works on int16_t bands,
+// scales 1..3 on int32_t bands (whose division first rounds denominators of
+// 2^15 and more to 15 significant bits). `scratch` holds 3 * end int32_t.
+void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis, int begin, int end,
+                  const DecoupleParams& p, std::int32_t* scratch,
+                  DetailOut<std::int16_t> restored, DetailOut<std::int16_t> additive);
+void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis, int begin, int end,
+                  const DecoupleParams& p, std::int32_t* scratch,
+                  DetailOut<std::int32_t> restored, DetailOut<std::int32_t> additive);
 
 }  // namespace vqx::adm

@@ -27,11 +27,15 @@
 #define VQX_ADM_CLONES
 #endif
 
-// Helpers are forced inline so that each clone compiles its own copy.
+// Helpers are forced inline so that each clone compiles its own copy, and
+// so are the loop bodies given to for_columns (VQX_ADM_BODY after a
+// lambda's parameter list), which the vectoriser must see whole.
 #if defined(__GNUC__)
 #define VQX_ADM_INLINE [[gnu::always_inline]] inline
+#define VQX_ADM_BODY __attribute__((always_inline))
 #else
 #define VQX_ADM_INLINE inline
+#define VQX_ADM_BODY
 #endif
 
 namespace vqx::adm {
@@ -57,6 +61,24 @@ VQX_ADM_INLINE void for_columns(int begin, int end, Body&& body) {
     for (int l = 0; l < kLanes; ++l) body(j + l);
   }
   for (; j < end; ++j) body(j);
+}
+
+// Returns the sum of body(j) for j in [begin, end), in the same blocks.
+// Integer sums only: the order of the additions then does not matter.
+template <typename Sum, typename Body>
+VQX_ADM_INLINE Sum sum_columns(int begin, int end, Body&& body) {
+  Sum sum = 0;
+  int j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (int l = 0; l < kLanes; ++l) sum += body(j + l);
+  }
+  for (; j < end; ++j) sum += body(j);
+  return sum;
 }
 
 }  // namespace vqx::adm

@@ -80,6 +80,8 @@ struct WorkspaceData {
   std::vector<std::uint32_t> sums;   // kMaxPlanes filter outputs of `padded` lanes
   std::vector<std::uint16_t> hrows;  // kHPlanes rows of hstride, mirrored margins
   std::vector<std::int32_t> sigma;   // sigma1^2, sigma2^2, sigma12 rows
+  std::vector<std::int32_t> den_arg;  // one row of stats_row() intermediates
+  std::vector<double> signal;
   std::vector<std::uint16_t> index;  // log2 table indices of one row, 3 kinds
   std::vector<std::uint16_t> conv;   // 2 vertically smoothed rows for downsampling
   const std::uint16_t* lut = nullptr;
@@ -115,129 +117,139 @@ MomentRounding moment_rounding(int scale, unsigned bpc) {
           sq_shift};
 }
 
-// out[j] = sum_k taps[k] * src[k][j] for j < n (a multiple of kLanes), taps
-// symmetric about src[Half]. Samples are below 2^16 and the taps sum to
-// 2^16, so 32-bit sums are exact.
-template <int Half, typename Src>
-VQX_VIF_INLINE void symmetric_filter(const Src* const* src, const std::uint16_t* taps,
-                                     std::size_t n, std::uint32_t* __restrict out) {
-  for (std::size_t j0 = 0; j0 < n; j0 += kLanes) {
-    std::uint32_t acc[kLanes];
-    const Src* mid = src[Half] + j0;
-    const std::uint32_t cm = taps[Half];
-    for (std::size_t l = 0; l < kLanes; ++l) acc[l] = cm * mid[l];
-    for (int k = 0; k < Half; ++k) {
-      const Src* a = src[k] + j0;
-      const Src* b = src[2 * Half - k] + j0;
-      const std::uint32_t c = taps[k];
-      for (std::size_t l = 0; l < kLanes; ++l) {
-        acc[l] += c * (std::uint32_t{a[l]} + std::uint32_t{b[l]});
-      }
+// out[j] = sum_k taps[k] * src[k][j] over whole blocks, with the taps of
+// filter F, symmetric about src[Half]. Samples are below 2^16 and the taps
+// sum to 2^16, so 32-bit sums are exact.
+template <int F, typename Src>
+VQX_VIF_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks,
+                                     std::uint32_t* __restrict out) {
+  constexpr int kHalf = kFilters[F].half;
+  const std::uint16_t* taps = kFilters[F].taps.data();
+  const std::size_t n = blocks * kLanes;
+  const Src* mid = src[kHalf];
+  for (std::size_t j = 0; j < n; ++j) {
+    std::uint32_t acc = std::uint32_t{taps[kHalf]} * mid[j];
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+    for (int k = 0; k < kHalf; ++k) {
+      acc += std::uint32_t{taps[k]} * (std::uint32_t{src[k][j]} + src[2 * kHalf - k][j]);
     }
-    for (std::size_t l = 0; l < kLanes; ++l) out[j0 + l] = acc[l];
+    out[j] = acc;
   }
 }
 
-// The filter of a row at the even columns only: out[j] = the filtered
-// value at column 2j, rounded back to 16 bits.
-template <int Half>
-VQX_VIF_INLINE void even_columns_filter(const std::uint16_t* row, const std::uint16_t* taps,
-                                        std::size_t n_out, std::uint16_t* __restrict out) {
-  for (std::size_t j0 = 0; j0 < n_out; j0 += kLanes) {
-    std::uint32_t acc[kLanes];
-    const std::uint16_t* centre = row + 2 * j0;
-    const std::uint32_t cm = taps[Half];
-    for (std::size_t l = 0; l < kLanes; ++l) acc[l] = cm * centre[2 * l];
-    for (int k = 0; k < Half; ++k) {
-      const std::uint16_t* a = centre + (k - Half);
-      const std::uint16_t* b = centre + (Half - k);
-      const std::uint32_t c = taps[k];
-      for (std::size_t l = 0; l < kLanes; ++l) {
-        acc[l] += c * (std::uint32_t{a[2 * l]} + std::uint32_t{b[2 * l]});
-      }
+// The filter F of a row at its even columns only, rounded back to 16 bits:
+// out[j] = filtered value at column 2j.
+template <int F>
+VQX_VIF_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t blocks,
+                                        std::uint16_t* __restrict out) {
+  constexpr int kHalf = kFilters[F].half;
+  const std::uint16_t* taps = kFilters[F].taps.data();
+  const std::size_t n = blocks * kLanes;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint16_t* centre = row + 2 * j;
+    std::uint32_t acc = std::uint32_t{taps[kHalf]} * centre[0];
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+    for (int k = 0; k < kHalf; ++k) {
+      acc += std::uint32_t{taps[k]} * (std::uint32_t{centre[k - kHalf]} + centre[kHalf - k]);
     }
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      out[j0 + l] = static_cast<std::uint16_t>((acc[l] + 32768) >> 16);
-    }
+    out[j] = static_cast<std::uint16_t>((acc + 32768) >> 16);
   }
 }
 
 // Splits the products of one source row into the planes the vertical pass
-// filters. 8-bit samples (Wide = false): x, y, x*x, y*y, x*y all fit 16
-// bits. Deeper samples: x, y, then each product as high and low halves.
-template <typename Src, bool Wide>
-VQX_VIF_INLINE void prepare_row(const Src* __restrict r, const Src* __restrict d, std::size_t n,
-                                std::uint16_t* const* planes) {
-  std::uint16_t* __restrict px = planes[0];
-  std::uint16_t* __restrict py = planes[1];
-  std::uint16_t* __restrict p2 = planes[2];
-  std::uint16_t* __restrict p3 = planes[3];
-  std::uint16_t* __restrict p4 = planes[4];
-  if constexpr (!Wide) {
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t x = r[j];
-      const std::uint32_t y = d[j];
-      px[j] = static_cast<std::uint16_t>(x);
-      py[j] = static_cast<std::uint16_t>(y);
-      p2[j] = static_cast<std::uint16_t>(x * x);
-      p3[j] = static_cast<std::uint16_t>(y * y);
-      p4[j] = static_cast<std::uint16_t>(x * y);
-    }
-  } else {
-    std::uint16_t* __restrict p5 = planes[5];
-    std::uint16_t* __restrict p6 = planes[6];
-    std::uint16_t* __restrict p7 = planes[7];
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t x = r[j];
-      const std::uint32_t y = d[j];
-      const std::uint32_t xx = x * x;
-      const std::uint32_t yy = y * y;
-      const std::uint32_t xy = x * y;
-      px[j] = static_cast<std::uint16_t>(x);
-      py[j] = static_cast<std::uint16_t>(y);
-      p2[j] = static_cast<std::uint16_t>(xx >> 16);
-      p3[j] = static_cast<std::uint16_t>(xx);
-      p4[j] = static_cast<std::uint16_t>(yy >> 16);
-      p5[j] = static_cast<std::uint16_t>(yy);
-      p6[j] = static_cast<std::uint16_t>(xy >> 16);
-      p7[j] = static_cast<std::uint16_t>(xy);
-    }
+// filters: x, y, x*x, y*y, x*y, all below 2^16 for 8-bit samples.
+VQX_VIF_INLINE void prepare_row_8bit(const std::uint8_t* __restrict r,
+                                     const std::uint8_t* __restrict d, std::size_t blocks,
+                                     std::uint16_t* __restrict px, std::uint16_t* __restrict py,
+                                     std::uint16_t* __restrict pxx, std::uint16_t* __restrict pyy,
+                                     std::uint16_t* __restrict pxy) {
+  const std::size_t n = blocks * kLanes;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint16_t x = r[j];
+    const std::uint16_t y = d[j];
+    px[j] = x;
+    py[j] = y;
+    pxx[j] = static_cast<std::uint16_t>(x * x);
+    pyy[j] = static_cast<std::uint16_t>(y * y);
+    pxy[j] = static_cast<std::uint16_t>(x * y);
   }
 }
 
-// Rounds the vertical sums to the horizontal pass inputs: the means to 16
-// bits; the second moments (exact for 8-bit input, else rebuilt from their
-// halves: (hi * 2^16 + lo + add) >> s = (hi << (16 - s)) + ((lo + add) >> s))
-// to 32 bits, split into halves again. All modulo 2^32, as in libvmaf.
-template <bool Wide>
-VQX_VIF_INLINE void vertical_round(WorkspaceData& ws, std::size_t n, const MomentRounding& rd) {
-  const std::uint32_t* __restrict s0 = ws.sum_row(0);
-  const std::uint32_t* __restrict s1 = ws.sum_row(1);
-  std::uint16_t* __restrict mu1 = ws.hrow(kMu1);
-  std::uint16_t* __restrict mu2 = ws.hrow(kMu2);
+// The same for 16-bit samples: the 32-bit products as high and low halves.
+VQX_VIF_INLINE void prepare_row_16bit(const std::uint16_t* __restrict r,
+                                      const std::uint16_t* __restrict d, std::size_t blocks,
+                                      std::uint16_t* __restrict px, std::uint16_t* __restrict py,
+                                      std::uint16_t* __restrict pxx_hi,
+                                      std::uint16_t* __restrict pxx_lo,
+                                      std::uint16_t* __restrict pyy_hi,
+                                      std::uint16_t* __restrict pyy_lo,
+                                      std::uint16_t* __restrict pxy_hi,
+                                      std::uint16_t* __restrict pxy_lo) {
+  const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
-    mu1[j] = static_cast<std::uint16_t>((s0[j] + rd.mean_add) >> rd.mean_shift);
-    mu2[j] = static_cast<std::uint16_t>((s1[j] + rd.mean_add) >> rd.mean_shift);
+    const std::uint32_t x = r[j];
+    const std::uint32_t y = d[j];
+    const std::uint32_t xx = x * x;
+    const std::uint32_t yy = y * y;
+    const std::uint32_t xy = x * y;
+    px[j] = static_cast<std::uint16_t>(x);
+    py[j] = static_cast<std::uint16_t>(y);
+    pxx_hi[j] = static_cast<std::uint16_t>(xx >> 16);
+    pxx_lo[j] = static_cast<std::uint16_t>(xx);
+    pyy_hi[j] = static_cast<std::uint16_t>(yy >> 16);
+    pyy_lo[j] = static_cast<std::uint16_t>(yy);
+    pxy_hi[j] = static_cast<std::uint16_t>(xy >> 16);
+    pxy_lo[j] = static_cast<std::uint16_t>(xy);
   }
-  for (int m = 0; m < 3; ++m) {
-    std::uint16_t* __restrict hi = ws.hrow(kXxHi + 2 * m);
-    std::uint16_t* __restrict lo = ws.hrow(kXxLo + 2 * m);
-    if constexpr (!Wide) {
-      const std::uint32_t* __restrict s = ws.sum_row(2 + m);
-      for (std::size_t j = 0; j < n; ++j) {
-        hi[j] = static_cast<std::uint16_t>(s[j] >> 16);
-        lo[j] = static_cast<std::uint16_t>(s[j]);
-      }
-    } else {
-      const std::uint32_t* __restrict sh = ws.sum_row(2 + 2 * m);
-      const std::uint32_t* __restrict sl = ws.sum_row(3 + 2 * m);
-      const int up = 16 - rd.square_shift;
-      for (std::size_t j = 0; j < n; ++j) {
-        const std::uint32_t v = (sh[j] << up) + ((sl[j] + rd.square_add) >> rd.square_shift);
-        hi[j] = static_cast<std::uint16_t>(v >> 16);
-        lo[j] = static_cast<std::uint16_t>(v);
-      }
-    }
+}
+
+// A filtered row rounded to 16 bits: (sum + add) >> shift.
+VQX_VIF_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::size_t blocks,
+                                   std::uint32_t add, int shift, std::uint16_t* __restrict out) {
+  const std::size_t n = blocks * kLanes;
+  for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<std::uint16_t>((sum[j] + add) >> shift);
+}
+
+// Vertical means rounded to 16 bits: (sum + add) >> shift.
+VQX_VIF_INLINE void round_means(const std::uint32_t* __restrict s1,
+                                const std::uint32_t* __restrict s2, std::size_t blocks,
+                                std::uint32_t add, int shift, std::uint16_t* __restrict mu1,
+                                std::uint16_t* __restrict mu2) {
+  const std::size_t n = blocks * kLanes;
+  for (std::size_t j = 0; j < n; ++j) {
+    mu1[j] = static_cast<std::uint16_t>((s1[j] + add) >> shift);
+    mu2[j] = static_cast<std::uint16_t>((s2[j] + add) >> shift);
+  }
+}
+
+// An exact 32-bit vertical second moment (8-bit input), split into halves.
+VQX_VIF_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t blocks,
+                                 std::uint16_t* __restrict hi, std::uint16_t* __restrict lo) {
+  const std::size_t n = blocks * kLanes;
+  for (std::size_t j = 0; j < n; ++j) {
+    hi[j] = static_cast<std::uint16_t>(s[j] >> 16);
+    lo[j] = static_cast<std::uint16_t>(s[j]);
+  }
+}
+
+// A vertical second moment filtered as halves (16-bit input), rounded by
+// `shift` bits to 32 bits and split into halves again:
+// (hi * 2^16 + lo + add) >> shift = (hi << (16 - shift)) + ((lo + add) >> shift),
+// modulo 2^32 as in libvmaf (the low sum plus add stays below 2^32).
+VQX_VIF_INLINE void round_moment(const std::uint32_t* __restrict s_hi,
+                                 const std::uint32_t* __restrict s_lo, std::size_t blocks,
+                                 std::uint32_t add, int shift, std::uint16_t* __restrict hi,
+                                 std::uint16_t* __restrict lo) {
+  const std::size_t n = blocks * kLanes;
+  const int up = 16 - shift;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint32_t v = (s_hi[j] << up) + ((s_lo[j] + add) >> shift);
+    hi[j] = static_cast<std::uint16_t>(v >> 16);
+    lo[j] = static_cast<std::uint16_t>(v);
   }
 }
 
@@ -245,34 +257,27 @@ VQX_VIF_INLINE void vertical_round(WorkspaceData& ws, std::size_t n, const Momen
 // (16-bit sample)^2: sigma1^2 = E[x^2] - mu1^2 etc. The mean products keep
 // their rounded top 32 bits; E[.] = hi + ((lo + 2^15) >> 16) is the 48-bit
 // sum rounded by 16 bits. sigma2^2 is clamped at 0, the others are not.
-// Lanes from w to n are set to 0 (they then count as flat pixels, which
-// stats_row's caller takes back out).
-VQX_VIF_INLINE void local_statistics(WorkspaceData& ws, std::size_t n, unsigned w) {
-  const std::uint32_t* __restrict m1 = ws.sum_row(kMu1);
-  const std::uint32_t* __restrict m2 = ws.sum_row(kMu2);
-  const std::uint32_t* __restrict xh = ws.sum_row(kXxHi);
-  const std::uint32_t* __restrict xl = ws.sum_row(kXxLo);
-  const std::uint32_t* __restrict yh = ws.sum_row(kYyHi);
-  const std::uint32_t* __restrict yl = ws.sum_row(kYyLo);
-  const std::uint32_t* __restrict ch = ws.sum_row(kXyHi);
-  const std::uint32_t* __restrict cl = ws.sum_row(kXyLo);
-  std::int32_t* __restrict s11 = ws.sigma.data();
-  std::int32_t* __restrict s22 = s11 + ws.padded;
-  std::int32_t* __restrict s12 = s22 + ws.padded;
+VQX_VIF_INLINE void local_statistics(
+    const std::uint32_t* __restrict m1, const std::uint32_t* __restrict m2,
+    const std::uint32_t* __restrict xx_hi, const std::uint32_t* __restrict xx_lo,
+    const std::uint32_t* __restrict yy_hi, const std::uint32_t* __restrict yy_lo,
+    const std::uint32_t* __restrict xy_hi, const std::uint32_t* __restrict xy_lo,
+    std::size_t blocks, std::int32_t* __restrict s11, std::int32_t* __restrict s22,
+    std::int32_t* __restrict s12) {
+  const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint64_t a = m1[j];
     const std::uint64_t b = m2[j];
     const auto mu1_sq = static_cast<std::uint32_t>((a * a + 0x80000000u) >> 32);
     const auto mu2_sq = static_cast<std::uint32_t>((b * b + 0x80000000u) >> 32);
     const auto mu1_mu2 = static_cast<std::uint32_t>((a * b + 0x80000000u) >> 32);
-    const std::uint32_t ex2 = xh[j] + ((xl[j] + 32768u) >> 16);
-    const std::uint32_t ey2 = yh[j] + ((yl[j] + 32768u) >> 16);
-    const std::uint32_t exy = ch[j] + ((cl[j] + 32768u) >> 16);
+    const std::uint32_t ex2 = xx_hi[j] + ((xx_lo[j] + 32768u) >> 16);
+    const std::uint32_t ey2 = yy_hi[j] + ((yy_lo[j] + 32768u) >> 16);
+    const std::uint32_t exy = xy_hi[j] + ((xy_lo[j] + 32768u) >> 16);
     s11[j] = static_cast<std::int32_t>(ex2 - mu1_sq);
     s22[j] = std::max(static_cast<std::int32_t>(ey2 - mu2_sq), 0);
     s12[j] = static_cast<std::int32_t>(exy - mu1_mu2);
   }
-  for (std::size_t j = w; j < n; ++j) s11[j] = s22[j] = s12[j] = 0;
 }
 
 // The four integer sums of one scale.
@@ -310,47 +315,45 @@ VQX_VIF_INLINE std::uint16_t log2_index(double v) {
 // in den and 1 - sigma2^2 / 255^2 in num (applied in finish()). g and sv^2
 // use double exactly as libvmaf does.
 //
-// Branch-free passes over the row, each simple enough to vectorise: (1)
-// classify pixels, (2) the double arithmetic of the gain, (3) the whole
-// parts of the log2s and their table indices (index 0, whose entry is 0,
-// where a term does not apply), (4) the table entries.
-VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain_limit,
-                              ScaleAccum& acc) {
-  constexpr double kEps = 65536 * 1.0e-10;
-  // Whole part of each log2: 2048 * (e - 15); den also subtracts
-  // 2048 * 17 = log2(sigma_nsq).
-  constexpr std::int32_t kDenBias = 15 + 17;
-  const std::size_t n = blocks * kLanes;
-  std::int32_t* __restrict s11 = ws.sigma.data();
-  std::int32_t* __restrict s22 = s11 + ws.padded;
-  std::int32_t* __restrict s12 = s22 + ws.padded;
-  std::int32_t* __restrict den_arg = ws.den_arg.data();
-  double* __restrict signal = ws.signal.data();
-  std::uint16_t* __restrict den_idx = ws.index.data();
-  std::uint16_t* __restrict sig_idx = den_idx + ws.padded;
-  std::uint16_t* __restrict noise_idx = sig_idx + ws.padded;
+// Branch-free passes over the row, each simple enough to vectorise:
+// classify the pixels, the double arithmetic of the gain, the whole parts of
+// the log2s with their table indices (index 0, whose entry is 0, where a
+// term does not apply), then the table entries.
 
-  // (1) Flat pixels add to the linear sums; the others get their den
-  // argument; pixels without a num term get stand-ins (sigma12 = 0 marks
-  // them) that keep pass 2 harmless.
+// Pass 1: flat pixels add to the linear sums; the others get their den
+// argument (0: none); pixels without a num term get stand-ins
+// (sigma12 = 0 marks them) that keep pass 2 harmless.
+VQX_VIF_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __restrict s22,
+                             std::int32_t* __restrict s12, std::size_t blocks,
+                             std::int32_t* __restrict den_arg, ScaleAccum& acc) {
+  const std::size_t n = blocks * kLanes;
   std::int64_t lin_num = 0;
   std::int32_t lin_den = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const std::int32_t sigma1_sq = s11[j];
     const std::int32_t sigma2_sq = s22[j];
     const std::int32_t sigma12 = s12[j];
-    const bool informative = sigma1_sq >= kSigmaNsq;
-    const bool gain = informative && sigma12 > 0 && sigma2_sq > 0;
-    lin_num += informative ? 0 : sigma2_sq;
-    lin_den += informative ? 0 : 1;
-    den_arg[j] = informative ? kSigmaNsq + sigma1_sq : 0;
-    s11[j] = gain ? sigma1_sq : kSigmaNsq;
-    s22[j] = gain ? sigma2_sq : 0;
-    s12[j] = gain ? sigma12 : 0;
+    const std::int32_t flat = sigma1_sq < kSigmaNsq ? 1 : 0;
+    const std::int32_t gain = (1 - flat) & (sigma12 > 0 ? 1 : 0) & (sigma2_sq > 0 ? 1 : 0);
+    lin_num += sigma2_sq * flat;
+    lin_den += flat;
+    den_arg[j] = (kSigmaNsq + sigma1_sq) * (1 - flat);
+    s11[j] = gain != 0 ? sigma1_sq : kSigmaNsq;
+    s22[j] = sigma2_sq * gain;
+    s12[j] = sigma12 * gain;
   }
-  // (2) The gain g and the noise left after it, in double as libvmaf has
-  // them; signal = noise + g^2 sigma1^2 truncated, exact below 2^53. The
-  // noise (an int) replaces sigma2^2.
+  acc.num_lin += lin_num;
+  acc.den_lin += lin_den;
+}
+
+// Pass 2: the gain g and the noise left after it, in double as libvmaf has
+// them. The noise (an int) replaces sigma2^2; signal = noise +
+// trunc(g^2 sigma1^2) is an integer below 2^53, exact in double.
+VQX_VIF_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_t* __restrict s22,
+                               const std::int32_t* __restrict s12, std::size_t blocks,
+                               double gain_limit, double* __restrict signal) {
+  constexpr double kEps = 65536 * 1.0e-10;
+  const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     const double sigma1_sq = s11[j];
     const double sigma2_sq = s22[j];
@@ -362,33 +365,66 @@ VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain
     s22[j] = noise;
     signal[j] = floor_small(g * g * sigma1_sq) + noise;
   }
-  // (3) The whole parts and the table indices.
+}
+
+// Pass 3: the whole parts of the log2s, 2048 * (e - 15) each (den also
+// less 2048 * 17 = log2(sigma_nsq)), summed; the table indices stored.
+VQX_VIF_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
+                               const std::int32_t* __restrict noise,
+                               const std::int32_t* __restrict s12,
+                               const double* __restrict signal, std::size_t blocks,
+                               std::uint16_t* __restrict den_idx, std::uint16_t* __restrict sig_idx,
+                               std::uint16_t* __restrict noise_idx, ScaleAccum& acc) {
+  constexpr std::int32_t kDenBias = 15 + 17;
+  const std::size_t n = blocks * kLanes;
   std::int32_t den_whole = 0;
   std::int32_t num_whole = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    const bool informative = den_arg[j] != 0;
-    const bool gain = s12[j] != 0;
+    const std::int32_t informative = den_arg[j] != 0 ? 1 : 0;
+    const std::int32_t gain = s12[j] != 0 ? 1 : 0;
     const auto den_v = static_cast<double>(den_arg[j]);
-    const auto noise_v = static_cast<double>(s22[j]);
+    const auto noise_v = static_cast<double>(noise[j]);
     const double signal_v = signal[j];
-    den_whole += informative ? (log2_exponent(den_v) - kDenBias) << kLogFracBits : 0;
-    num_whole += gain ? (log2_exponent(signal_v) - log2_exponent(noise_v)) << kLogFracBits : 0;
-    den_idx[j] = informative ? log2_index(den_v) : 0;
-    sig_idx[j] = gain ? log2_index(signal_v) : 0;
-    noise_idx[j] = gain ? log2_index(noise_v) : 0;
+    den_whole += ((log2_exponent(den_v) - kDenBias) << kLogFracBits) * informative;
+    num_whole += ((log2_exponent(signal_v) - log2_exponent(noise_v)) << kLogFracBits) * gain;
+    den_idx[j] = static_cast<std::uint16_t>(log2_index(den_v) * informative);
+    sig_idx[j] = static_cast<std::uint16_t>(log2_index(signal_v) * gain);
+    noise_idx[j] = static_cast<std::uint16_t>(log2_index(noise_v) * gain);
   }
-  // (4) The table entries.
+  acc.den_log += den_whole;
+  acc.num_log += num_whole;
+}
+
+// Pass 4: the table entries.
+VQX_VIF_INLINE void log2_table_sums(const std::uint16_t* __restrict lut,
+                                    const std::uint16_t* __restrict den_idx,
+                                    const std::uint16_t* __restrict sig_idx,
+                                    const std::uint16_t* __restrict noise_idx, std::size_t blocks,
+                                    ScaleAccum& acc) {
+  const std::size_t n = blocks * kLanes;
   std::int32_t den_table = 0;
   std::int32_t num_table = 0;
-  const std::uint16_t* lut = ws.lut;
   for (std::size_t j = 0; j < n; ++j) {
     den_table += lut[den_idx[j]];
     num_table += std::int32_t{lut[sig_idx[j]]} - std::int32_t{lut[noise_idx[j]]};
   }
-  acc.num_lin += lin_num;
-  acc.den_lin += lin_den;
-  acc.den_log += std::int64_t{den_whole} + den_table;
-  acc.num_log += std::int64_t{num_whole} + num_table;
+  acc.den_log += den_table;
+  acc.num_log += num_table;
+}
+
+VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain_limit,
+                              ScaleAccum& acc) {
+  std::int32_t* s11 = ws.sigma.data();
+  std::int32_t* s22 = s11 + ws.padded;
+  std::int32_t* s12 = s22 + ws.padded;
+  std::uint16_t* den_idx = ws.index.data();
+  std::uint16_t* sig_idx = den_idx + ws.padded;
+  std::uint16_t* noise_idx = sig_idx + ws.padded;
+  classify(s11, s22, s12, blocks, ws.den_arg.data(), acc);
+  gain_terms(s11, s22, s12, blocks, gain_limit, ws.signal.data());
+  log2_parts(ws.den_arg.data(), s22, s12, ws.signal.data(), blocks, den_idx, sig_idx, noise_idx,
+             acc);
+  log2_table_sums(ws.lut, den_idx, sig_idx, noise_idx, blocks, acc);
 }
 
 // The scale's num and den, computed in double and stored as float, in
@@ -426,22 +462,29 @@ VQX_VIF_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
   constexpr int kHalf = kFilters[Scale].half;
   constexpr int kTaps = 2 * kHalf + 1;
   constexpr int kPlanes = Wide ? 8 : 5;
-  const std::uint16_t* taps = kFilters[Scale].taps.data();
   WorkspaceData& ws = *job.ws;
   const auto* ref = static_cast<const Src*>(job.ref);
   const auto* dis = static_cast<const Src*>(job.dis);
   const int h = static_cast<int>(job.h);
-  const std::size_t n = round_up(job.w, kLanes);
+  const std::size_t blocks = round_up(job.w, kLanes) / kLanes;
+  const std::size_t n = blocks * kLanes;
   const MomentRounding rd = moment_rounding(Scale, job.bpc);
 
   ScaleAccum acc;
   int next_row = 0;
   for (int i = 0; i < h; ++i) {
     for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
-      std::uint16_t* planes[kMaxPlanes];
-      for (int p = 0; p < kPlanes; ++p) planes[p] = ws.ring_row(next_row % kTaps, p);
-      prepare_row<Src, Wide>(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
-                             planes);
+      const int slot = next_row % kTaps;
+      const Src* r = ref + next_row * job.ref_stride;
+      const Src* d = dis + next_row * job.dis_stride;
+      if constexpr (Wide) {
+        prepare_row_16bit(r, d, blocks, ws.ring_row(slot, 0), ws.ring_row(slot, 1),
+                          ws.ring_row(slot, 2), ws.ring_row(slot, 3), ws.ring_row(slot, 4),
+                          ws.ring_row(slot, 5), ws.ring_row(slot, 6), ws.ring_row(slot, 7));
+      } else {
+        prepare_row_8bit(r, d, blocks, ws.ring_row(slot, 0), ws.ring_row(slot, 1),
+                         ws.ring_row(slot, 2), ws.ring_row(slot, 3), ws.ring_row(slot, 4));
+      }
     }
     int slots[kTaps];
     for (int k = 0; k < kTaps; ++k) slots[k] = mirror(i + k - kHalf, h) % kTaps;
@@ -449,18 +492,34 @@ VQX_VIF_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
     const std::uint16_t* src[kTaps];
     for (int p = 0; p < kPlanes; ++p) {
       for (int k = 0; k < kTaps; ++k) src[k] = ws.ring_row(slots[k], p);
-      symmetric_filter<kHalf>(src, taps, n, ws.sum_row(p));
+      symmetric_filter<Scale>(src, blocks, ws.sum_row(p));
     }
-    vertical_round<Wide>(ws, n, rd);
+    round_means(ws.sum_row(0), ws.sum_row(1), blocks, rd.mean_add, rd.mean_shift, ws.hrow(kMu1),
+                ws.hrow(kMu2));
+    for (int m = 0; m < 3; ++m) {
+      if constexpr (Wide) {
+        round_moment(ws.sum_row(2 + 2 * m), ws.sum_row(3 + 2 * m), blocks, rd.square_add,
+                     rd.square_shift, ws.hrow(kXxHi + 2 * m), ws.hrow(kXxLo + 2 * m));
+      } else {
+        split_moment(ws.sum_row(2 + m), blocks, ws.hrow(kXxHi + 2 * m), ws.hrow(kXxLo + 2 * m));
+      }
+    }
 
     for (int p = 0; p < kHPlanes; ++p) {
       std::uint16_t* row = ws.hrow(p);
       mirror_edges(row, job.w, kHalf);
       for (int k = 0; k < kTaps; ++k) src[k] = row + (k - kHalf);
-      symmetric_filter<kHalf>(src, taps, n, ws.sum_row(p));
+      symmetric_filter<Scale>(src, blocks, ws.sum_row(p));
     }
-    local_statistics(ws, n, job.w);
-    stats_row(ws, n, job.gain_limit, acc);
+    std::int32_t* s11 = ws.sigma.data();
+    std::int32_t* s22 = s11 + ws.padded;
+    std::int32_t* s12 = s22 + ws.padded;
+    local_statistics(ws.sum_row(kMu1), ws.sum_row(kMu2), ws.sum_row(kXxHi), ws.sum_row(kXxLo),
+                     ws.sum_row(kYyHi), ws.sum_row(kYyLo), ws.sum_row(kXyHi), ws.sum_row(kXyLo),
+                     blocks, s11, s22, s12);
+    // Lanes past the width count as flat pixels (taken back out below).
+    for (std::size_t j = job.w; j < n; ++j) s11[j] = s22[j] = s12[j] = 0;
+    stats_row(ws, blocks, job.gain_limit, acc);
   }
   // Every row counted its n - w padding lanes as flat pixels.
   acc.den_lin -= static_cast<std::int64_t>(n - job.w) * h;
@@ -475,10 +534,9 @@ VQX_VIF_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
                                std::uint16_t* out_dis, std::size_t out_stride) {
   constexpr int kHalf = kFilters[Scale + 1].half;
   constexpr int kTaps = 2 * kHalf + 1;
-  const std::uint16_t* taps = kFilters[Scale + 1].taps.data();
   WorkspaceData& ws = *job.ws;
   const int h = static_cast<int>(job.h);
-  const std::size_t n = round_up(job.w, kLanes);
+  const std::size_t blocks = round_up(job.w, kLanes) / kLanes;
   const std::size_t n_out = round_up(job.w / 2, kLanes);
   const std::uint32_t add = Scale == 0 ? 1u << (job.bpc - 1) : 32768u;
   const int shift = Scale == 0 ? static_cast<int>(job.bpc) : 16;
@@ -491,15 +549,12 @@ VQX_VIF_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
       for (int k = 0; k < kTaps; ++k) {
         rows[k] = base + static_cast<std::size_t>(mirror(2 * i + k - kHalf, h)) * stride;
       }
-      std::uint32_t* __restrict sum = ws.sum_row(0);
-      symmetric_filter<kHalf>(rows, taps, n, sum);
-      std::uint16_t* __restrict conv = ws.conv_row(which);
-      for (std::size_t j = 0; j < n; ++j) {
-        conv[j] = static_cast<std::uint16_t>((sum[j] + add) >> shift);
-      }
+      symmetric_filter<Scale + 1>(rows, blocks, ws.sum_row(0));
+      std::uint16_t* conv = ws.conv_row(which);
+      round_to_16bit(ws.sum_row(0), blocks, add, shift, conv);
       mirror_edges(conv, job.w, kHalf);
       std::uint16_t* out = (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
-      even_columns_filter<kHalf>(conv, taps, n_out, out);
+      even_columns_filter<Scale + 1>(conv, n_out / kLanes, out);
     }
   }
 }
@@ -598,6 +653,8 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->sums.assign(static_cast<std::size_t>(kMaxPlanes) * ws->padded, 0);
   ws->hrows.assign(static_cast<std::size_t>(kHPlanes) * ws->hstride, 0);
   ws->sigma.assign(3 * ws->padded, 0);
+  ws->den_arg.assign(ws->padded, 0);
+  ws->signal.assign(ws->padded, 0.0);
   ws->index.assign(3 * ws->padded, 0);
   ws->conv.assign(2 * ws->conv_stride, 0);
   ws_ = std::move(ws);

@@ -124,7 +124,10 @@ std::string OptionSet::name_suffix() const {
     const char* key = d.alias != nullptr ? d.alias : d.name;
     out += "_";
     out += key;
-    if (!std::holds_alternative<bool>(values_[i])) out += "_" + value_text(values_[i]);
+    if (!std::holds_alternative<bool>(values_[i])) {
+      out += '_';
+      out += value_text(values_[i]);
+    }
   }
   return out;
 }

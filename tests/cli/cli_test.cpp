@@ -23,7 +23,7 @@ const fs::path kSubset = fs::path(VQX_TEST_DATA_DIR) / "corpus_subset";
 const std::string kRef = (kSubset / "P9_tiny_176x144_420p8.y4m").string();
 const std::string kDist = (kSubset / "P9_tiny_176x144_420p8__x264-crf45.y4m").string();
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
   std::string err;
@@ -47,12 +47,12 @@ class CliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  Run vqx(const std::string& args) {
+  CliRun vqx(const std::string& args) {
     const fs::path out = dir_ / "stdout.txt";
     const fs::path err = dir_ / "stderr.txt";
     const std::string cmd = std::string(VQX_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    Run r;
+    CliRun r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r.out = slurp(out);
     r.err = slurp(err);
@@ -61,7 +61,7 @@ class CliTest : public ::testing::Test {
 
   // The contract for bad input: exit 1 (not a crash), one line on stderr
   // that names `culprit`, and no output file.
-  void expect_clean_failure(const Run& r, const std::string& culprit) {
+  void expect_clean_failure(const CliRun& r, const std::string& culprit) {
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(culprit), std::string::npos) << "error does not name " << culprit << ": " << r.err;
@@ -93,17 +93,17 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, HelpAndVersion) {
-  const Run h = vqx("--help");
+  const CliRun h = vqx("--help");
   EXPECT_EQ(h.code, 0);
   EXPECT_NE(h.out.find("--reference"), std::string::npos);
   EXPECT_NE(h.out.find("--frame_skip_dist"), std::string::npos);
-  const Run v = vqx("--version");
+  const CliRun v = vqx("--version");
   EXPECT_EQ(v.code, 0);
   EXPECT_EQ(v.out.rfind("vqx ", 0), 0U);
 }
 
 TEST_F(CliTest, JsonAtMaxPrecisionCarriesTheGoldenNumbers) {
-  const Run r = vqx("-r " + kRef + " -d " + kDist + " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --json --precision max -q -o " + out_json());
+  const CliRun r = vqx("-r " + kRef + " -d " + kDist + " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --json --precision max -q -o " + out_json());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto ours = nlohmann::json::parse(slurp(out_json()));
   const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
@@ -124,7 +124,7 @@ TEST_F(CliTest, JsonAtMaxPrecisionCarriesTheGoldenNumbers) {
 }
 
 TEST_F(CliTest, DefaultModelIsNamedVmafAndPrintedOnStdout) {
-  const Run r = vqx("-r " + kRef + " -d " + kDist);
+  const CliRun r = vqx("-r " + kRef + " -d " + kDist);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
   const double mean = golden["pooled_metrics"]["vmaf_v0.6.1"]["mean"].get<double>();
@@ -140,7 +140,7 @@ TEST_F(CliTest, EveryFormatCarriesTheSameNumbers) {
   std::snprintf(six, sizeof six, "%.6f", frame3);
   for (const char* fmt : {"xml", "json", "csv", "sub"}) {
     const fs::path out = dir_ / (std::string("out.") + fmt);
-    const Run r = vqx("-r " + kRef + " -d " + kDist + " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --" + fmt + " -q -o " + out.string());
+    const CliRun r = vqx("-r " + kRef + " -d " + kDist + " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --" + fmt + " -q -o " + out.string());
     ASSERT_EQ(r.code, 0) << fmt << ": " << r.err;
     const std::string text = slurp(out);
     EXPECT_NE(text.find(six), std::string::npos) << fmt << " lacks frame 3's score " << six;
@@ -161,7 +161,7 @@ TEST_F(CliTest, ThreadCountDoesNotChangeTheOutput) {
 }
 
 TEST_F(CliTest, FrameCountAndSubsample) {
-  const Run r = vqx("-r " + kRef + " -d " + kDist + " --frame_cnt 4 --subsample 2 --json -q -o " + out_json());
+  const CliRun r = vqx("-r " + kRef + " -d " + kDist + " --frame_cnt 4 --subsample 2 --json -q -o " + out_json());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(out_json()));
   ASSERT_EQ(j["frames"].size(), 2U);
@@ -185,7 +185,7 @@ TEST_F(CliTest, RawYuvInput) {
   };
   const std::string r = strip(kRef, "ref.yuv");
   const std::string d = strip(kDist, "dist.yuv");
-  const Run run = vqx("-r " + r + " -d " + d + " -w 176 -h 144 -p 420 -b 8 --json --precision max -q -o " + out_json());
+  const CliRun run = vqx("-r " + r + " -d " + d + " -w 176 -h 144 -p 420 -b 8 --json --precision max -q -o " + out_json());
   ASSERT_EQ(run.code, 0) << run.err;
   const auto j = nlohmann::json::parse(slurp(out_json()));
   const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));

@@ -31,7 +31,7 @@ TEST_P(SubsetParity, IntegerFeaturesAndModelsMatchReference) {
 INSTANTIATE_TEST_SUITE_P(Bundled, SubsetParity, ::testing::Values("P1a", "P9"));
 
 // The whole public corpus, when it is beside the checkout.
-const char* const kPairs[] = {"P1a", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"};
+const std::vector<std::string> kPairs = {"P1a", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"};
 
 class CorpusParity : public ::testing::TestWithParam<std::string> {};
 
@@ -59,7 +59,7 @@ TEST(CorpusManifest, EveryPairIsTested) {
   const auto manifest = load_json(corpus / "manifest.json");
   std::vector<std::string> listed;
   for (const auto& [id, _] : manifest.at("pairs").items()) listed.push_back(id);
-  EXPECT_EQ(listed, std::vector<std::string>(std::begin(kPairs), std::end(kPairs)));
+  EXPECT_EQ(listed, kPairs);
 }
 
 }  // namespace

@@ -34,26 +34,33 @@ VQX_ADM_INLINE std::int32_t ratio_scale0(const std::int32_t* recip, std::int32_t
   q = q < 0 ? 0 : q;
   q = q > kOne ? kOne : q;
   const auto k = static_cast<std::int32_t>(static_cast<std::uint64_t>(q) >> 15);
-  return o == 0 ? 32768 : k;
+  // o = 0 reads the table's 0 and gives k = 0; libvmaf uses k = 1 (2^15)
+  // there. Set that bit arithmetically: a select would make the compiler
+  // mask the table read, which defeats vectorisation.
+  return k | (static_cast<std::int32_t>(o == 0) << 15);
 }
 
 // The same for scales 1..3: a denominator of 2^15 or more is first rounded
-// to its 15 leading bits, and the final shift grows by the bits dropped.
-VQX_ADM_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
-  if (o == 0) return 32768;
-  // |o| as libvmaf's abs() gives it, two's complement for INT32_MIN.
-  const std::uint32_t mag = o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
-  const std::int64_t sign = o < 0 ? -1 : 1;
-  std::int64_t q;
-  if (mag < 32768) {
-    q = (std::int64_t{kRecip[kRecipMid + static_cast<int>(mag)]} * t * sign + 16384) >> 15;
-  } else {
-    const int drop = 17 - __builtin_clz(mag);
-    const auto top = static_cast<int>((mag + (1u << (drop - 1))) >> drop);
-    q = (std::int64_t{kRecip[kRecipMid + top]} * t * sign + (std::int64_t{1} << (14 + drop))) >>
-        (15 + drop);
-  }
-  return static_cast<std::int32_t>(q < 0 ? 0 : (q > 32768 ? 32768 : q));
+// to its 15 leading bits, and the final shift grows by the bits dropped
+// (libvmaf's get_best15_from32). Written without branches: for smaller
+// denominators `drop` is 0 and the rounding and shift are those of scale 0.
+VQX_ADM_INLINE std::int32_t ratio_scale_n(const std::int32_t* recip, std::int32_t o,
+                                          std::int32_t t) {
+  // |o| as libvmaf's abs() gives it (two's complement for INT32_MIN).
+  const std::uint32_t mag =
+      o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
+  const int width = 32 - __builtin_clz(mag | 1u);
+  const int drop = width > 15 ? width - 15 : 0;
+  const std::uint32_t top = (mag + ((1u << drop) >> 1)) >> drop;
+  const int shift = 15 + drop;
+  const std::int64_t product = std::int64_t{recip[static_cast<std::int32_t>(top & 0xFFFFu)]} * t;
+  std::int64_t q = (o < 0 ? -product : product) + (std::int64_t{1} << (shift - 1));
+  // Clamp before the shift, as in ratio_scale0.
+  const std::int64_t one = std::int64_t{32768} << shift;
+  q = q < 0 ? 0 : q;
+  q = q > one ? one : q;
+  const auto k = static_cast<std::int32_t>(static_cast<std::uint64_t>(q) >> shift);
+  return k | (static_cast<std::int32_t>(o == 0) << 15);  // as in ratio_scale0
 }
 
 // Nearly parallel test: the angle between (oh, ov) and (th, tv) is under one
@@ -85,14 +92,39 @@ VQX_ADM_INLINE Wide restore(std::int32_t k, Wide o, Wide t, bool parallel, doubl
   return enhance ? grown_r : r;
 }
 
-struct Ratios {
-  std::int32_t* __restrict h;
-  std::int32_t* __restrict v;
-  std::int32_t* __restrict d;
-};
+// The division of each band, for one row. Separate functions with
+// restrict-qualified parameters: the vectoriser then knows that the table
+// reads (gathers) do not alias the stores.
+VQX_ADM_CLONES void ratios_scale0(const std::int16_t* __restrict oh,
+                                  const std::int16_t* __restrict ov,
+                                  const std::int16_t* __restrict od,
+                                  const std::int16_t* __restrict th,
+                                  const std::int16_t* __restrict tv,
+                                  const std::int16_t* __restrict td, int begin, int end,
+                                  std::int32_t* __restrict kh, std::int32_t* __restrict kv,
+                                  std::int32_t* __restrict kd) {
+  const std::int32_t* recip = kRecip.data() + kRecipMid;
+  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+    kh[j] = ratio_scale0(recip, oh[j], th[j]);
+    kv[j] = ratio_scale0(recip, ov[j], tv[j]);
+    kd[j] = ratio_scale0(recip, od[j], td[j]);
+  });
+}
 
-Ratios split(std::int32_t* scratch, int end) {
-  return {scratch, scratch + end, scratch + 2 * end};
+VQX_ADM_CLONES void ratios_scale_n(const std::int32_t* __restrict oh,
+                                   const std::int32_t* __restrict ov,
+                                   const std::int32_t* __restrict od,
+                                   const std::int32_t* __restrict th,
+                                   const std::int32_t* __restrict tv,
+                                   const std::int32_t* __restrict td, int begin, int end,
+                                   std::int32_t* __restrict kh, std::int32_t* __restrict kv,
+                                   std::int32_t* __restrict kd) {
+  const std::int32_t* recip = kRecip.data() + kRecipMid;
+  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+    kh[j] = ratio_scale_n(recip, oh[j], th[j]);
+    kv[j] = ratio_scale_n(recip, ov[j], tv[j]);
+    kd[j] = ratio_scale_n(recip, od[j], td[j]);
+  });
 }
 
 }  // namespace
@@ -112,13 +144,10 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
   const std::int16_t* __restrict th = dis.h;
   const std::int16_t* __restrict tv = dis.v;
   const std::int16_t* __restrict td = dis.d;
-  const Ratios k = split(scratch, end);
-  const std::int32_t* recip = kRecip.data() + kRecipMid;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
-    k.h[j] = ratio_scale0(recip, oh[j], th[j]);
-    k.v[j] = ratio_scale0(recip, ov[j], tv[j]);
-    k.d[j] = ratio_scale0(recip, od[j], td[j]);
-  });
+  const std::int32_t* __restrict kh = scratch;
+  const std::int32_t* __restrict kv = scratch + end;
+  const std::int32_t* __restrict kd = scratch + 2 * end;
+  ratios_scale0(oh, ov, od, th, tv, td, begin, end, scratch, scratch + end, scratch + 2 * end);
 
   std::int16_t* __restrict rh = restored.h;
   std::int16_t* __restrict rv = restored.v;
@@ -136,9 +165,9 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
     const auto o_sq = static_cast<float>(static_cast<double>(o_h * o_h) + static_cast<double>(o_v * o_v));
     const auto t_sq = static_cast<float>(static_cast<double>(t_h * t_h) + static_cast<double>(t_v * t_v));
     const bool par = within_one_degree(dot, o_sq, t_sq, cos_sq);
-    const std::int32_t r_h = restore<std::int32_t>(k.h[j], o_h, t_h, par, gain);
-    const std::int32_t r_v = restore<std::int32_t>(k.v[j], o_v, t_v, par, gain);
-    const std::int32_t r_d = restore<std::int32_t>(k.d[j], o_d, t_d, par, gain);
+    const std::int32_t r_h = restore<std::int32_t>(kh[j], o_h, t_h, par, gain);
+    const std::int32_t r_v = restore<std::int32_t>(kv[j], o_v, t_v, par, gain);
+    const std::int32_t r_d = restore<std::int32_t>(kd[j], o_d, t_d, par, gain);
     rh[j] = static_cast<std::int16_t>(r_h);
     rv[j] = static_cast<std::int16_t>(r_v);
     rd[j] = static_cast<std::int16_t>(r_d);
@@ -158,12 +187,10 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int
   const std::int32_t* __restrict th = dis.h;
   const std::int32_t* __restrict tv = dis.v;
   const std::int32_t* __restrict td = dis.d;
-  const Ratios k = split(scratch, end);
-  for (int j = begin; j < end; ++j) {
-    k.h[j] = ratio_scale_n(oh[j], th[j]);
-    k.v[j] = ratio_scale_n(ov[j], tv[j]);
-    k.d[j] = ratio_scale_n(od[j], td[j]);
-  }
+  const std::int32_t* __restrict kh = scratch;
+  const std::int32_t* __restrict kv = scratch + end;
+  const std::int32_t* __restrict kd = scratch + 2 * end;
+  ratios_scale_n(oh, ov, od, th, tv, td, begin, end, scratch, scratch + end, scratch + 2 * end);
 
   std::int32_t* __restrict rh = restored.h;
   std::int32_t* __restrict rv = restored.v;
@@ -180,9 +207,9 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int
     const auto o_sq = static_cast<float>(o_h * o_h + o_v * o_v);
     const auto t_sq = static_cast<float>(t_h * t_h + t_v * t_v);
     const bool par = within_one_degree(dot, o_sq, t_sq, cos_sq);
-    const auto r_h = static_cast<std::int32_t>(restore<std::int64_t>(k.h[j], o_h, t_h, par, gain));
-    const auto r_v = static_cast<std::int32_t>(restore<std::int64_t>(k.v[j], o_v, t_v, par, gain));
-    const auto r_d = static_cast<std::int32_t>(restore<std::int64_t>(k.d[j], o_d, t_d, par, gain));
+    const auto r_h = static_cast<std::int32_t>(restore<std::int64_t>(kh[j], o_h, t_h, par, gain));
+    const auto r_v = static_cast<std::int32_t>(restore<std::int64_t>(kv[j], o_v, t_v, par, gain));
+    const auto r_d = static_cast<std::int32_t>(restore<std::int64_t>(kd[j], o_d, t_d, par, gain));
     rh[j] = r_h;
     rv[j] = r_v;
     rd[j] = r_d;

@@ -224,9 +224,15 @@ TEST_F(CliTest, DifferentBitDepths) {
 }
 
 TEST_F(CliTest, DifferentFrameCounts) {
-  const std::string a = write_y4m("three.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 3);
-  const std::string b = write_y4m("two.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
+  // 64x64: large enough for every extractor, so the only fault is the count.
+  const std::string a = write_y4m("three.y4m", "YUV4MPEG2 W64 H64 F25:1 Ip C420jpeg", 64 * 64 * 3 / 2, 3);
+  const std::string b = write_y4m("two.y4m", "YUV4MPEG2 W64 H64 F25:1 Ip C420jpeg", 64 * 64 * 3 / 2, 2);
   expect_clean_failure(vqx("-r " + a + " -d " + b + " -q -o " + out_json()), "two.y4m");
+}
+
+TEST_F(CliTest, PictureTooSmallForTheFeatures) {
+  const std::string a = write_y4m("small.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
+  expect_clean_failure(vqx("-r " + a + " -d " + a + " -q -o " + out_json()), "too small");
 }
 
 TEST_F(CliTest, MissingFile) {

@@ -104,7 +104,7 @@ VQX_ADM_CLONES void ratios_scale0(const std::int16_t* __restrict oh,
                                   std::int32_t* __restrict kh, std::int32_t* __restrict kv,
                                   std::int32_t* __restrict kd) {
   const std::int32_t* recip = kRecip.data() + kRecipMid;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
     kh[j] = ratio_scale0(recip, oh[j], th[j]);
     kv[j] = ratio_scale0(recip, ov[j], tv[j]);
     kd[j] = ratio_scale0(recip, od[j], td[j]);
@@ -157,7 +157,7 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
   std::int16_t* __restrict ad = additive.d;
   const double cos_sq = p.cos_1deg_sq;
   const double gain = p.enhn_gain_limit;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
     const std::int32_t o_h = oh[j], o_v = ov[j], o_d = od[j];
     const std::int32_t t_h = th[j], t_v = tv[j], t_d = td[j];
     // 16-bit products are exact in int32_t and their sums exact in double.

@@ -40,7 +40,7 @@ VQX_ADM_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
                  l2 = static_cast<std::uint32_t>(L2), l3 = static_cast<std::uint32_t>(L3);
   constexpr auto h0 = static_cast<std::uint32_t>(H0), h1 = static_cast<std::uint32_t>(H1),
                  h2 = static_cast<std::uint32_t>(H2), h3 = static_cast<std::uint32_t>(H3);
-  for_columns(0, w, [=](int j) VQX_ADM_BODY {
+  for_columns<64 / sizeof(Sample)>(0, w, [=](int j) VQX_ADM_BODY {
     const std::uint32_t u0 = r0[j], u1 = r1[j], u2 = r2[j], u3 = r3[j];
     const std::uint32_t l = l0 * u0 + l1 * u1 + l2 * u2 + l3 * u3 + lo_bias;
     lo[j] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> bpc);
@@ -61,7 +61,7 @@ VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
     vertical0<Sample, false>(rows, w, bpc, tmp);
     pad_row(tmp.lo, w);
     const std::int16_t* __restrict lo = tmp.lo;
-    for_columns(0, bw, [=](int j) VQX_ADM_BODY {
+    for_columns<32>(0, bw, [=](int j) VQX_ADM_BODY {
       const std::int16_t* p = lo + 2 * j - 1;
       a[j] = (L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kRound) >> 16;
     });
@@ -75,7 +75,7 @@ VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
   std::int16_t* __restrict v = out.v;
   std::int16_t* __restrict h = out.h;
   std::int16_t* __restrict d = out.d;
-  for_columns(0, bw, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(0, bw, [=](int j) VQX_ADM_BODY {
     const std::int16_t* p = lo + 2 * j - 1;
     const std::int32_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
     a[j] = (L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kRound) >> 16;

@@ -41,23 +41,35 @@
 namespace vqx::adm {
 
 // Columns per block: a constant trip count the vectoriser accepts without
-// a cost model, wide enough for 16 int16_t or int32_t lanes.
+// a cost model. The best block holds one 512-bit vector of the narrowest
+// type a loop touches: 64 for 8-bit samples, 32 for int16_t, 16 for int32_t.
+// Shorter runs fall back to blocks of 16, then to single columns.
 inline constexpr int kLanes = 16;
 
-// Calls body(j) for j in [begin, end): whole blocks of kLanes, then the
-// remaining columns one by one. The body must not carry state from one j to
-// the next except through reductions, and what it writes must not overlap
-// what it reads at another j: the block loop is declared free of
-// dependencies (ivdep), which spares the vectoriser run-time alias checks.
-template <typename Body>
+#if defined(__clang__)
+#define VQX_ADM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define VQX_ADM_IVDEP _Pragma("GCC ivdep")
+#else
+#define VQX_ADM_IVDEP
+#endif
+
+// Calls body(j) for j in [begin, end): whole blocks of Block columns, then
+// of 16, then the remaining columns one by one. The body must not carry
+// state from one j to the next, and what it writes must not overlap what it
+// reads at another j: the block loops are declared free of dependencies
+// (ivdep), which spares the vectoriser run-time alias checks.
+template <int Block = kLanes, typename Body>
 VQX_ADM_INLINE void for_columns(int begin, int end, Body&& body) {
   int j = begin;
+  if constexpr (Block > kLanes) {
+    for (; j + Block <= end; j += Block) {
+      VQX_ADM_IVDEP
+      for (int l = 0; l < Block; ++l) body(j + l);
+    }
+  }
   for (; j + kLanes <= end; j += kLanes) {
-#if defined(__clang__)
-#pragma clang loop vectorize(assume_safety)
-#elif defined(__GNUC__)
-#pragma GCC ivdep
-#endif
+    VQX_ADM_IVDEP
     for (int l = 0; l < kLanes; ++l) body(j + l);
   }
   for (; j < end; ++j) body(j);
@@ -65,16 +77,18 @@ VQX_ADM_INLINE void for_columns(int begin, int end, Body&& body) {
 
 // Returns the sum of body(j) for j in [begin, end), in the same blocks.
 // Integer sums only: the order of the additions then does not matter.
-template <typename Sum, typename Body>
+template <typename Sum, int Block = kLanes, typename Body>
 VQX_ADM_INLINE Sum sum_columns(int begin, int end, Body&& body) {
   Sum sum = 0;
   int j = begin;
+  if constexpr (Block > kLanes) {
+    for (; j + Block <= end; j += Block) {
+      VQX_ADM_IVDEP
+      for (int l = 0; l < Block; ++l) sum += body(j + l);
+    }
+  }
   for (; j + kLanes <= end; j += kLanes) {
-#if defined(__clang__)
-#pragma clang loop vectorize(assume_safety)
-#elif defined(__GNUC__)
-#pragma GCC ivdep
-#endif
+    VQX_ADM_IVDEP
     for (int l = 0; l < kLanes; ++l) sum += body(j + l);
   }
   for (; j < end; ++j) sum += body(j);

@@ -73,7 +73,7 @@ VQX_ADM_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int e
   std::int32_t* __restrict flt = flt_sum;
   std::int32_t* __restrict ctr = ctr_sum;
   const std::int32_t qh = q[0], qv = q[1], qd = q[2];
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
     const std::int32_t mh = wrap_abs(weigh0_hv(qh, sh[j]));
     const std::int32_t mv = wrap_abs(weigh0_hv(qv, sv[j]));
     const std::int32_t md = wrap_abs(weigh0_d(qd, sd[j]));
@@ -127,7 +127,7 @@ VQX_ADM_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std
     const std::int16_t* __restrict s = bands[b];
     const std::int32_t qb = q[b];
     const CubeRounding rb = r[b];
-    sums[b] = sum_columns<std::int64_t>(begin, end, [=](int j) VQX_ADM_BODY {
+    sums[b] = sum_columns<std::int64_t, 32>(begin, end, [=](int j) VQX_ADM_BODY {
       return masked_cube(qb * s[j], t[j], rb);
     });
   }
@@ -157,7 +157,7 @@ VQX_ADM_CLONES BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, 
   BandSumsU sums{};
   for (int b = 0; b < 3; ++b) {
     const std::int16_t* __restrict s = bands[b];
-    sums[b] = sum_columns<std::uint64_t>(begin, end, [=](int j) VQX_ADM_BODY {
+    sums[b] = sum_columns<std::uint64_t, 32>(begin, end, [=](int j) VQX_ADM_BODY {
       const std::uint64_t m = static_cast<std::uint16_t>(wrap_abs(s[j]));
       return m * m * m;
     });

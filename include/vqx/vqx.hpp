@@ -68,6 +68,8 @@ class Context {
   // A model score or a feature value of one frame (after flush).
   [[nodiscard]] Expected<double> score_at_index(std::string_view name, unsigned index) const;
   [[nodiscard]] Expected<double> pooled_score(std::string_view name, PoolMethod method) const;
+  // A whole-video value such as apsnr_y (after flush).
+  [[nodiscard]] Expected<double> aggregate_score(std::string_view name) const;
   [[nodiscard]] std::vector<std::string> metric_names() const;
   // The names of the models' main scores, in registration order.
   [[nodiscard]] std::vector<std::string> model_names() const;

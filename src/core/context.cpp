@@ -29,19 +29,36 @@ namespace {
 // Routes an extractor's slots to collector metrics.
 class SlotWriter final : public FeatureWriter {
  public:
-  SlotWriter(FeatureCollector& c, const std::vector<std::size_t>& ids) : c_(c), ids_(ids) {}
+  SlotWriter(FeatureCollector& c, const std::vector<std::size_t>& ids,
+             const std::vector<std::string>* aggregate_names = nullptr,
+             std::vector<std::pair<std::string, double>>* aggregates = nullptr)
+      : c_(c), ids_(ids), aggregate_names_(aggregate_names), aggregates_(aggregates) {}
   void write(std::size_t slot, unsigned frame, double value) override {
     c_.write(ids_[slot], frame, value);
+  }
+  void write_aggregate(std::size_t slot, double value) override {
+    if (aggregates_ == nullptr) return;
+    const std::string& name = (*aggregate_names_)[slot];
+    for (auto& [n, v] : *aggregates_) {
+      if (n == name) {
+        v = value;
+        return;
+      }
+    }
+    aggregates_->emplace_back(name, value);
   }
 
  private:
   FeatureCollector& c_;
   const std::vector<std::size_t>& ids_;
+  const std::vector<std::string>* aggregate_names_;
+  std::vector<std::pair<std::string, double>>* aggregates_;
 };
 
 struct Registered {
   ExtractorSpec spec;
-  std::vector<std::size_t> metric_ids;  // slot -> collector metric
+  std::vector<std::size_t> metric_ids;      // slot -> collector metric
+  std::vector<std::string> aggregate_names;  // aggregate slot -> name
   // Plain extractors: idle instances, one per thread that has needed one.
   std::mutex idle_mutex;
   std::vector<std::unique_ptr<Extractor>> idle;
@@ -69,6 +86,7 @@ struct Context::Impl {
   FeatureCollector collector;
   std::deque<Registered> extractors;  // deque: stable addresses
   std::vector<ModelEntry> models;
+  std::vector<std::pair<std::string, double>> aggregates;  // whole-video values, in write order
   std::optional<PictureFormat> format;
   unsigned next_index = 0;
   bool flushed = false;
@@ -136,6 +154,7 @@ Status Context::Impl::register_spec(ExtractorSpec spec) {
   }
   Registered& r = extractors.emplace_back();
   for (const auto& out : spec.outputs) r.metric_ids.push_back(collector.add_metric(out.name));
+  for (const auto& agg : spec.aggregates) r.aggregate_names.push_back(agg.name);
   r.spec = std::move(spec);
   return Status::Ok();
 }
@@ -390,7 +409,7 @@ Status Context::flush() {
   if (s.next_index == 0) return Error(Errc::kInvalidArgument, "no frames were read");
   for (auto& r : s.extractors) {
     if (!r.spec.temporal) continue;
-    SlotWriter w(s.collector, r.metric_ids);
+    SlotWriter w(s.collector, r.metric_ids, &r.aggregate_names, &s.aggregates);
     VQX_RETURN_IF_ERROR(r.temporal->flush(w));
   }
   return s.predict_models();
@@ -426,6 +445,13 @@ Expected<double> Context::pooled_score(std::string_view name, PoolMethod method)
     case PoolMethod::kHarmonicMean: return p.harmonic_mean;
   }
   return Error(Errc::kInvalidArgument, "unknown pooling method");
+}
+
+Expected<double> Context::aggregate_score(std::string_view name) const {
+  for (const auto& [n, v] : impl_->aggregates) {
+    if (n == name) return v;
+  }
+  return Error(Errc::kInvalidArgument, "no aggregate metric named '" + std::string(name) + "'");
 }
 
 std::vector<std::string> Context::metric_names() const {
@@ -472,6 +498,7 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
     report.pooled.push_back(std::move(pooled));
     report.metrics.push_back(std::move(metric));
   }
+  report.aggregate = s.aggregates;
   return write_file_atomically(path, [&](std::ostream& out) {
     return write_report(report, format, out);
   });

@@ -22,6 +22,10 @@ class FeatureWriter {
  public:
   virtual ~FeatureWriter() = default;
   virtual void write(std::size_t slot, unsigned frame, double value) = 0;
+  // A whole-video value (libvmaf's "aggregate_metrics", e.g. apsnr_y);
+  // `slot` indexes the spec's aggregates. Written at flush() by temporal
+  // extractors. Writers that only gather per-frame values may ignore it.
+  virtual void write_aggregate(std::size_t /*slot*/, double /*value*/) {}
 };
 
 class Extractor {
@@ -47,7 +51,8 @@ struct ExtractorSpec {
   std::string family;  // registry name, e.g. "adm"
   std::string key;     // family + canonical options: equal keys compute the same thing
   bool temporal = false;
-  std::vector<ExtractorOutput> outputs;  // slot order
+  std::vector<ExtractorOutput> outputs;     // slot order
+  std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
   std::function<std::unique_ptr<Extractor>()> make;
 };
 

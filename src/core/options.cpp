@@ -84,7 +84,9 @@ Expected<OptionSet> OptionSet::parse(std::string_view extractor, std::span<const
   OptionSet set;
   set.defs_ = defs;
   for (const auto& d : defs) set.values_.push_back(d.default_value);
-  for (const auto& [key, text] : given) {
+  for (const auto& entry : given) {
+    const std::string& key = entry.first;
+    const std::string& text = entry.second;
     auto it = std::find_if(defs.begin(), defs.end(), [&](const OptionDef& d) {
       return key == d.name || (d.alias != nullptr && key == d.alias);
     });

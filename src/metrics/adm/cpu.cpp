@@ -7,6 +7,9 @@
 
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/masking.hpp"
+// Last: sets floating-point contraction off for this file (libvmaf rounds
+// every product and sum on its own).
+#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -71,11 +74,11 @@ namespace {
 // Per-scale constants of the sums (integer_adm.c: adm_cm, i4_adm_cm,
 // adm_csf_den_scale, adm_csf_den_s123).
 struct SumConsts {
-  CubeRoundings cubes{};     // numerator, per band
-  int row_shift = 0;         // each row's numerator sum is rounded by this
+  CubeRoundings cubes{};  // numerator, per band
+  int row_shift = 0;      // each row's numerator sum is rounded by this
   std::int64_t row_add = 0;
-  RefCubeRounding ref{};     // denominator (scales 1..3)
-  int den_row_shift = 0;     // each row's denominator sum is rounded by this
+  RefCubeRounding ref{};  // denominator (scales 1..3)
+  int den_row_shift = 0;  // each row's denominator sum is rounded by this
   std::uint64_t den_row_add = 0;
 };
 
@@ -129,10 +132,10 @@ void pad_edges(std::int32_t* row, const Range& x, int w) {
 Expected<AdmCpu> AdmCpu::create(const AdmParams& params, unsigned width, unsigned height,
                                 unsigned bpc) {
   if (width < kMinSize || height < kMinSize) {
-    return Error(Errc::kUnsupported,
-                 "adm: picture " + std::to_string(width) + "x" + std::to_string(height) +
-                     " is too small (at least " + std::to_string(kMinSize) + "x" +
-                     std::to_string(kMinSize) + "; libvmaf reads outside the picture below that)");
+    return Error(Errc::kUnsupported, "adm: picture " + std::to_string(width) + "x" +
+                                         std::to_string(height) + " is too small (at least " +
+                                         std::to_string(kMinSize) + "x" + std::to_string(kMinSize) +
+                                         "; libvmaf reads outside the picture below that)");
   }
   if (bpc < 8 || bpc > 16) {
     return Error(Errc::kUnsupported, "adm: bit depth " + std::to_string(bpc) + " not supported");
@@ -233,8 +236,8 @@ void AdmCpu::sweep(int scale, Step&& transform_row, ScaleSums& sums) {
       return masked_cubes_scale0(view(x), thr_.data(), g.sum_x.begin, g.sum_x.end, csf_.q_scale0,
                                  k.cubes);
     } else {
-      return masked_cubes_scale_n(view(x), thr_.data(), g.sum_x.begin, g.sum_x.end,
-                                  csf_.q[scale], k.cubes);
+      return masked_cubes_scale_n(view(x), thr_.data(), g.sum_x.begin, g.sum_x.end, csf_.q[scale],
+                                  k.cubes);
     }
   };
   auto add_row = [&](std::array<std::int64_t, 3>& acc, const BandSums& row) {
@@ -401,8 +404,8 @@ void AdmCpu::finish(const std::array<ScaleSums, kScales>& sums, AdmScores& out) 
                                     std::pow(2, q - k.cubes[b].cub_shift - k.row_shift));
         }
         constexpr int kNumQ[3] = {45, 39, 36};
-        const auto div = static_cast<float>(std::pow(2, kNumQ[s - 1] - k.cubes[b].cub_shift -
-                                                            k.row_shift));
+        const auto div =
+            static_cast<float>(std::pow(2, kNumQ[s - 1] - k.cubes[b].cub_shift - k.row_shift));
         return static_cast<float>(acc) / div;
       };
       std::array<float, 3> num_b{};

@@ -21,11 +21,11 @@
 namespace vqx::adm {
 
 struct AdmScores {
-  double adm2 = 0;  // integer_adm2 (= integer_adm)
-  double aim = 0;   // integer_aim
-  double adm3 = 0;  // integer_adm3
-  double num = 0;   // integer_adm_num
-  double den = 0;   // integer_adm_den
+  double adm2 = 0;                          // integer_adm2 (= integer_adm)
+  double aim = 0;                           // integer_aim
+  double adm3 = 0;                          // integer_adm3
+  double num = 0;                           // integer_adm_num
+  double den = 0;                           // integer_adm_den
   std::array<double, kScales> num_scale{};  // integer_adm_num_scaleN
   std::array<double, kScales> den_scale{};  // integer_adm_den_scaleN
   std::array<double, kScales> scale{};      // integer_adm_scaleN

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <string>
+// Last: sets floating-point contraction off for this file (libvmaf rounds
+// every product and sum on its own).
+#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -22,12 +25,9 @@ constexpr double kWatsonK = 0.466;
 constexpr double kWatsonF0 = 0.401;
 constexpr std::array<double, 4> kWatsonG = {1.501, 1.0, 0.534, 1.0};
 constexpr double kBasisAmplitude[6][4] = {
-    {0.62171, 0.67234, 0.72709, 0.67234},
-    {0.34537, 0.41317, 0.49428, 0.41317},
-    {0.18004, 0.22727, 0.28688, 0.22727},
-    {0.091401, 0.11792, 0.15214, 0.11792},
-    {0.045943, 0.059758, 0.077727, 0.059758},
-    {0.023013, 0.030018, 0.039156, 0.030018}};
+    {0.62171, 0.67234, 0.72709, 0.67234},     {0.34537, 0.41317, 0.49428, 0.41317},
+    {0.18004, 0.22727, 0.28688, 0.22727},     {0.091401, 0.11792, 0.15214, 0.11792},
+    {0.045943, 0.059758, 0.077727, 0.059758}, {0.023013, 0.030018, 0.039156, 0.030018}};
 
 // libvmaf keeps these tables in float, initialised from double literals.
 float f32(double v) { return static_cast<float>(v); }
@@ -36,8 +36,8 @@ float f32(double v) { return static_cast<float>(v); }
 // formula (9); theta 1 = horizontal/vertical, 2 = diagonal.
 float watson_step(int scale, int theta, double norm_view_dist, int display_height) {
   const float r = pixels_per_degree(norm_view_dist, display_height);
-  const float lg = f32(std::log10(std::pow(2.0, scale + 1) * f32(kWatsonF0) *
-                                  f32(kWatsonG[theta]) / r));
+  const float lg =
+      f32(std::log10(std::pow(2.0, scale + 1) * f32(kWatsonF0) * f32(kWatsonG[theta]) / r));
   const float exponent = f32(kWatsonK) * lg * lg;  // float arithmetic, as in C
   return f32(2.0 * f32(kWatsonA) * std::pow(10.0, static_cast<double>(exponent)) /
              f32(kBasisAmplitude[scale][theta]));
@@ -45,16 +45,15 @@ float watson_step(int scale, int theta, double norm_view_dist, int display_heigh
 
 // --- Barten CSF as in HDR-VDP-2 (barten_csf_tools.h). ------------------------
 constexpr std::array<double, 6> kBartenLumAnchors = {0.002, 0.02, 0.2, 2.0, 20.0, 150.0};
-constexpr double kBartenParams[6][5] = {
-    {0.0160737, 0.991265, 3.74038, 0.50722, 4.46044},
-    {0.383873, 0.800889, 3.54104, 0.682505, 4.94958},
-    {0.929301, 0.476505, 4.37453, 0.750315, 5.28678},
-    {1.29776, 0.405782, 4.40602, 0.935314, 5.61425},
-    {1.49222, 0.334278, 3.79542, 1.07327, 6.4635},
-    {1.46213, 0.394533, 2.7755, 1.16577, 7.45665}};
+constexpr double kBartenParams[6][5] = {{0.0160737, 0.991265, 3.74038, 0.50722, 4.46044},
+                                        {0.383873, 0.800889, 3.54104, 0.682505, 4.94958},
+                                        {0.929301, 0.476505, 4.37453, 0.750315, 5.28678},
+                                        {1.29776, 0.405782, 4.40602, 0.935314, 5.61425},
+                                        {1.49222, 0.334278, 3.79542, 1.07327, 6.4635},
+                                        {1.46213, 0.394533, 2.7755, 1.16577, 7.45665}};
 constexpr std::array<double, 4> kBartenSa = {30.162, 4.0627, 1.6596, 0.2712};
 constexpr std::array<double, 4> kBartenMtfA = {0.424838596301290, 0.572435103936480,
-                                             0.000167576239164937, 0.00255872352306433};
+                                               0.000167576239164937, 0.00255872352306433};
 constexpr std::array<double, 4> kBartenMtfB = {0.028, 0.37, 37.0, 360.0};
 
 float lerp_f(float x0, float y0, float x1, float y1, float x) {
@@ -80,8 +79,7 @@ float barten_mtf(float f) {
   return m;
 }
 
-float barten_weight(int scale, double norm_view_dist, int display_height, double lum,
-                    double gain) {
+float barten_weight(int scale, double norm_view_dist, int display_height, double lum, double gain) {
   const float r = pixels_per_degree(norm_view_dist, display_height);
   const float f = f32(r / std::pow(2, scale + 1));
 
@@ -111,8 +109,7 @@ float barten_weight(int scale, double norm_view_dist, int display_height, double
   // Neural CSF: p3 / sqrt(a * b), evaluated in libvmaf's mix of float and double.
   const float a = f32(1.0f + std::pow(static_cast<double>(p[0] * f), static_cast<double>(p[1])));
   const double fr = static_cast<double>(f / 7);
-  const float b =
-      f32(1.0f / std::pow(1 - std::exp(-std::pow(fr, 2.0)), static_cast<double>(p[2])));
+  const float b = f32(1.0f / std::pow(1 - std::exp(-std::pow(fr, 2.0)), static_cast<double>(p[2])));
   const float neural = f32(p[3] / std::pow(static_cast<double>(a * b), 0.5));
   const float partial = neural * barten_mtf(f) * barten_luminance_gain(f32(lum));
   return f32(partial * gain);
@@ -184,6 +181,11 @@ const BlendTable* find_blend(const AdmParams& p) {
 // Within range that truncates toward zero; out of range, x86-64 code goes
 // through a signed conversion (32-bit for uint16_t, 64-bit for uint32_t)
 // that yields the "integer indefinite" value, and keeps its low bits.
+// Out of range happens in practice: the Barten weights (about 1.2 at scale
+// 0 to 27 at scale 3 with the defaults) do not fit the Q21/Q23 16-bit and
+// Q32 formats, so libvmaf's integer ADM with adm_csf_mode=1 computes with
+// wrapped weights (and its AVX2/AVX-512 paths wrap differently from its C
+// path, which is the one reproduced here).
 std::uint16_t to_u16_like_c(double v) {
   if (!(v > -2147483649.0 && v < 2147483648.0)) return 0;
   return static_cast<std::uint16_t>(static_cast<std::int32_t>(v));
@@ -212,8 +214,8 @@ Expected<CsfWeights> make_csf_weights(const AdmParams& p) {
     BandWeights& b = w.scale[s];
     switch (p.csf_mode) {
       case CsfMode::kBarten:
-        b.hv = barten_weight(s, p.norm_view_dist, p.ref_display_height, kBartenLuminance,
-                             p.csf_scale);
+        b.hv =
+            barten_weight(s, p.norm_view_dist, p.ref_display_height, kBartenLuminance, p.csf_scale);
         b.diag = barten_weight(s, p.norm_view_dist, p.ref_display_height, kBartenLuminance,
                                p.csf_diag_scale);
         break;

@@ -1,6 +1,7 @@
 #include "metrics/adm/decouple.hpp"
 
 #include <array>
+#include <bit>
 #include <cmath>
 
 #include "metrics/adm/params.hpp"
@@ -11,56 +12,68 @@ namespace vqx::adm {
 
 namespace {
 
-// Signed Q30 reciprocals: entry 32768 + n holds 2^30 / n and entry
-// 32768 - n its negation, for n = 1 .. 32768 (integer_adm.h, div_lookup).
-constexpr int kRecipMid = 32768;
-constexpr std::array<std::int32_t, 2 * kRecipMid + 1> build_recip() {
-  std::array<std::int32_t, 2 * kRecipMid + 1> t{};
-  for (int n = 1; n <= kRecipMid; ++n) {
-    t[kRecipMid + n] = kRecipNumerator / n;
-    t[kRecipMid - n] = -(kRecipNumerator / n);
-  }
-  return t;
-}
-constexpr std::array<std::int32_t, 2 * kRecipMid + 1> kRecip = build_recip();
+// 2^30: libvmaf divides through Q30 reciprocals floor(2^30 / n)
+// (integer_adm.h, div_lookup), computed here rather than looked up.
+constexpr double kRecipQ30 = kRecipNumerator;
 
 // k = t / o in Q15, clamped to [0, 1]; 1 when o = 0. Scale 0: the Q30
-// reciprocal of o times t, rounded by 15 bits. The clamp is applied before
-// the shift (equivalent, and the shift is then of a non-negative value).
-VQX_ADM_INLINE std::int32_t ratio_scale0(const std::int32_t* recip, std::int32_t o,
-                                         std::int32_t t) {
-  constexpr std::int64_t kOne = std::int64_t{32768} << 15;
-  std::int64_t q = std::int64_t{recip[o]} * t + 16384;
-  q = q < 0 ? 0 : q;
-  q = q > kOne ? kOne : q;
-  const auto k = static_cast<std::int32_t>(static_cast<std::uint64_t>(q) >> 15);
-  // o = 0 reads the table's 0 and gives k = 0; libvmaf uses k = 1 (2^15)
-  // there. Set that bit arithmetically: a select would make the compiler
-  // mask the table read, which defeats vectorisation.
-  return k | (static_cast<std::int32_t>(o == 0) << 15);
+// reciprocal of |o| times t, rounded by 15 bits (integer_adm.c, adm_decouple).
+// In double, exactly, for the reasons given at ratio_scale_n below (here
+// |recip * t| < 2^45 always).
+VQX_ADM_INLINE std::int32_t ratio_scale0(std::int32_t o, std::int32_t t) {
+  const std::int32_t mag = o < 0 ? -o : o;
+  // Divides 2^31 by 2n rather than 2^30 by n (the same quotient): 2n does
+  // not fit 16 bits, which keeps the compiler from narrowing the integer
+  // steps to 16 bits and then failing to convert 16-bit lanes to double.
+  const auto n2 = static_cast<double>((mag | static_cast<std::int32_t>(mag == 0)) * 2);
+  const auto recip = static_cast<double>(static_cast<std::int32_t>(2.0 * kRecipQ30 / n2));
+  const double sign = static_cast<double>(static_cast<int>(o > 0) - static_cast<int>(o < 0));
+  double q = recip * (static_cast<double>(t) * sign) * (1.0 / 32768.0) + 0.5;
+  q = q < 0.0 ? 0.0 : (q > 32768.0 ? 32768.0 : q);
+  return static_cast<std::int32_t>(q) | (static_cast<std::int32_t>(o == 0) << 15);
 }
 
 // The same for scales 1..3: a denominator of 2^15 or more is first rounded
 // to its 15 leading bits, and the final shift grows by the bits dropped
-// (libvmaf's get_best15_from32). Written without branches: for smaller
-// denominators `drop` is 0 and the rounding and shift are those of scale 0.
-VQX_ADM_INLINE std::int32_t ratio_scale_n(const std::int32_t* recip, std::int32_t o,
-                                          std::int32_t t) {
+// (libvmaf's get_best15_from32):
+//
+//   k = clamp((recip(top) * t * sign(o) + 2^(14+drop)) >> (15+drop), 0, 2^15)
+//
+// with recip(n) = floor(2^30 / n). Computed in double so that it vectorises
+// without gathers or 64-bit shifts, and still exactly:
+//  * 2^30 / n is at least 1/n (>= 2^-15) away from the next integer unless
+//    it is one, far more than the division's rounding error, so truncating
+//    the double quotient gives recip(n);
+//  * wherever k is not clamped, |recip * t| < 2^(30+drop) <= 2^47, so the
+//    product, the scaling by a power of two and the +1/2 are exact, and
+//    truncating the clamped (non-negative) value is the shift; where the
+//    product is rounded (beyond 2^53) the result is clamped either way.
+VQX_ADM_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
   // |o| as libvmaf's abs() gives it (two's complement for INT32_MIN).
   const std::uint32_t mag =
       o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
-  const int width = 32 - __builtin_clz(mag | 1u);
+  // drop = max(0, bit width of mag - 15). The width is read from the
+  // exponent of (float)(mag >> 8), which is exact (below 2^24): this
+  // vectorises where a leading-zero count does not.
+  const auto high = static_cast<float>(static_cast<std::int32_t>(mag >> 8));
+  const int width = static_cast<int>(std::bit_cast<std::uint32_t>(high) >> 23) - 126 + 8;
   const int drop = width > 15 ? width - 15 : 0;
   const std::uint32_t top = (mag + ((1u << drop) >> 1)) >> drop;
-  const int shift = 15 + drop;
-  const std::int64_t product = std::int64_t{recip[static_cast<std::int32_t>(top & 0xFFFFu)]} * t;
-  std::int64_t q = (o < 0 ? -product : product) + (std::int64_t{1} << (shift - 1));
-  // Clamp before the shift, as in ratio_scale0.
-  const std::int64_t one = std::int64_t{32768} << shift;
-  q = q < 0 ? 0 : q;
-  q = q > one ? one : q;
-  const auto k = static_cast<std::int32_t>(static_cast<std::uint64_t>(q) >> shift);
-  return k | (static_cast<std::int32_t>(o == 0) << 15);  // as in ratio_scale0
+  // top = 0 only for o = 0; the sign factor 0 then zeroes the quotient.
+  const auto n =
+      static_cast<double>(static_cast<std::int32_t>(top | static_cast<std::uint32_t>(top == 0)));
+  const auto recip = static_cast<double>(static_cast<std::int32_t>(kRecipQ30 / n));
+  const double sign = static_cast<double>(static_cast<int>(o > 0) - static_cast<int>(o < 0));
+  // 2^-(15 + drop): 2^-drop from the exponent bits of a float.
+  const double scale =
+      static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(127 - drop) << 23)) *
+      (1.0 / 32768.0);
+  double q = recip * (static_cast<double>(t) * sign) * scale + 0.5;
+  q = q < 0.0 ? 0.0 : (q > 32768.0 ? 32768.0 : q);
+  // k = 1 (2^15) for o = 0, as libvmaf sets it; set arithmetically (a
+  // select here would make the conversion conditional, which does not
+  // vectorise).
+  return static_cast<std::int32_t>(q) | (static_cast<std::int32_t>(o == 0) << 15);
 }
 
 // Nearly parallel test: the angle between (oh, ov) and (th, tv) is under one
@@ -92,41 +105,6 @@ VQX_ADM_INLINE Wide restore(std::int32_t k, Wide o, Wide t, bool parallel, doubl
   return enhance ? grown_r : r;
 }
 
-// The division of each band, for one row. Separate functions with
-// restrict-qualified parameters: the vectoriser then knows that the table
-// reads (gathers) do not alias the stores.
-VQX_ADM_CLONES void ratios_scale0(const std::int16_t* __restrict oh,
-                                  const std::int16_t* __restrict ov,
-                                  const std::int16_t* __restrict od,
-                                  const std::int16_t* __restrict th,
-                                  const std::int16_t* __restrict tv,
-                                  const std::int16_t* __restrict td, int begin, int end,
-                                  std::int32_t* __restrict kh, std::int32_t* __restrict kv,
-                                  std::int32_t* __restrict kd) {
-  const std::int32_t* recip = kRecip.data() + kRecipMid;
-  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
-    kh[j] = ratio_scale0(recip, oh[j], th[j]);
-    kv[j] = ratio_scale0(recip, ov[j], tv[j]);
-    kd[j] = ratio_scale0(recip, od[j], td[j]);
-  });
-}
-
-VQX_ADM_CLONES void ratios_scale_n(const std::int32_t* __restrict oh,
-                                   const std::int32_t* __restrict ov,
-                                   const std::int32_t* __restrict od,
-                                   const std::int32_t* __restrict th,
-                                   const std::int32_t* __restrict tv,
-                                   const std::int32_t* __restrict td, int begin, int end,
-                                   std::int32_t* __restrict kh, std::int32_t* __restrict kv,
-                                   std::int32_t* __restrict kd) {
-  const std::int32_t* recip = kRecip.data() + kRecipMid;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
-    kh[j] = ratio_scale_n(recip, oh[j], th[j]);
-    kv[j] = ratio_scale_n(recip, ov[j], tv[j]);
-    kd[j] = ratio_scale_n(recip, od[j], td[j]);
-  });
-}
-
 }  // namespace
 
 DecoupleParams make_decouple_params(double enhn_gain_limit) {
@@ -135,8 +113,8 @@ DecoupleParams make_decouple_params(double enhn_gain_limit) {
 }
 
 VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis,
-                                 int begin, int end, const DecoupleParams& p,
-                                 std::int32_t* scratch, DetailOut<std::int16_t> restored,
+                                 int begin, int end, const DecoupleParams& p, std::int32_t* scratch,
+                                 DetailOut<std::int16_t> restored,
                                  DetailOut<std::int16_t> additive) {
   const std::int16_t* __restrict oh = ref.h;
   const std::int16_t* __restrict ov = ref.v;
@@ -144,10 +122,17 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
   const std::int16_t* __restrict th = dis.h;
   const std::int16_t* __restrict tv = dis.v;
   const std::int16_t* __restrict td = dis.d;
-  const std::int32_t* __restrict kh = scratch;
-  const std::int32_t* __restrict kv = scratch + end;
-  const std::int32_t* __restrict kd = scratch + 2 * end;
-  ratios_scale0(oh, ov, od, th, tv, td, begin, end, scratch, scratch + end, scratch + 2 * end);
+  // Pass 1: the divisions (k per band).
+  std::int32_t* __restrict kh = scratch;
+  std::int32_t* __restrict kv = scratch + end;
+  std::int32_t* __restrict kd = scratch + 2 * end;
+  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
+    kh[j] = ratio_scale0(oh[j], th[j]);
+    kv[j] = ratio_scale0(ov[j], tv[j]);
+    kd[j] = ratio_scale0(od[j], td[j]);
+  });
+
+  // Pass 2: the parallel test, restored and additive parts.
 
   std::int16_t* __restrict rh = restored.h;
   std::int16_t* __restrict rv = restored.v;
@@ -161,9 +146,12 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
     const std::int32_t o_h = oh[j], o_v = ov[j], o_d = od[j];
     const std::int32_t t_h = th[j], t_v = tv[j], t_d = td[j];
     // 16-bit products are exact in int32_t and their sums exact in double.
-    const auto dot = static_cast<float>(static_cast<double>(o_h * t_h) + static_cast<double>(o_v * t_v));
-    const auto o_sq = static_cast<float>(static_cast<double>(o_h * o_h) + static_cast<double>(o_v * o_v));
-    const auto t_sq = static_cast<float>(static_cast<double>(t_h * t_h) + static_cast<double>(t_v * t_v));
+    const auto dot =
+        static_cast<float>(static_cast<double>(o_h * t_h) + static_cast<double>(o_v * t_v));
+    const auto o_sq =
+        static_cast<float>(static_cast<double>(o_h * o_h) + static_cast<double>(o_v * o_v));
+    const auto t_sq =
+        static_cast<float>(static_cast<double>(t_h * t_h) + static_cast<double>(t_v * t_v));
     const bool par = within_one_degree(dot, o_sq, t_sq, cos_sq);
     const std::int32_t r_h = restore<std::int32_t>(kh[j], o_h, t_h, par, gain);
     const std::int32_t r_v = restore<std::int32_t>(kv[j], o_v, t_v, par, gain);
@@ -178,8 +166,8 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
 }
 
 VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis,
-                                 int begin, int end, const DecoupleParams& p,
-                                 std::int32_t* scratch, DetailOut<std::int32_t> restored,
+                                 int begin, int end, const DecoupleParams& p, std::int32_t* scratch,
+                                 DetailOut<std::int32_t> restored,
                                  DetailOut<std::int32_t> additive) {
   const std::int32_t* __restrict oh = ref.h;
   const std::int32_t* __restrict ov = ref.v;
@@ -187,10 +175,17 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int
   const std::int32_t* __restrict th = dis.h;
   const std::int32_t* __restrict tv = dis.v;
   const std::int32_t* __restrict td = dis.d;
-  const std::int32_t* __restrict kh = scratch;
-  const std::int32_t* __restrict kv = scratch + end;
-  const std::int32_t* __restrict kd = scratch + 2 * end;
-  ratios_scale_n(oh, ov, od, th, tv, td, begin, end, scratch, scratch + end, scratch + 2 * end);
+  // Pass 1: the divisions (k per band).
+  std::int32_t* __restrict kh = scratch;
+  std::int32_t* __restrict kv = scratch + end;
+  std::int32_t* __restrict kd = scratch + 2 * end;
+  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+    kh[j] = ratio_scale_n(oh[j], th[j]);
+    kv[j] = ratio_scale_n(ov[j], tv[j]);
+    kd[j] = ratio_scale_n(od[j], td[j]);
+  });
+
+  // Pass 2: the parallel test, restored and additive parts.
 
   std::int32_t* __restrict rh = restored.h;
   std::int32_t* __restrict rv = restored.v;
@@ -214,9 +209,12 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int
     rv[j] = r_v;
     rd[j] = r_d;
     // t - r in 32-bit two's complement, as libvmaf stores it.
-    ah[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_h) - static_cast<std::uint32_t>(r_h));
-    av[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_v) - static_cast<std::uint32_t>(r_v));
-    ad[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_d) - static_cast<std::uint32_t>(r_d));
+    ah[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_h) -
+                                      static_cast<std::uint32_t>(r_h));
+    av[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_v) -
+                                      static_cast<std::uint32_t>(r_v));
+    ad[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(t_d) -
+                                      static_cast<std::uint32_t>(r_d));
   });
 }
 

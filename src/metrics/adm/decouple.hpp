@@ -4,7 +4,6 @@
 // its "enhancement" rule for nearly parallel (h, v) vectors.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 namespace vqx::adm {
@@ -35,10 +34,10 @@ DecoupleParams make_decouple_params(double enhn_gain_limit);
 // scales 1..3 on int32_t bands (whose division first rounds denominators of
 // 2^15 and more to 15 significant bits). `scratch` holds 3 * end int32_t.
 void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis, int begin, int end,
-                  const DecoupleParams& p, std::int32_t* scratch,
-                  DetailOut<std::int16_t> restored, DetailOut<std::int16_t> additive);
+                  const DecoupleParams& p, std::int32_t* scratch, DetailOut<std::int16_t> restored,
+                  DetailOut<std::int16_t> additive);
 void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis, int begin, int end,
-                  const DecoupleParams& p, std::int32_t* scratch,
-                  DetailOut<std::int32_t> restored, DetailOut<std::int32_t> additive);
+                  const DecoupleParams& p, std::int32_t* scratch, DetailOut<std::int32_t> restored,
+                  DetailOut<std::int32_t> additive);
 
 }  // namespace vqx::adm

@@ -120,8 +120,10 @@ VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, in
   std::int32_t* __restrict hi = tmp.hi;
   for_columns(0, w, [=](int j) VQX_ADM_BODY {
     const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
-    lo[j] = static_cast<std::int32_t>((L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 + vadd) >> vsh);
-    hi[j] = static_cast<std::int32_t>((H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + vadd) >> vsh);
+    lo[j] =
+        static_cast<std::int32_t>(shift_right(L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 + vadd, vsh));
+    hi[j] =
+        static_cast<std::int32_t>(shift_right(H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + vadd, vsh));
   });
   pad_row(tmp.lo, w);
   pad_row(tmp.hi, w);
@@ -133,11 +135,14 @@ VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, in
   auto detail = [=](int j) VQX_ADM_BODY {
     const std::int32_t* p = lo + 2 * j - 1;
     const std::int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-    v[j] = static_cast<std::int32_t>((H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + hadd) >> hsh);
+    v[j] =
+        static_cast<std::int32_t>(shift_right(H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + hadd, hsh));
     const std::int32_t* q = hi + 2 * j - 1;
     const std::int64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-    h[j] = static_cast<std::int32_t>((L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + hadd) >> hsh);
-    d[j] = static_cast<std::int32_t>((H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + hadd) >> hsh);
+    h[j] =
+        static_cast<std::int32_t>(shift_right(L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + hadd, hsh));
+    d[j] =
+        static_cast<std::int32_t>(shift_right(H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + hadd, hsh));
   };
   if (out.a == nullptr) {
     for_columns(0, bw, detail);
@@ -147,7 +152,8 @@ VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, in
   for_columns(0, bw, [=](int j) VQX_ADM_BODY {
     const std::int32_t* p = lo + 2 * j - 1;
     const std::int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-    a[j] = static_cast<std::int32_t>((L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + hadd) >> hsh);
+    a[j] =
+        static_cast<std::int32_t>(shift_right(L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + hadd, hsh));
     detail(j);
   });
 }

@@ -47,8 +47,8 @@ struct DwtNRow {
 
 // Scale 0 from picture samples (uint8_t or uint16_t, `bpc` bits). `rows` are
 // the four input rows after the boundary rule, `w` the input width.
-void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
-                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out);
+void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
+                    const Dwt0Row& out);
 void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
                     DwtScratch<std::int16_t> tmp, const Dwt0Row& out);
 

@@ -23,7 +23,8 @@ class IntegerAdmExtractor final : public Extractor {
   explicit IntegerAdmExtractor(AdmParams params) : params_(params) {}
 
   Status init(const PictureFormat& fmt) override {
-    VQX_ASSIGN_OR_RETURN(adm::AdmCpu cpu, adm::AdmCpu::create(params_, fmt.width, fmt.height, fmt.bpc));
+    VQX_ASSIGN_OR_RETURN(adm::AdmCpu cpu,
+                         adm::AdmCpu::create(params_, fmt.width, fmt.height, fmt.bpc));
     cpu_.emplace(std::move(cpu));
     fmt_ = fmt;
     return Status::Ok();

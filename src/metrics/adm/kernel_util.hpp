@@ -6,6 +6,8 @@
 // off floating-point contraction for the rest of the file.
 #pragma once
 
+#include <cstdint>
+
 // Bit-exactness: libvmaf rounds every float/double product and sum on its
 // own, so no multiply-add may be fused (GCC fuses across statements in C++
 // whenever the target has FMA, as the x86-64-v3/v4 clones do).
@@ -39,6 +41,15 @@
 #endif
 
 namespace vqx::adm {
+
+// Arithmetic right shift of a signed 64-bit value, written as a logical
+// shift of the value biased by 2^63 (then unbiased): AVX2 has no 64-bit
+// arithmetic shift, and the vectoriser gives up on loops that need one.
+// Same result as v >> s for every v and 0 <= s < 64.
+VQX_ADM_INLINE std::int64_t shift_right(std::int64_t v, int s) {
+  constexpr std::uint64_t kBias = std::uint64_t{1} << 63;
+  return static_cast<std::int64_t>(((static_cast<std::uint64_t>(v) ^ kBias) >> s) - (kBias >> s));
+}
 
 // Columns per block: a constant trip count the vectoriser accepts without
 // a cost model. The best block holds one 512-bit vector of the narrowest

@@ -34,10 +34,10 @@ VQX_ADM_INLINE std::int32_t div15_q12(std::int32_t m) {
 // down from one half below, and that is what must be reproduced.
 constexpr std::int64_t kQ32Bias = -(std::int64_t{1} << 31);
 VQX_ADM_INLINE std::int32_t div30_q32(std::int32_t m) {
-  return static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> 32);
+  return static_cast<std::int32_t>(shift_right(kOneBy30Q32 * m + kQ32Bias, 32));
 }
 VQX_ADM_INLINE std::int32_t div15_q32(std::int32_t m) {
-  return static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> 32);
+  return static_cast<std::int32_t>(shift_right(kOneBy15Q32 * m + kQ32Bias, 32));
 }
 
 // CSF weighting of scale 0: h and v in Q21 -> shifted by 15, d in Q23 ->
@@ -51,15 +51,16 @@ VQX_ADM_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) {
 
 // CSF weighting of scales 1..3: Q32 weight, result kept in Q28 units.
 VQX_ADM_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) {
-  return static_cast<std::int32_t>((q * s + (1 << 27)) >> 28);
+  return static_cast<std::int32_t>(shift_right(q * s + (1 << 27), 28));
 }
 
 // max(|x| - thr, 0)^3 with libvmaf's intermediate roundings.
 VQX_ADM_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const CubeRounding& r) {
   std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
   m = m < 0 ? 0 : m;
-  const auto sq = static_cast<std::int32_t>((std::int64_t{m} * m + r.sq_add) >> r.sq_shift);
-  return (std::int64_t{sq} * m + r.cub_add) >> r.cub_shift;
+  const auto sq =
+      static_cast<std::int32_t>(shift_right(std::int64_t{m} * m + r.sq_add, r.sq_shift));
+  return shift_right(std::int64_t{sq} * m + r.cub_add, r.cub_shift);
 }
 
 }  // namespace
@@ -111,9 +112,8 @@ VQX_ADM_CLONES void threshold_row(const std::int32_t* up, const std::int32_t* mi
   std::int32_t* __restrict cs = col_scratch - (begin - 1);
   for_columns(begin - 1, end + 1, [=](int j) VQX_ADM_BODY { cs[j] = u[j] + m[j] + dn[j]; });
   std::int32_t* __restrict t = thr;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
-    t[j] = cs[j - 1] + cs[j] + cs[j + 1] - m[j] + c[j];
-  });
+  for_columns(begin, end,
+              [=](int j) VQX_ADM_BODY { t[j] = cs[j - 1] + cs[j] + cs[j + 1] - m[j] + c[j]; });
 }
 
 VQX_ADM_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr,
@@ -127,9 +127,8 @@ VQX_ADM_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std
     const std::int16_t* __restrict s = bands[b];
     const std::int32_t qb = q[b];
     const CubeRounding rb = r[b];
-    sums[b] = sum_columns<std::int64_t, 32>(begin, end, [=](int j) VQX_ADM_BODY {
-      return masked_cube(qb * s[j], t[j], rb);
-    });
+    sums[b] = sum_columns<std::int64_t, 32>(
+        begin, end, [=](int j) VQX_ADM_BODY { return masked_cube(qb * s[j], t[j], rb); });
   }
   return sums;
 }
@@ -145,9 +144,8 @@ VQX_ADM_CLONES BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const st
     const std::int32_t* __restrict s = bands[b];
     const std::int64_t qb = q[b];
     const CubeRounding rb = r[b];
-    sums[b] = sum_columns<std::int64_t>(begin, end, [=](int j) VQX_ADM_BODY {
-      return masked_cube(weigh_n(qb, s[j]), t[j], rb);
-    });
+    sums[b] = sum_columns<std::int64_t>(
+        begin, end, [=](int j) VQX_ADM_BODY { return masked_cube(weigh_n(qb, s[j]), t[j], rb); });
   }
   return sums;
 }

@@ -23,19 +23,19 @@ namespace vqx::adm {
 
 // Rounding of the cube x^3 in the numerator, per band.
 struct CubeRounding {
-  int thr_shift;       // threshold is brought to the Q format of x (scale 0)
+  int thr_shift;  // threshold is brought to the Q format of x (scale 0)
   std::int64_t sq_add;
-  int sq_shift;        // x^2 is rounded to 32 bits
+  int sq_shift;  // x^2 is rounded to 32 bits
   std::int64_t cub_add;
-  int cub_shift;       // x^2 * x is rounded before summing
+  int cub_shift;  // x^2 * x is rounded before summing
 };
 using CubeRoundings = std::array<CubeRounding, 3>;
 
 using BandSums = std::array<std::int64_t, 3>;
 using BandSumsU = std::array<std::uint64_t, 3>;
 
-// CSF weighting of one decoupled row, adding sum_b |c_b|/30 to flt_sum and
-// sum_b |c_b|/15 to ctr_sum (both overwritten, not accumulated).
+// CSF weighting of one decoupled row: stores, per column, the sum over the
+// h, v and d bands of |c|/30 in flt_sum and of |c|/15 in ctr_sum.
 void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
                     const std::array<std::uint16_t, 3>& q, std::int32_t* flt_sum,
                     std::int32_t* ctr_sum);
@@ -52,9 +52,8 @@ void threshold_row(const std::int32_t* up, const std::int32_t* mid, const std::i
                    std::int32_t* thr);
 
 // Numerator sums of one row.
-BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr, int begin,
-                             int end, const std::array<std::uint16_t, 3>& q,
-                             const CubeRoundings& r);
+BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr, int begin, int end,
+                             const std::array<std::uint16_t, 3>& q, const CubeRoundings& r);
 BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr, int begin,
                               int end, const std::array<std::uint32_t, 3>& q,
                               const CubeRoundings& r);

@@ -26,17 +26,17 @@ enum class CsfMode : int {
 // options[], and integer_adm.h, DEFAULT_ADM_*).
 struct AdmParams {
   bool debug = false;
-  double csf_scale = 1.0;           // adm_csf_scale (scf), Barten only
-  double csf_diag_scale = 1.0;      // adm_csf_diag_scale (scfd), Barten only
-  double dlm_weight = 0.5;          // adm_dlm_weight (dlmw)
-  double enhn_gain_limit = 100.0;   // adm_enhn_gain_limit (egl)
-  double norm_view_dist = 3.0;      // adm_norm_view_dist (nvd)
-  int ref_display_height = 1080;    // adm_ref_display_height (rdh)
+  double csf_scale = 1.0;                 // adm_csf_scale (scf), Barten only
+  double csf_diag_scale = 1.0;            // adm_csf_diag_scale (scfd), Barten only
+  double dlm_weight = 0.5;                // adm_dlm_weight (dlmw)
+  double enhn_gain_limit = 100.0;         // adm_enhn_gain_limit (egl)
+  double norm_view_dist = 3.0;            // adm_norm_view_dist (nvd)
+  int ref_display_height = 1080;          // adm_ref_display_height (rdh)
   CsfMode csf_mode = CsfMode::kWatson97;  // adm_csf_mode (csf)
-  double noise_weight = 0.03125;    // adm_noise_weight (nw)
-  bool skip_aim = false;            // adm_skip_aim
-  bool skip_scale0 = false;         // adm_skip_scale0 (ssz)
-  double min_val = 0.0;             // adm_min_val (min)
+  double noise_weight = 0.03125;          // adm_noise_weight (nw)
+  bool skip_aim = false;                  // adm_skip_aim
+  bool skip_scale0 = false;               // adm_skip_scale0 (ssz)
+  double min_val = 0.0;                   // adm_min_val (min)
 };
 
 inline constexpr int kScales = 4;
@@ -59,16 +59,17 @@ inline constexpr std::int32_t kDb2LoSum = 46342;
 
 // Reciprocals used by the masking stage (integer_adm.h / integer_adm.c):
 // 1/15 and 1/30 in Q12 at scale 0, and in Q32 at scales 1..3.
-inline constexpr std::int32_t kOneBy15Q12 = 8738;         // ONE_BY_15
-inline constexpr std::int32_t kOneBy30Q12 = 4369;         // FIX_ONE_BY_30 (adm_csf)
-inline constexpr std::int64_t kOneBy15Q32 = 286331153;    // I4_ONE_BY_15
-inline constexpr std::int64_t kOneBy30Q32 = 143165577;    // FIX_ONE_BY_30 (i4_adm_csf)
+inline constexpr std::int32_t kOneBy15Q12 = 8738;       // ONE_BY_15
+inline constexpr std::int32_t kOneBy30Q12 = 4369;       // FIX_ONE_BY_30 (adm_csf)
+inline constexpr std::int64_t kOneBy15Q32 = 286331153;  // I4_ONE_BY_15
+inline constexpr std::int64_t kOneBy30Q32 = 143165577;  // FIX_ONE_BY_30 (i4_adm_csf)
 
 // Scale-0 CSF weights libvmaf hard-codes for the default viewing condition
 // (Watson, 3 x 1080): h and v in Q21, d in Q23 (adm_csf, adm_cm).
 inline constexpr std::array<std::uint16_t, 3> kDefaultScale0Weights = {36453, 36453, 49417};
 
-// Q30 numerator of the reciprocal table (div_Q_factor in integer_adm.h).
+// libvmaf divides by n through the reciprocal floor(2^30 / n) (div_Q_factor
+// and div_lookup in integer_adm.h); VQX computes it rather than looks it up.
 inline constexpr std::int32_t kRecipNumerator = 1 << 30;
 
 // --- Options, outputs and model names ------------------------------------
@@ -114,11 +115,17 @@ inline std::span<const OptionDef> option_defs() {
 inline constexpr std::array<const char*, 7> kScoreNames = {
     "integer_adm2",       "integer_aim",        "integer_adm3",      "integer_adm_scale0",
     "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"};
-inline constexpr std::array<const char*, 11> kDebugNames = {
-    "integer_adm",            "integer_adm_num",        "integer_adm_den",
-    "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
-    "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
-    "integer_adm_num_scale3", "integer_adm_den_scale3"};
+inline constexpr std::array<const char*, 11> kDebugNames = {"integer_adm",
+                                                            "integer_adm_num",
+                                                            "integer_adm_den",
+                                                            "integer_adm_num_scale0",
+                                                            "integer_adm_den_scale0",
+                                                            "integer_adm_num_scale1",
+                                                            "integer_adm_den_scale1",
+                                                            "integer_adm_num_scale2",
+                                                            "integer_adm_den_scale2",
+                                                            "integer_adm_num_scale3",
+                                                            "integer_adm_den_scale3"};
 
 // The feature names models use (provided_features[] in integer_adm.c), with
 // their output names (alias.c). The debug-only names are left out: libvmaf

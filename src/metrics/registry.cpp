@@ -6,11 +6,15 @@
 namespace vqx {
 
 std::span<const ExtractorFamily* const> all_families() {
-  static const std::array<const ExtractorFamily*, 3> kFamilies = {
+  static const auto kFamilies = std::to_array<const ExtractorFamily*>({
       &integer_vif_family(),
       &integer_adm_family(),
       &integer_motion_family(),
-  };
+      &speed_chroma_family(),
+      &speed_temporal_family(),
+      &float_ssim_family(),
+      &float_ms_ssim_family(),
+  });
   return kFamilies;
 }
 

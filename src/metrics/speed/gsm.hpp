@@ -1,0 +1,45 @@
+// The Gaussian scale mixture fit of one band-pass picture (libvmaf speed.c,
+// est_params()): the 25x25 covariance of the 5x5 neighbourhoods, its
+// eigenvalues, and per 5x5 block a variance estimate s = y' K^-1 y / 25 and
+// the entropy sum_k log2(lambda_k s + sigma_nn) + log2(2 pi e).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "metrics/speed/geometry.hpp"
+#include "metrics/speed/linalg.hpp"
+
+namespace vqx::speed {
+
+struct BlockStats {
+  std::vector<float> entropy;  // per block, row-major over the block grid
+  std::vector<float> variance;
+  void allocate(std::size_t blocks) {
+    entropy.assign(blocks, 0.0F);
+    variance.assign(blocks, 0.0F);
+  }
+};
+
+class GsmFit {
+ public:
+  // Allocates every buffer.
+  void init(const Geometry& g);
+  // Fits the band-pass picture `band` (op_w x op_h, row stride op_w); `out`
+  // must have g.blocks() entries.
+  // Returns false when the covariance matrix is singular (an eigenvalue below
+  // kEigenEps, or a vanishing pivot): the variances are then 0, as in
+  // libvmaf.
+  bool fit(const float* band, float sigma_nn, BlockStats& out);
+
+ private:
+  void gather_blocks(const float* band);
+
+  Geometry g_;
+  Square cov_{};
+  std::vector<float> neighbourhoods_;  // kN x blocks: the blocks' samples
+  std::vector<float> solution_;        // kN x blocks: K^-1 times the above
+  QrSolver solver_;
+};
+
+}  // namespace vqx::speed

@@ -1,0 +1,141 @@
+// SSIM and MS-SSIM (libvmaf's "float_ssim" and "float_ms_ssim"): the
+// numbers and options, written once.
+//
+// Both measures work on the luma plane as floats in 8-bit units (a sample
+// divided by 2^(bpc - 8)). SSIM's statistics come from an 11x11 Gaussian
+// window applied separably, only where it fits inside the picture (the
+// "valid" region, (w - 10) x (h - 10)). float_ssim first box-filters and
+// subsamples the picture by a scale factor; float_ms_ssim evaluates five
+// scales, each the previous one low-passed (9x9) and subsampled by 2.
+//
+// Sources: libvmaf src/feature/iqa/ssim_tools.h and ssim_tools.c (window,
+// constants, the SSIM terms), src/feature/ssim.c (float_ssim scaling),
+// src/feature/ms_ssim.c (low-pass filter, scale weights, size check),
+// src/feature/iqa/decimate.c and convolve.c (subsampling, borders),
+// src/feature/float_ssim.c and float_ms_ssim.c (options, dB conversion,
+// output names), src/feature/picture_copy.c (sample scaling).
+#pragma once
+
+#include <array>
+#include <span>
+
+#include "core/extractor.hpp"
+#include "core/options.hpp"
+
+namespace vqx::ssim {
+
+// ---------------------------------------------------------------------------
+// The SSIM window
+
+// 11-tap Gaussian (sigma 1.5), applied horizontally then vertically.
+// Source: ssim_tools.h, g_gaussian_window_h (= g_gaussian_window_v).
+inline constexpr int kWindow = 11;
+inline constexpr std::array<float, kWindow> kGaussian = {0.001028f, 0.007599f, 0.036001f, 0.109361f,
+                                                         0.213006f, 0.266012f, 0.213006f, 0.109361f,
+                                                         0.036001f, 0.007599f, 0.001028f};
+
+// Stabilising constants, C1 = (K1 L)^2, C2 = (K2 L)^2, C3 = C2 / 2, computed
+// in float with L = 255 whatever the bit depth (samples are scaled to 8-bit
+// units first). Source: ssim_tools.c, _iqa_ssim().
+inline constexpr float kK1 = 0.01f;
+inline constexpr float kK2 = 0.03f;
+inline constexpr float kDynamicRange = 255.0f;
+inline constexpr float kC1 = (kK1 * kDynamicRange) * (kK1 * kDynamicRange);
+inline constexpr float kC2 = (kK2 * kDynamicRange) * (kK2 * kDynamicRange);
+inline constexpr float kC3 = kC2 / 2.0f;
+
+// ---------------------------------------------------------------------------
+// float_ssim's subsampling
+
+// Automatic scale factor: max(1, round(min(w, h) / 256)), rounding halves
+// up. Source: ssim.c, compute_ssim(); math_utils.c, _round().
+inline constexpr int kAutoScaleDivisor = 256;
+inline constexpr int kMaxScale = 10;  // the "scale" option's bound
+
+// ---------------------------------------------------------------------------
+// MS-SSIM
+
+inline constexpr int kScales = 5;  // ssim_tools.h, SCALES
+
+// The 9x9 low-pass filter applied before each subsampling by 2 (the 9/7
+// biorthogonal wavelet's analysis low-pass, as a 2-D table; libvmaf uses the
+// table, not the product of its 1-D taps). Row by row, 9 taps per row.
+// Source: ms_ssim.c, g_lpf.
+inline constexpr int kLpfSize = 9;
+inline constexpr int kLpfTaps = kLpfSize * kLpfSize;
+inline constexpr std::array<float, kLpfTaps> kLowPass = {
+    0.000714f, -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f,
+    0.000714f, -0.000450f, 0.000283f,  0.001316f,  -0.004490f, -0.010146f, -0.004490f, 0.001316f,
+    0.000283f, -0.000450f, -0.002090f, 0.001316f,  0.006115f,  -0.020867f, -0.047149f, -0.020867f,
+    0.006115f, 0.001316f,  -0.002090f, 0.007132f,  -0.004490f, -0.020867f, 0.071207f,  0.160885f,
+    0.071207f, -0.020867f, -0.004490f, 0.007132f,  0.016114f,  -0.010146f, -0.047149f, 0.160885f,
+    0.363505f, 0.160885f,  -0.047149f, -0.010146f, 0.016114f,  0.007132f,  -0.004490f, -0.020867f,
+    0.071207f, 0.160885f,  0.071207f,  -0.020867f, -0.004490f, 0.007132f,  -0.002090f, 0.001316f,
+    0.006115f, -0.020867f, -0.047149f, -0.020867f, 0.006115f,  0.001316f,  -0.002090f, -0.000450f,
+    0.000283f, 0.001316f,  -0.004490f, -0.010146f, -0.004490f, 0.001316f,  0.000283f,  -0.000450f,
+    0.000714f, -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f,
+    0.000714f,
+};
+
+// Exponents of the luminance, contrast and structure terms per scale
+// (Wang, Simoncelli and Bovik 2003). Source: ms_ssim.c, g_alphas, g_betas,
+// g_gammas.
+inline constexpr std::array<float, kScales> kAlphas = {0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f};
+inline constexpr std::array<float, kScales> kBetas = {0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f};
+inline constexpr std::array<float, kScales> kGammas = {0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f};
+
+// libvmaf refuses a picture unless each side, halved (rounding down) once
+// per scale below the last, still holds the window: floor(side / 16) >= 11,
+// i.e. side >= 176 (ms_ssim.c: "error: scale below 1x1!"). The scales it
+// then computes halve rounding up, so they are never smaller than that.
+inline constexpr unsigned kMsSsimMinSide = kWindow << (kScales - 1);
+static_assert(kMsSsimMinSide == 176);
+
+// ---------------------------------------------------------------------------
+// Options and outputs (float_ssim.c, float_ms_ssim.c: options[]). None is a
+// feature parameter, so none renames the outputs.
+
+inline constexpr const char* kOptEnableLcs = "enable_lcs";
+inline constexpr const char* kOptEnableDb = "enable_db";
+inline constexpr const char* kOptClipDb = "clip_db";
+inline constexpr const char* kOptScale = "scale";
+
+inline std::span<const OptionDef> ssim_option_defs() {
+  static const std::array<OptionDef, 4> kDefs = {{
+      {kOptEnableLcs, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptEnableDb, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptClipDb, nullptr, OptionValue{false}, 0, 0, false},
+      // 0 = automatic, 1 = full resolution, 2..10 = that factor.
+      {kOptScale, nullptr, OptionValue{0}, 0, kMaxScale, false},
+  }};
+  return kDefs;
+}
+
+inline std::span<const OptionDef> ms_ssim_option_defs() {
+  static const std::array<OptionDef, 3> kDefs = {{
+      {kOptEnableLcs, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptEnableDb, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptClipDb, nullptr, OptionValue{false}, 0, 0, false},
+  }};
+  return kDefs;
+}
+
+// Output names in slot order: the score, then with enable_lcs the means of
+// the luminance, contrast and structure terms (MS-SSIM: per scale).
+inline constexpr std::array<const char*, 1> kSsimScoreName = {"float_ssim"};
+inline constexpr std::array<const char*, 3> kSsimLcsNames = {"float_ssim_l", "float_ssim_c",
+                                                             "float_ssim_s"};
+inline constexpr std::array<const char*, 1> kMsSsimScoreName = {"float_ms_ssim"};
+inline constexpr std::array<const char*, 3 * kScales> kMsSsimLcsNames = {
+    "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
+    "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4", "float_ms_ssim_c_scale0",
+    "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
+    "float_ms_ssim_c_scale4", "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
+    "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4"};
+
+// Model feature names (libvmaf provided_features; no alias in alias.c).
+inline constexpr std::array<FeatureAlias, 1> kSsimProvides = {{{"float_ssim", "float_ssim"}}};
+inline constexpr std::array<FeatureAlias, 1> kMsSsimProvides = {
+    {{"float_ms_ssim", "float_ms_ssim"}}};
+
+}  // namespace vqx::ssim

@@ -1,0 +1,198 @@
+// The window is separable: each input row is filtered horizontally into a
+// ring of the last kWindow rows (one ring per quantity), and each output row
+// is the vertical filter over the ring. libvmaf computes the same sums
+// (iqa/convolve.c, _iqa_convolve with IQA_CONVOLVE_1D): per output, the 11
+// products tap * sample, each rounded to float, added in order in double,
+// and the sum rounded to float. The per-position terms are computed with
+// libvmaf's mix of float and double operations, over a row at a time (the
+// loops vectorise), and summed in row-major order in double (sequentially,
+// as libvmaf does: reordering would change the rounding).
+#include "metrics/ssim/window.hpp"
+
+#include <cassert>
+#include <cmath>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#include "metrics/ssim/params.hpp"
+#include "metrics/ssim/simd.hpp"
+
+namespace vqx::ssim {
+
+namespace {
+
+// The products of one input row that the second moments filter.
+VQX_SSIM_CLONES void row_products(const float* __restrict a, const float* __restrict b,
+                                  float* __restrict aa, float* __restrict bb, float* __restrict ab,
+                                  int count) {
+  for (int x = 0; x < count; ++x) {
+    aa[x] = a[x] * a[x];
+    bb[x] = b[x] * b[x];
+    ab[x] = a[x] * b[x];
+  }
+}
+
+// One horizontally filtered row: out[x] = sum over t of in[x + t] * tap[t].
+VQX_SSIM_CLONES void filter_row_horizontal(const float* __restrict in, float* __restrict out,
+                                           int count) {
+  for (int x = 0; x < count; ++x) {
+    double sum = 0.0;
+    for (int t = 0; t < kWindow; ++t) sum += static_cast<double>(in[x + t] * kGaussian[t]);
+    out[x] = static_cast<float>(sum);
+  }
+}
+
+// One vertically filtered row: out[x] = sum over v of rows[v][x] * tap[v].
+VQX_SSIM_CLONES void filter_row_vertical(const float* const* rows, float* __restrict out,
+                                         int count) {
+  VQX_SSIM_IVDEP
+  for (int x = 0; x < count; ++x) {
+    double sum = 0.0;
+    for (int v = 0; v < kWindow; ++v) sum += static_cast<double>(rows[v][x] * kGaussian[v]);
+    out[x] = static_cast<float>(sum);
+  }
+}
+
+// The variances and the covariance of one output row, in place of the
+// second moments and the cross moment (m11 -> var1, m22 -> var2, m12 ->
+// cov), and the product var1 * var2 in `prod`. All float, as in libvmaf.
+VQX_SSIM_CLONES void row_moments(const float* __restrict mu1, const float* __restrict mu2,
+                                 float* __restrict m11, float* __restrict m22,
+                                 float* __restrict m12, float* __restrict prod, int count) {
+  for (int x = 0; x < count; ++x) {
+    const float a = mu1[x];
+    const float b = mu2[x];
+    float var1 = m11[x] - a * a;
+    float var2 = m22[x] - b * b;
+    var1 = var1 < 0.0f ? 0.0f : var1;  // rounding can make a flat patch's variance negative
+    var2 = var2 < 0.0f ? 0.0f : var2;
+    m11[x] = var1;
+    m22[x] = var2;
+    m12[x] = m12[x] - a * b;
+    prod[x] = var1 * var2;
+  }
+}
+
+// v[x] = sqrt(v[x]) over a row. libvmaf takes the double root of the float
+// value and rounds it to float, which is the float root (53 >= 2 * 24 + 2
+// bits). GCC vectorises std::sqrt only under -fno-math-errno, which a
+// pragma cannot switch on, hence the SSE form on x86-64.
+VQX_SSIM_CLONES void root_row(float* v, int count) {
+  int x = 0;
+#if defined(__SSE2__)
+  for (; x + 4 <= count; x += 4) _mm_storeu_ps(v + x, _mm_sqrt_ps(_mm_loadu_ps(v + x)));
+#endif
+  for (; x < count; ++x) v[x] = std::sqrt(v[x]);
+}
+
+// The SSIM terms at each position of one output row, from the means, the
+// variances, the covariance and the root of the variances' product. Types
+// follow libvmaf exactly: the luminance and contrast quotients divide a
+// double by a float sum, the structure quotient is float.
+VQX_SSIM_CLONES void row_terms(const float* __restrict mu1, const float* __restrict mu2,
+                               const float* __restrict var1, const float* __restrict var2,
+                               const float* __restrict cov, const float* __restrict sd12,
+                               double* __restrict ssim, double* __restrict lum,
+                               double* __restrict con, double* __restrict str, int count) {
+  for (int x = 0; x < count; ++x) {
+    const float a = mu1[x];
+    const float b = mu2[x];
+    const float sd = sd12[x];
+    const double l = (2.0 * a * b + kC1) / static_cast<double>(a * a + b * b + kC1);
+    const double c = (2.0 * sd + kC2) / static_cast<double>(var1[x] + var2[x] + kC2);
+    // In a flat patch the covariance may round below 0 where the root
+    // product is 0; libvmaf then takes it as 0 so that equal pictures score 1.
+    const float cov_c = (cov[x] < 0.0f && sd <= 0.0f) ? 0.0f : cov[x];
+    const float s = (cov_c + kC3) / (sd + kC3);
+    ssim[x] = l * c * static_cast<double>(s);
+    lum[x] = l;
+    con[x] = c;
+    str[x] = static_cast<double>(s);
+  }
+}
+
+}  // namespace
+
+void SsimWindow::init(int max_width) {
+  assert(max_width >= kWindow);
+  max_in_ = static_cast<std::size_t>(max_width);
+  max_out_ = max_in_ - (kWindow - 1);
+  rows_.assign(kInputRows * max_in_, 0.0f);
+  hrows_.assign(kMaps * kWindow * max_out_, 0.0f);
+  vrows_.assign(kMaps * max_out_, 0.0f);
+  terms_.assign(kTerms * max_out_, 0.0);
+}
+
+float* SsimWindow::hrow(int map, int slot) {
+  return hrows_.data() +
+         (static_cast<std::size_t>(map) * kWindow + static_cast<std::size_t>(slot)) * max_out_;
+}
+
+float* SsimWindow::vrow(int map) {
+  return vrows_.data() + static_cast<std::size_t>(map) * max_out_;
+}
+
+double* SsimWindow::term_row(int term) {
+  return terms_.data() + static_cast<std::size_t>(term) * max_out_;
+}
+
+WindowMeans SsimWindow::compute(const RowSource& ref, const RowSource& cmp) {
+  const int w = ref.width();
+  const int h = ref.height();
+  assert(cmp.width() == w && cmp.height() == h);
+  assert(w >= kWindow && h >= kWindow && static_cast<std::size_t>(w) <= max_in_);
+  const int ow = w - (kWindow - 1);
+  const int oh = h - (kWindow - 1);
+
+  float* ref_scratch = rows_.data();
+  float* cmp_scratch = ref_scratch + max_in_;
+  float* aa = cmp_scratch + max_in_;
+  float* bb = aa + max_in_;
+  float* ab = bb + max_in_;
+  double sum_ssim = 0.0;
+  double sum_l = 0.0;
+  double sum_c = 0.0;
+  double sum_s = 0.0;
+  for (int r = 0; r < h; ++r) {
+    const int slot = r % kWindow;
+    const float* a = ref.row(r, ref_scratch);
+    const float* b = cmp.row(r, cmp_scratch);
+    row_products(a, b, aa, bb, ab, w);
+    filter_row_horizontal(a, hrow(kRef, slot), ow);
+    filter_row_horizontal(b, hrow(kCmp, slot), ow);
+    filter_row_horizontal(aa, hrow(kRefSq, slot), ow);
+    filter_row_horizontal(bb, hrow(kCmpSq, slot), ow);
+    filter_row_horizontal(ab, hrow(kCross, slot), ow);
+    if (r < kWindow - 1) continue;
+
+    // Output row r - 10 filters input rows r - 10 .. r, oldest first.
+    const int top = r - (kWindow - 1);
+    for (int m = 0; m < kMaps; ++m) {
+      const float* rows[kWindow];
+      for (int v = 0; v < kWindow; ++v) rows[v] = hrow(m, (top + v) % kWindow);
+      filter_row_vertical(rows, vrow(m), ow);
+    }
+    float* sd12 = aa;  // the input row's products are no longer needed
+    row_moments(vrow(kRef), vrow(kCmp), vrow(kRefSq), vrow(kCmpSq), vrow(kCross), sd12, ow);
+    root_row(sd12, ow);
+    row_terms(vrow(kRef), vrow(kCmp), vrow(kRefSq), vrow(kCmpSq), vrow(kCross), sd12,
+              term_row(kSsim), term_row(kL), term_row(kC), term_row(kS), ow);
+    const double* t_ssim = term_row(kSsim);
+    const double* t_l = term_row(kL);
+    const double* t_c = term_row(kC);
+    const double* t_s = term_row(kS);
+    for (int x = 0; x < ow; ++x) {
+      sum_ssim += t_ssim[x];
+      sum_l += t_l[x];
+      sum_c += t_c[x];
+      sum_s += t_s[x];
+    }
+  }
+  const auto count = static_cast<double>(ow * oh);
+  return {static_cast<float>(sum_ssim / count), static_cast<float>(sum_l / count),
+          static_cast<float>(sum_c / count), static_cast<float>(sum_s / count)};
+}
+
+}  // namespace vqx::ssim

@@ -14,6 +14,10 @@ std::span<const ExtractorFamily* const> all_families() {
       &speed_temporal_family(),
       &float_ssim_family(),
       &float_ms_ssim_family(),
+      &psnr_family(),
+      &float_psnr_family(),
+      &float_moment_family(),
+      &float_ansnr_family(),
   });
   return kFamilies;
 }

@@ -1,0 +1,80 @@
+// The "float_psnr" family: PSNR of the luma computed in float, in 8-bit
+// units (libvmaf feature/float_psnr.c). One output, float_psnr. At 8 bits it
+// equals psnr_y of the "psnr" family; at other depths its peak is in 8-bit
+// units (e.g. 255.75 at 10 bits) rather than 2^bpc - 1.
+//
+// Bit depths: libvmaf accepts 8, 10, 12 and 16 bits and refuses the others
+// at init(); VQX computes every depth from 8 to 16 (params.hpp).
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "metrics/families.hpp"
+#include "metrics/float_psnr/cpu.hpp"
+#include "metrics/float_psnr/params.hpp"
+
+namespace vqx {
+
+namespace {
+
+class FloatPsnrExtractor final : public Extractor {
+ public:
+  Status init(const PictureFormat& fmt) override {
+    VQX_RETURN_IF_ERROR(validate(fmt));
+    fmt_ = fmt;
+    initialised_ = true;
+    return Status::Ok();
+  }
+
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
+                 FeatureWriter& out) override {
+    if (!initialised_) {
+      return Error(Errc::kInternal, "float_psnr: extract() before init()");
+    }
+    if (!(ref.format() == fmt_) || !(dist.format() == fmt_)) {
+      return Error(Errc::kMismatch, "float_psnr: frame " + std::to_string(index) +
+                                        " differs in format from the one given to init()");
+    }
+    // psnr.c compute_psnr(): the mean over w * h (an int product), then the
+    // capped log with libvmaf's MIN and MAX.
+    const double sum = float_psnr::squared_difference_sum(ref.plane(0), dist.plane(0), fmt_.bpc);
+    const double noise = sum / static_cast<double>(static_cast<int>(fmt_.width * fmt_.height));
+    const double peak = float_psnr::peak(fmt_.bpc);
+    const double cap = float_psnr::psnr_max(fmt_.bpc);
+    const double floored = noise > float_psnr::kNoiseFloor ? noise : float_psnr::kNoiseFloor;
+    const double score = 10 * std::log10(peak * peak / floored);
+    out.write(0, index, score < cap ? score : cap);
+    return Status::Ok();
+  }
+
+ private:
+  PictureFormat fmt_;
+  bool initialised_ = false;
+};
+
+constexpr std::array<FeatureAlias, 1> kProvides = {{
+    // float_psnr.c provided_features.
+    {"float_psnr", "float_psnr"},
+}};
+
+constexpr std::array<const char*, 1> kOutputs = {"float_psnr"};
+
+Expected<ExtractorSpec> make_float_psnr_spec(const OptionMap& options) {
+  // float_psnr.c declares no options.
+  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("float_psnr", {}, options));
+  ExtractorSpec spec;
+  spec.family = "float_psnr";
+  spec.key = "float_psnr:" + set.canonical();
+  spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
+  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<FloatPsnrExtractor>(); };
+  return spec;
+}
+
+}  // namespace
+
+const ExtractorFamily& float_psnr_family() {
+  static const ExtractorFamily kFamily = {"float_psnr", kProvides, &make_float_psnr_spec};
+  return kFamily;
+}
+
+}  // namespace vqx

@@ -1,0 +1,85 @@
+// The "float_moment" family: the first and second moments (mean and mean
+// square) of the reference and distorted lumas, in 8-bit units (libvmaf
+// feature/float_moment.c and moment.c).
+//
+// Outputs, in libvmaf's order: float_moment_ref1st, float_moment_dis1st,
+// float_moment_ref2nd, float_moment_dis2nd.
+//
+// Bit depths: libvmaf converts 10, 12 and 16 bits to 8-bit units and any
+// other depth as if its samples were bytes (picture_copy.c), which reads the
+// 16-bit samples of 9, 11 and 13..15-bit pictures as pairs of bytes; VQX
+// converts every depth from 8 to 16 to 8-bit units (v / 2^(bpc-8)).
+#include <array>
+#include <string>
+
+#include "metrics/families.hpp"
+#include "metrics/moment/cpu.hpp"
+
+namespace vqx {
+
+namespace {
+
+enum Slot : std::size_t { kRef1st, kDis1st, kRef2nd, kDis2nd };
+
+class MomentExtractor final : public Extractor {
+ public:
+  Status init(const PictureFormat& fmt) override {
+    VQX_RETURN_IF_ERROR(validate(fmt));
+    fmt_ = fmt;
+    initialised_ = true;
+    return Status::Ok();
+  }
+
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
+                 FeatureWriter& out) override {
+    if (!initialised_) {
+      return Error(Errc::kInternal, "float_moment: extract() before init()");
+    }
+    if (!(ref.format() == fmt_) || !(dist.format() == fmt_)) {
+      return Error(Errc::kMismatch, "float_moment: frame " + std::to_string(index) +
+                                        " differs in format from the one given to init()");
+    }
+    const moment::Sums r = moment::plane_sums(ref.plane(0), fmt_.bpc);
+    const moment::Sums d = moment::plane_sums(dist.plane(0), fmt_.bpc);
+    // moment.c divides by w * h, an int product.
+    const double n = static_cast<double>(static_cast<int>(fmt_.width * fmt_.height));
+    out.write(kRef1st, index, r.sum / n);
+    out.write(kDis1st, index, d.sum / n);
+    out.write(kRef2nd, index, r.sum_squares / n);
+    out.write(kDis2nd, index, d.sum_squares / n);
+    return Status::Ok();
+  }
+
+ private:
+  PictureFormat fmt_;
+  bool initialised_ = false;
+};
+
+constexpr std::array<FeatureAlias, 1> kProvides = {{
+    // float_moment.c provides "float_moment", a name none of its outputs
+    // has; a model asking for it fails, in libvmaf as here.
+    {"float_moment", "float_moment"},
+}};
+
+constexpr std::array<const char*, 4> kOutputs = {"float_moment_ref1st", "float_moment_dis1st",
+                                                 "float_moment_ref2nd", "float_moment_dis2nd"};
+
+Expected<ExtractorSpec> make_moment_spec(const OptionMap& options) {
+  // float_moment.c declares no options.
+  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("float_moment", {}, options));
+  ExtractorSpec spec;
+  spec.family = "float_moment";
+  spec.key = "float_moment:" + set.canonical();
+  spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
+  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<MomentExtractor>(); };
+  return spec;
+}
+
+}  // namespace
+
+const ExtractorFamily& float_moment_family() {
+  static const ExtractorFamily kFamily = {"float_moment", kProvides, &make_moment_spec};
+  return kFamily;
+}
+
+}  // namespace vqx

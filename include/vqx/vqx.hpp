@@ -23,12 +23,22 @@ namespace vqx {
 
 const char* version();
 
+// Where features are computed. kAuto takes the GPU when this build has a
+// GPU backend and a device is present, else the CPU; kCuda and kHip fail
+// (at Context::create) when that backend or its device is not there, never
+// falling back to the CPU. Features without a GPU twin run on the CPU
+// whatever the backend; metric_backend() says which computed each one.
+enum class Backend { kAuto, kCpu, kCuda, kHip };
+
 struct ContextSettings {
   // Worker threads. 0 or 1 computes each frame on the calling thread; more
   // keeps several frames in flight. Results are identical for any value.
   unsigned threads = 0;
   // Compute the non-temporal features (and model scores) of every n-th frame.
   unsigned subsample = 1;
+  Backend backend = Backend::kAuto;
+  // The GPU's index among the backend's devices.
+  unsigned gpu = 0;
 };
 
 enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean };
@@ -74,6 +84,12 @@ class Context {
   // The names of the models' main scores, in registration order.
   [[nodiscard]] std::vector<std::string> model_names() const;
   [[nodiscard]] unsigned frame_count() const;
+  // "cpu", "cuda" or "hip": what computed a feature's values (model scores
+  // are computed on the CPU from them).
+  [[nodiscard]] Expected<std::string> metric_backend(std::string_view name) const;
+  // The device in use, e.g. "cuda:0 NVIDIA H200, 132 multiprocessors,
+  // warp 32"; "cpu" when no GPU is used.
+  [[nodiscard]] std::string device_description() const;
 
   // Writes every metric, per frame and pooled, in the reference's schemas.
   // The file appears only if the whole write succeeded.

@@ -13,6 +13,7 @@
 #include "core/feature_spec.hpp"
 #include "core/registry.hpp"
 #include "core/thread_pool.hpp"
+#include "gpu/pipeline.hpp"
 #include "model/model.hpp"
 #include "output/atomic_file.hpp"
 #include "output/report.hpp"
@@ -64,6 +65,9 @@ struct Registered {
   std::vector<std::unique_ptr<Extractor>> idle;
   // Temporal extractors: the single instance.
   std::unique_ptr<Extractor> temporal;
+  // Computed by a GPU twin (the pipeline owns it) instead of the instances.
+  bool on_gpu = false;
+  std::unique_ptr<SlotWriter> gpu_writer;
 };
 
 struct ModelEntry {
@@ -91,6 +95,7 @@ struct Context::Impl {
   unsigned next_index = 0;
   bool flushed = false;
   std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<gpu::Pipeline> gpu;  // null: everything on the CPU
 
   // Frames in flight, bounded so that memory stays flat on long videos.
   std::mutex mutex;
@@ -127,6 +132,39 @@ Context::~Context() {
   impl_->pool.reset();  // joins the workers before anything they touch goes away
 }
 
+namespace {
+
+// The GPU pipeline the settings ask for, or null for the CPU. A named
+// backend that this build lacks, or whose device is missing, is an error.
+Expected<std::unique_ptr<gpu::Pipeline>> open_backend(const ContextSettings& settings) {
+  const char* compiled = gpu::compiled_backend();
+  const std::string have = compiled == nullptr ? "" : compiled;
+  switch (settings.backend) {
+    case Backend::kCpu:
+      return std::unique_ptr<gpu::Pipeline>();
+    case Backend::kAuto:
+      if (have.empty() || gpu::available_devices() == 0) return std::unique_ptr<gpu::Pipeline>();
+      return gpu::Pipeline::open(settings.gpu);
+    case Backend::kCuda:
+    case Backend::kHip: {
+      const std::string want = settings.backend == Backend::kCuda ? "cuda" : "hip";
+      if (have != want) {
+        return Error(Errc::kUnsupported,
+                     "backend " + want + " was asked for, but this build of VQX has " +
+                         (have.empty() ? std::string("no GPU backend") : "only the " + have + " backend"));
+      }
+      if (gpu::available_devices() == 0) {
+        return Error(Errc::kDevice, "backend " + want + " was asked for, but no " + want +
+                                        " device is present");
+      }
+      return gpu::Pipeline::open(settings.gpu);
+    }
+  }
+  return Error(Errc::kInvalidArgument, "unknown backend");
+}
+
+}  // namespace
+
 Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settings) {
   if (settings.subsample == 0) {
     return Error(Errc::kInvalidArgument, "subsample must be at least 1");
@@ -137,6 +175,7 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settin
   }
   auto impl = std::make_unique<Impl>();
   impl->settings = settings;
+  VQX_ASSIGN_OR_RETURN(impl->gpu, open_backend(settings));
   if (settings.threads >= 2) {
     impl->pool = std::make_unique<ThreadPool>(settings.threads);
     impl->max_in_flight = settings.threads * 2;
@@ -205,6 +244,13 @@ Status Context::use_features_from_model(std::string_view model_spec) {
 
 Status Context::Impl::init_extractors(const PictureFormat& fmt) {
   for (auto& r : extractors) {
+    if (gpu && r.spec.make_twin) {
+      r.on_gpu = true;
+      r.gpu_writer = std::make_unique<SlotWriter>(collector, r.metric_ids, &r.aggregate_names,
+                                                  &aggregates);
+      gpu->add(r.spec.make_twin(), r.spec.temporal, *r.gpu_writer);
+      continue;
+    }
     auto inst = r.spec.make();
     VQX_RETURN_IF_ERROR(inst->init(fmt));
     if (r.spec.temporal) {
@@ -213,6 +259,7 @@ Status Context::Impl::init_extractors(const PictureFormat& fmt) {
       r.idle.push_back(std::move(inst));
     }
   }
+  if (gpu && !gpu->empty()) VQX_RETURN_IF_ERROR(gpu->init(fmt));
   return Status::Ok();
 }
 
@@ -239,7 +286,7 @@ void Context::Impl::record(const Status& s) {
 
 Status Context::Impl::run_plain(Frame& f) {
   for (auto& r : extractors) {
-    if (r.spec.temporal) continue;
+    if (r.spec.temporal || r.on_gpu) continue;
     std::unique_ptr<Extractor> inst;
     {
       std::lock_guard lock(r.idle_mutex);
@@ -265,7 +312,7 @@ Status Context::Impl::run_plain(Frame& f) {
 
 Status Context::Impl::run_temporal(Frame& f) {
   for (auto& r : extractors) {
-    if (!r.spec.temporal) continue;
+    if (!r.spec.temporal || r.on_gpu) continue;
     SlotWriter w(collector, r.metric_ids);
     VQX_RETURN_IF_ERROR(r.temporal->extract(f.ref, f.dist, f.index, w));
   }
@@ -327,12 +374,17 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
                                       " has a different format from the first frame");
   }
   ++s.next_index;
+  const bool sampled = s.frame_is_sampled(index);
+  if (s.gpu && !s.gpu->empty()) {
+    // The GPU's share: staged (copied) before this returns, computed later.
+    VQX_RETURN_IF_ERROR(s.gpu->submit(ref, dist, index, sampled, s.pool.get()));
+  }
 
   auto f = std::make_shared<Frame>();
   f->ref = std::move(ref);
   f->dist = std::move(dist);
   f->index = index;
-  const bool plain = s.frame_is_sampled(index);
+  const bool plain = sampled;
   f->parts_left = plain ? 2 : 1;
 
   {
@@ -407,8 +459,9 @@ Status Context::flush() {
   s.flushed = true;
   VQX_RETURN_IF_ERROR(s.wait_idle());
   if (s.next_index == 0) return Error(Errc::kInvalidArgument, "no frames were read");
+  if (s.gpu && !s.gpu->empty()) VQX_RETURN_IF_ERROR(s.gpu->finish());
   for (auto& r : s.extractors) {
-    if (!r.spec.temporal) continue;
+    if (!r.spec.temporal || r.on_gpu) continue;
     SlotWriter w(s.collector, r.metric_ids, &r.aggregate_names, &s.aggregates);
     VQX_RETURN_IF_ERROR(r.temporal->flush(w));
   }
@@ -470,6 +523,22 @@ std::vector<std::string> Context::model_names() const {
 
 unsigned Context::frame_count() const { return impl_->next_index; }
 
+Expected<std::string> Context::metric_backend(std::string_view name) const {
+  for (const auto& r : impl_->extractors) {
+    for (const auto& out : r.spec.outputs) {
+      // Before the first frame, where it will be computed.
+      const bool on_gpu = r.on_gpu || (impl_->gpu && !impl_->format && r.spec.make_twin);
+      if (out.name == name) return on_gpu ? impl_->gpu->backend() : std::string("cpu");
+    }
+  }
+  if (impl_->collector.find(name)) return std::string("cpu");  // a model score
+  return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
+}
+
+std::string Context::device_description() const {
+  return impl_->gpu ? impl_->gpu->description() : std::string("cpu");
+}
+
 Status Context::write_output(const std::string& path, OutputFormat format, int precision,
                              double fps) const {
   const Impl& s = *impl_;
@@ -490,15 +559,21 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
       metric.values.push_back(v);
       if (!std::isnan(v)) present.push_back(v);
     }
-    ReportPooledMetric pooled{metric.name, std::nullopt};
-    if (!present.empty()) {
-      const PooledStats p = pool(present);
-      pooled.stats = ReportPooled{p.min, p.max, p.mean, p.harmonic_mean};
-    }
-    report.pooled.push_back(std::move(pooled));
+    // A declared output that never got a value (psnr_cb of a 4:0:0 video)
+    // is not listed at all, as the reference does not list it.
+    if (present.empty()) continue;
+    const PooledStats p = pool(present);
+    report.pooled.push_back({metric.name, ReportPooled{p.min, p.max, p.mean, p.harmonic_mean}});
     report.metrics.push_back(std::move(metric));
   }
   report.aggregate = s.aggregates;
+  if (s.gpu) {
+    report.device = s.gpu->description();
+    for (const auto& m : report.metrics) {
+      auto b = metric_backend(m.name);
+      report.backends.emplace_back(m.name, b.ok() ? *b : std::string("cpu"));
+    }
+  }
   return write_file_atomically(path, [&](std::ostream& out) {
     return write_report(report, format, out);
   });

@@ -16,6 +16,10 @@
 
 namespace vqx {
 
+namespace gpu {
+class Twin;  // gpu/twin.hpp
+}
+
 // Where an extractor instance writes its per-frame values. `slot` indexes
 // the spec's outputs. Thread-safe: instances on different threads share it.
 class FeatureWriter {
@@ -54,6 +58,8 @@ struct ExtractorSpec {
   std::vector<ExtractorOutput> outputs;     // slot order
   std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
   std::function<std::unique_ptr<Extractor>()> make;
+  // The GPU twin, in builds with a GPU backend, for families that have one.
+  std::function<std::unique_ptr<gpu::Twin>()> make_twin;
 };
 
 // A model refers to a feature by libvmaf's internal name, e.g.

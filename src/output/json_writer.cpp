@@ -103,7 +103,20 @@ void write_json(const Report& r, std::ostream& out) {
       s += ',';
     }
   }
-  s += "\n  }\n}\n";
+  s += "\n  }";
+  if (!r.backends.empty()) {
+    s += ",\n  \"backend\": {\n    \"device\": ";
+    append_json_string(s, r.device);
+    s += ",\n    \"metrics\": {";
+    for (std::size_t i = 0; i < r.backends.size(); ++i) {
+      s += i == 0 ? "\n      " : ",\n      ";
+      append_json_string(s, r.backends[i].first);
+      s += ": ";
+      append_json_string(s, r.backends[i].second);
+    }
+    s += "\n    }\n  }";
+  }
+  s += "\n}\n";
   out << s;
 }
 

@@ -55,6 +55,11 @@ struct Report {
   // kPrecisionReference, 0..16 decimals ("%.Nf"), or kPrecisionMax ("%.17g").
   // Applies to metric, pooled and aggregate values; never to fps.
   int precision = kPrecisionReference;
+  // What computed each metric ("cpu", "cuda", "hip") and the device, when a
+  // GPU backend was in use (XML <backend>, JSON "backend"; docs/gpu.md).
+  // Empty: everything ran on the CPU, and nothing is written.
+  std::string device;
+  std::vector<std::pair<std::string, std::string>> backends;
 };
 
 }  // namespace vqx

@@ -81,7 +81,21 @@ void write_xml(const Report& r, std::ostream& out) {
   for (const auto& [name, value] : r.aggregate) {
     append_attr(s, name, value, r.precision);
   }
-  s += "/>\n</VMAF>\n";
+  s += "/>\n";
+  if (!r.backends.empty()) {
+    s += "  <backend device=\"";
+    append_xml_attr_text(s, r.device);
+    s += "\">\n";
+    for (const auto& [name, backend] : r.backends) {
+      s += "    <metric name=\"";
+      append_xml_attr_text(s, name);
+      s += "\" backend=\"";
+      append_xml_attr_text(s, backend);
+      s += "\" />\n";
+    }
+    s += "  </backend>\n";
+  }
+  s += "</VMAF>\n";
   out << s;
 }
 

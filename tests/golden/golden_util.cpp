@@ -32,7 +32,7 @@ const std::vector<std::string>& integer_models() {
 
 std::unique_ptr<Context> score_pair(const std::string& ref, const std::string& dist,
                                     const std::vector<std::string>& models, unsigned threads,
-                                    unsigned max_frames) {
+                                    unsigned max_frames, const std::vector<std::string>& features) {
   auto r = open_video(ref, std::nullopt);
   EXPECT_TRUE(r.ok()) << r.status().message();
   auto d = open_video(dist, std::nullopt);
@@ -43,6 +43,10 @@ std::unique_ptr<Context> score_pair(const std::string& ref, const std::string& d
   for (const auto& m : models) {
     Status s = (*ctx)->use_features_from_model(m);
     EXPECT_TRUE(s.ok()) << s.message();
+  }
+  for (const auto& f : features) {
+    Status s = (*ctx)->use_feature(f);
+    EXPECT_TRUE(s.ok()) << f << ": " << s.message();
   }
   const PictureFormat fmt = (*r)->format();
   for (unsigned i = 0; max_frames == 0 || i < max_frames; ++i) {

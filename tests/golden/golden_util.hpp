@@ -25,7 +25,8 @@ const std::vector<std::string>& integer_models();
 
 std::unique_ptr<Context> score_pair(const std::string& ref, const std::string& dist,
                                     const std::vector<std::string>& models, unsigned threads,
-                                    unsigned max_frames = 0);
+                                    unsigned max_frames = 0,
+                                    const std::vector<std::string>& features = {});
 
 struct CompareOptions {
   bool skip_last_frame = false;  // the clip was cut: its last motion2 differs

@@ -32,6 +32,7 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   app.set_help_flag("--help", "Print this help and exit");
   bool xml = false, json = false, csv = false, sub = false;
   std::string precision;
+  std::string backend = "auto";
   app.add_option("-r,--reference", o.reference, "Reference video (.y4m, .yuv, or any file FFmpeg reads)");
   app.add_option("-d,--distorted", o.distorted, "Distorted video");
   app.add_option("-w,--width", o.width, "Width of raw .yuv input");
@@ -48,6 +49,10 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   app.add_flag("--csv", csv, "Write CSV output");
   app.add_flag("--sub", sub, "Write SUB (subtitle) output");
   app.add_option("--threads", o.threads, "Worker threads (frames in flight)");
+  app.add_option("--backend", backend,
+                 "Where to compute: auto (the GPU when one is present), cpu, cuda or hip")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda", "hip"}));
+  app.add_option("--gpu", o.gpu, "Index of the GPU to use (default 0)");
   app.add_option("--subsample", o.subsample, "Score every N-th frame")->check(CLI::PositiveNumber);
   app.add_option("--frame_cnt", o.frame_cnt, "Score at most this many frames");
   app.add_option("--frame_skip_ref", o.frame_skip_ref, "Skip this many reference frames first");
@@ -72,6 +77,9 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   if (json) o.format = OutputFormat::kJson;
   if (csv) o.format = OutputFormat::kCsv;
   if (sub) o.format = OutputFormat::kSub;
+  if (backend == "cpu") o.backend = Backend::kCpu;
+  if (backend == "cuda") o.backend = Backend::kCuda;
+  if (backend == "hip") o.backend = Backend::kHip;
   if (!precision.empty()) {
     VQX_ASSIGN_OR_RETURN(o.precision, parse_precision(precision));
   }

@@ -23,6 +23,8 @@ struct CliOptions {
   OutputFormat format = OutputFormat::kXml;
   unsigned threads = 0;
   unsigned subsample = 1;
+  Backend backend = Backend::kAuto;
+  unsigned gpu = 0;
   unsigned frame_cnt = 0;  // 0: all
   unsigned frame_skip_ref = 0;
   unsigned frame_skip_dist = 0;

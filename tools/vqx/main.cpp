@@ -45,7 +45,8 @@ int run(const vqx::cli::CliOptions& o) {
                 o.distorted + " is " + describe((*dist)->format()));
   }
 
-  auto created = vqx::Context::create({.threads = o.threads, .subsample = o.subsample});
+  auto created = vqx::Context::create(
+      {.threads = o.threads, .subsample = o.subsample, .backend = o.backend, .gpu = o.gpu});
   if (!created.ok()) return fail(created.status());
   vqx::Context& ctx = **created;
 

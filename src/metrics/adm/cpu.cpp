@@ -71,16 +71,7 @@ struct AdmCpu::Window {
 
 namespace {
 
-// Per-scale constants of the sums (integer_adm.c: adm_cm, i4_adm_cm,
-// adm_csf_den_scale, adm_csf_den_s123).
-struct SumConsts {
-  CubeRoundings cubes{};  // numerator, per band
-  int row_shift = 0;      // each row's numerator sum is rounded by this
-  std::int64_t row_add = 0;
-  RefCubeRounding ref{};  // denominator (scales 1..3)
-  int den_row_shift = 0;  // each row's denominator sum is rounded by this
-  std::uint64_t den_row_add = 0;
-};
+}  // namespace
 
 SumConsts sum_consts(int scale, const ScaleGeometry& g) {
   SumConsts c;
@@ -115,6 +106,8 @@ SumConsts sum_consts(int scale, const ScaleGeometry& g) {
   return c;
 }
 
+namespace {
+
 template <typename T>
 DetailRow<T> view(const DetailOut<T>& o) {
   return {o.h, o.v, o.d};
@@ -130,7 +123,7 @@ void pad_edges(std::int32_t* row, const Range& x, int w) {
 }  // namespace
 
 Expected<AdmCpu> AdmCpu::create(const AdmParams& params, unsigned width, unsigned height,
-                                unsigned bpc) {
+                                unsigned bpc, bool allocate) {
   if (width < kMinSize || height < kMinSize) {
     return Error(Errc::kUnsupported, "adm: picture " + std::to_string(width) + "x" +
                                          std::to_string(height) + " is too small (at least " +
@@ -159,6 +152,7 @@ Expected<AdmCpu> AdmCpu::create(const AdmParams& params, unsigned width, unsigne
     in_w = c.geo_[s].w;
     in_h = c.geo_[s].h;
   }
+  if (!allocate) return c;
 
   const auto area = [](const ScaleGeometry& g) {
     return static_cast<std::size_t>(g.w) * static_cast<std::size_t>(g.h);

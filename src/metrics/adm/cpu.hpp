@@ -14,6 +14,7 @@
 
 #include "metrics/adm/csf.hpp"
 #include "metrics/adm/decouple.hpp"
+#include "metrics/adm/masking.hpp"
 #include "metrics/adm/params.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
@@ -52,15 +53,44 @@ struct ScaleGeometry {
 
 ScaleGeometry scale_geometry(int in_w, int in_h);
 
+// Per-scale constants of the sums (integer_adm.c: adm_cm, i4_adm_cm,
+// adm_csf_den_scale, adm_csf_den_s123).
+struct SumConsts {
+  CubeRoundings cubes{};  // numerator, per band
+  int row_shift = 0;      // each row's numerator sum is rounded by this
+  std::int64_t row_add = 0;
+  RefCubeRounding ref{};  // denominator (scales 1..3)
+  int den_row_shift = 0;  // each row's denominator sum is rounded by this
+  std::uint64_t den_row_add = 0;
+};
+SumConsts sum_consts(int scale, const ScaleGeometry& g);
+
+// Per-scale integer sums, before the final float arithmetic (finish()).
+struct ScaleSums {
+  std::array<std::int64_t, 3> dlm{};   // numerator (detail loss), per band
+  std::array<std::int64_t, 3> aim{};   // additive impairment, per band
+  std::array<std::uint64_t, 3> den{};  // denominator, per band
+};
+
 class AdmCpu {
  public:
   // Validates the size and the options and allocates every buffer.
+  // With allocate = false, only the checks and constants (what the GPU
+  // twin needs: geometry, weights and finish()).
   static Expected<AdmCpu> create(const AdmParams& params, unsigned width, unsigned height,
-                                 unsigned bpc);
+                                 unsigned bpc, bool allocate = true);
 
   // Luma planes of the reference and the distorted picture, of the size and
   // depth given to create(). Does not allocate.
   void compute(const Plane& ref, const Plane& dis, AdmScores& out);
+
+  // The scores from the per-scale sums (shared with the GPU twin).
+  void finish(const std::array<ScaleSums, kScales>& sums, AdmScores& out) const;
+
+  [[nodiscard]] const AdmParams& params() const { return params_; }
+  [[nodiscard]] const CsfWeights& csf() const { return csf_; }
+  [[nodiscard]] const DecoupleParams& decouple() const { return dec_; }
+  [[nodiscard]] const ScaleGeometry& geometry(int scale) const { return geo_[scale]; }
 
  private:
   AdmCpu() = default;
@@ -68,21 +98,12 @@ class AdmCpu {
   template <typename T>
   struct Window;  // band rows of one scale, see cpu.cpp
 
-  // Per-scale outputs before the final float arithmetic.
-  struct ScaleSums {
-    std::array<std::int64_t, 3> dlm{};   // numerator (detail loss), per band
-    std::array<std::int64_t, 3> aim{};   // additive impairment, per band
-    std::array<std::uint64_t, 3> den{};  // denominator, per band
-  };
-
   template <typename Src>
   void run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums);
   void run_scale_n(int scale, ScaleSums& sums);
 
   template <typename T, typename Step>
   void sweep(int scale, Step&& transform_row, ScaleSums& sums);
-
-  void finish(const std::array<ScaleSums, kScales>& sums, AdmScores& out) const;
 
   AdmParams params_;
   CsfWeights csf_;

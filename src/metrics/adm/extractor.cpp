@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "metrics/adm/cpu.hpp"
+#include "metrics/adm/gpu.hpp"
 #include "metrics/adm/params.hpp"
+#include "metrics/adm/scores.hpp"
 #include "metrics/families.hpp"
 
 namespace vqx {
@@ -41,20 +43,7 @@ class IntegerAdmExtractor final : public Extractor {
     AdmScores s;
     cpu_->compute(ref.plane(0), dist.plane(0), s);
 
-    // Slot order: adm::kScoreNames, then adm::kDebugNames.
-    std::size_t slot = 0;
-    out.write(slot++, index, s.adm2);
-    out.write(slot++, index, s.aim);
-    out.write(slot++, index, s.adm3);
-    for (double v : s.scale) out.write(slot++, index, v);
-    if (!params_.debug) return Status::Ok();
-    out.write(slot++, index, s.adm2);
-    out.write(slot++, index, s.num);
-    out.write(slot++, index, s.den);
-    for (int k = 0; k < adm::kScales; ++k) {
-      out.write(slot++, index, s.num_scale[k]);
-      out.write(slot++, index, s.den_scale[k]);
-    }
+    adm::write_scores(s, params_.debug, index, out);
     return Status::Ok();
   }
 
@@ -98,6 +87,9 @@ Expected<ExtractorSpec> make_adm_spec(const OptionMap& options) {
   spec.make = [p]() -> std::unique_ptr<Extractor> {
     return std::make_unique<IntegerAdmExtractor>(p);
   };
+#if VQX_HAVE_GPU
+  spec.make_twin = adm::twin_factory(p);
+#endif
   return spec;
 }
 

@@ -30,7 +30,9 @@
 
 #include "metrics/families.hpp"
 #include "metrics/motion/cpu.hpp"
+#include "metrics/motion/gpu.hpp"
 #include "metrics/motion/params.hpp"
+#include "metrics/motion/series.hpp"
 
 namespace vqx {
 
@@ -38,39 +40,10 @@ namespace {
 
 using motion::Params;
 
-// libvmaf motion_blend_tools.h, motion_blend(): blends the score towards
-// min(offset, score) with weight 1 - factor. MIN there is `a < b ? a : b`.
-double blend(double score, double factor, double offset) {
-  const double floor_part = offset < score ? offset : score;
-  return score * factor + (1 - factor) * floor_part;
-}
-
-double clip_max(double v, double max_val) { return v < max_val ? v : max_val; }
-
-// Output slots in the order libvmaf first writes the names.
-struct Slots {
-  std::size_t sad = 0;
-  std::size_t debug_motion = 0;  // only with debug
-  std::size_t motion2 = 0;
-  std::size_t motion3 = 0;
-};
-
-Slots slots_for(const Params& p) {
-  Slots s;
-  std::size_t next = 0;
-  s.sad = next++;
-  if (p.debug) {
-    s.debug_motion = next++;
-  }
-  s.motion2 = next++;
-  s.motion3 = next++;
-  return s;
-}
-
 class MotionExtractor final : public Extractor {
  public:
   explicit MotionExtractor(const Params& params)
-      : params_(params), slots_(slots_for(params)), lag_(params.lag()) {}
+      : params_(params), lag_(params.lag()), series_(params) {}
 
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(validate(fmt));
@@ -94,9 +67,7 @@ class MotionExtractor final : public Extractor {
       return Error(Errc::kLimit, "motion: out of memory for a " + std::to_string(fmt.width) + "x" +
                                      std::to_string(fmt.height) + " picture");
     }
-    frames_ = 0;
-    recent_sad_ = {0.0, 0.0};
-    prev_processed_ = 0.0;
+    series_.reset();
     initialised_ = true;
     flushed_ = false;
     return Status::Ok();
@@ -110,9 +81,10 @@ class MotionExtractor final : public Extractor {
     if (flushed_) {
       return Error(Errc::kInternal, "motion: extract() after flush()");
     }
-    if (index != frames_) {
+    if (index != series_.frames()) {
       return Error(Errc::kInternal, "motion: frame " + std::to_string(index) +
-                                        " arrived, expected frame " + std::to_string(frames_) +
+                                        " arrived, expected frame " +
+                                        std::to_string(series_.frames()) +
                                         " (a temporal extractor needs frames in order)");
     }
     const PictureFormat& f = ref.format();
@@ -122,35 +94,7 @@ class MotionExtractor final : public Extractor {
     }
 
     const double sad = params_.force_zero ? 0.0 : frame_sad(ref, index);
-    out.write(slots_.sad, index, sad);
-    if (params_.debug) {
-      out.write(slots_.debug_motion, index, sad);
-    }
-
-    if (index == lag_) {
-      // The first SAD score fixes motion3 of the frames before it.
-      const double stamp =
-          clip_max(blend(sad, params_.blend_factor, params_.blend_offset), params_.max_val);
-      for (unsigned i = 0; i < lag_; ++i) {
-        out.write(slots_.motion2, i, 0.0);
-        out.write(slots_.motion3, i, stamp);
-      }
-      prev_processed_ = stamp;
-    } else if (index > lag_) {
-      // Frame index - 1 now has its successor's score.
-      const unsigned t = index - 1;
-      const bool low_has_score = t + 1 >= 2 * lag_;  // t - (lag - 1) >= lag
-      double m2 = sad;
-      if (low_has_score) {
-        const double low = lag_ == 1 ? recent_sad_[0] : recent_sad_[1];
-        m2 = low < sad ? low : sad;
-      }
-      finish_frame(t, m2, out);
-    }
-
-    recent_sad_[1] = recent_sad_[0];
-    recent_sad_[0] = sad;
-    ++frames_;
+    series_.add(index, sad, out);
     return Status::Ok();
   }
 
@@ -159,16 +103,7 @@ class MotionExtractor final : public Extractor {
       return Status::Ok();
     }
     flushed_ = true;
-    if (frames_ <= lag_) {
-      // No frame had a SAD score: motion2 and motion3 (the stamp) are 0.
-      for (unsigned i = 0; i < frames_; ++i) {
-        out.write(slots_.motion2, i, 0.0);
-        out.write(slots_.motion3, i, 0.0);
-      }
-    } else {
-      // The last frame has no successor: its motion2 is its own score.
-      finish_frame(frames_ - 1, recent_sad_[0], out);
-    }
+    series_.flush(out);
     return Status::Ok();
   }
 
@@ -188,12 +123,7 @@ class MotionExtractor final : public Extractor {
         sum = motion::blurred_difference_sad(view<std::uint16_t>(kept), view<std::uint16_t>(luma),
                                              fmt_.width, fmt_.height, fmt_.bpc, scratch_);
       }
-      // libvmaf: MIN((double)sad / 256. / (w * h) * fps_weight, max_val),
-      // w * h an unsigned product.
-      const unsigned pixels = fmt_.width * fmt_.height;
-      score = clip_max(static_cast<double>(sum) / motion::kSadDivisor /
-                           static_cast<double>(pixels) * params_.fps_weight,
-                       params_.max_val);
+      score = motion::sad_score(sum, fmt_.width, fmt_.height, params_);
     }
     const std::size_t row_bytes = std::size_t{fmt_.width} * fmt_.bytes_per_sample();
     for (unsigned y = 0; y < fmt_.height; ++y) {
@@ -207,25 +137,12 @@ class MotionExtractor final : public Extractor {
     return {p.row<Sample>(0), static_cast<std::ptrdiff_t>(p.stride_bytes() / sizeof(Sample))};
   }
 
-  // Writes motion2 of frame t >= lag, and its motion3.
-  void finish_frame(unsigned t, double m2, FeatureWriter& out) {
-    out.write(slots_.motion2, t, m2);
-    const double processed =
-        clip_max(blend(m2, params_.blend_factor, params_.blend_offset), params_.max_val);
-    const double m3 = params_.moving_average ? (processed + prev_processed_) / 2.0 : processed;
-    prev_processed_ = processed;
-    out.write(slots_.motion3, t, m3);
-  }
-
   Params params_;
-  Slots slots_;
   unsigned lag_;
   PictureFormat fmt_;
   std::vector<Plane> history_;          // luma of the last `lag_` frames, by index % lag_
   std::vector<std::int32_t> scratch_;   // the kernel's row buffer
-  unsigned frames_ = 0;                 // frames extracted so far = next index expected
-  std::array<double, 2> recent_sad_{};  // sad of the last and the one before it
-  double prev_processed_ = 0.0;         // motion3 before averaging, of the last finished frame
+  motion::Series series_;               // which frame gets which value
   bool initialised_ = false;
   bool flushed_ = false;
 };
@@ -264,6 +181,9 @@ Expected<ExtractorSpec> make_motion_spec(const OptionMap& options) {
   spec.temporal = true;
   spec.outputs = outputs_with_suffix(bases, set.name_suffix());
   spec.make = [p]() -> std::unique_ptr<Extractor> { return std::make_unique<MotionExtractor>(p); };
+#if VQX_HAVE_GPU
+  spec.make_twin = motion::twin_factory(p);
+#endif
   return spec;
 }
 

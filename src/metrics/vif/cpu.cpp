@@ -9,10 +9,14 @@
 // Bit-exactness: libvmaf rounds every double product and sum separately, so
 // no multiply-add may be fused (GCC fuses across statements by default in
 // C++ when the target has FMA, e.g. in the AVX2 clones below).
+// Speed: GCC's -O2 vectoriser ("very cheap" cost model) keeps 256-bit
+// vectors where the AVX-512 clone gains from 512-bit ones; the -O3 cost
+// model picks them, so this file asks for it at any level. Neither option
+// changes a result.
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#pragma GCC optimize("fp-contract=off", "vect-cost-model=dynamic")
 #endif
 
 // The hot loops are written to be vectorised by the compiler. Where the
@@ -48,7 +52,10 @@ constexpr std::size_t kMargin = 16;
 // products as high and low 16-bit halves when they may exceed 16 bits.
 constexpr int kMaxPlanes = 8;
 // The planes entering the horizontal pass: the vertical means mu1, mu2 and
-// the vertical second moments xx, yy, xy split into high and low halves.
+// the vertical second moments xx, yy, xy split into high and low halves, all
+// below 2^16 but held in 32 bits: loads then need no widening, which is
+// faster. (The ring of source planes stays 16-bit: at 32 bits it is too big
+// for the cache and the vertical pass slows down.)
 enum HPlane { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kHPlanes };
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
@@ -63,7 +70,8 @@ VQX_VIF_INLINE int mirror(int y, int n) {
 }
 
 // Fills the `half` margin entries either side of row[0, w) by reflection.
-VQX_VIF_INLINE void mirror_edges(std::uint16_t* row, unsigned w, int half) {
+template <typename T>
+VQX_VIF_INLINE void mirror_edges(T* row, unsigned w, int half) {
   const int last = static_cast<int>(w) - 1;
   for (int f = 1; f <= half; ++f) {
     row[-f] = row[f];
@@ -78,7 +86,7 @@ struct WorkspaceData {
   std::size_t conv_stride = 0;
   std::vector<std::uint16_t> ring;   // slot-major, then plane; `padded` samples each
   std::vector<std::uint32_t> sums;   // kMaxPlanes filter outputs of `padded` lanes
-  std::vector<std::uint16_t> hrows;  // kHPlanes rows of hstride, mirrored margins
+  std::vector<std::uint32_t> hrows;  // kHPlanes rows of hstride, mirrored margins
   std::vector<std::int32_t> sigma;   // sigma1^2, sigma2^2, sigma12 rows
   std::vector<std::int32_t> den_arg;  // one row of stats_row() intermediates
   std::vector<double> signal;
@@ -90,7 +98,7 @@ struct WorkspaceData {
     return ring.data() + (static_cast<std::size_t>(slot) * kMaxPlanes + plane) * padded;
   }
   [[nodiscard]] std::uint32_t* sum_row(int plane) { return sums.data() + plane * padded; }
-  [[nodiscard]] std::uint16_t* hrow(int plane) {
+  [[nodiscard]] std::uint32_t* hrow(int plane) {
     return hrows.data() + plane * hstride + kMargin;
   }
   [[nodiscard]] std::uint16_t* conv_row(int which) {
@@ -134,6 +142,26 @@ VQX_VIF_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks,
 #endif
     for (int k = 0; k < kHalf; ++k) {
       acc += std::uint32_t{taps[k]} * (std::uint32_t{src[k][j]} + src[2 * kHalf - k][j]);
+    }
+    out[j] = acc;
+  }
+}
+
+// The same filter along one row: out[j] = sum_k taps[k] * row[j + k - Half].
+// row[-Half .. n + Half) must be valid and below 2^16.
+template <int F>
+VQX_VIF_INLINE void row_filter(const std::uint32_t* row, std::size_t blocks,
+                               std::uint32_t* __restrict out) {
+  constexpr int kHalf = kFilters[F].half;
+  const std::uint16_t* taps = kFilters[F].taps.data();
+  const auto n = static_cast<std::ptrdiff_t>(blocks * kLanes);
+  for (std::ptrdiff_t j = 0; j < n; ++j) {
+    std::uint32_t acc = std::uint32_t{taps[kHalf]} * row[j];
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+    for (int k = 0; k < kHalf; ++k) {
+      acc += std::uint32_t{taps[k]} * (row[j + k - kHalf] + row[j + kHalf - k]);
     }
     out[j] = acc;
   }
@@ -214,11 +242,12 @@ VQX_VIF_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::siz
   for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<std::uint16_t>((sum[j] + add) >> shift);
 }
 
-// Vertical means rounded to 16 bits: (sum + add) >> shift.
+// Vertical means rounded to 16 bits, (sum + add) >> shift, as libvmaf casts
+// them.
 VQX_VIF_INLINE void round_means(const std::uint32_t* __restrict s1,
                                 const std::uint32_t* __restrict s2, std::size_t blocks,
-                                std::uint32_t add, int shift, std::uint16_t* __restrict mu1,
-                                std::uint16_t* __restrict mu2) {
+                                std::uint32_t add, int shift, std::uint32_t* __restrict mu1,
+                                std::uint32_t* __restrict mu2) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     mu1[j] = static_cast<std::uint16_t>((s1[j] + add) >> shift);
@@ -228,11 +257,11 @@ VQX_VIF_INLINE void round_means(const std::uint32_t* __restrict s1,
 
 // An exact 32-bit vertical second moment (8-bit input), split into halves.
 VQX_VIF_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t blocks,
-                                 std::uint16_t* __restrict hi, std::uint16_t* __restrict lo) {
+                                 std::uint32_t* __restrict hi, std::uint32_t* __restrict lo) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
-    hi[j] = static_cast<std::uint16_t>(s[j] >> 16);
-    lo[j] = static_cast<std::uint16_t>(s[j]);
+    hi[j] = s[j] >> 16;
+    lo[j] = s[j] & 0xffffu;
   }
 }
 
@@ -242,14 +271,14 @@ VQX_VIF_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t 
 // modulo 2^32 as in libvmaf (the low sum plus add stays below 2^32).
 VQX_VIF_INLINE void round_moment(const std::uint32_t* __restrict s_hi,
                                  const std::uint32_t* __restrict s_lo, std::size_t blocks,
-                                 std::uint32_t add, int shift, std::uint16_t* __restrict hi,
-                                 std::uint16_t* __restrict lo) {
+                                 std::uint32_t add, int shift, std::uint32_t* __restrict hi,
+                                 std::uint32_t* __restrict lo) {
   const std::size_t n = blocks * kLanes;
   const int up = 16 - shift;
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint32_t v = (s_hi[j] << up) + ((s_lo[j] + add) >> shift);
-    hi[j] = static_cast<std::uint16_t>(v >> 16);
-    lo[j] = static_cast<std::uint16_t>(v);
+    hi[j] = v >> 16;
+    lo[j] = v & 0xffffu;
   }
 }
 
@@ -288,10 +317,15 @@ struct ScaleAccum {
   std::int64_t den_lin = 0;  // count of those pixels
 };
 
-// floor(x) for 0 <= x < 2^52, in double arithmetic (vectorisable).
+// floor(x) for 0 <= x < 2^52, exactly, in operations that vectorise on
+// every x86 level (floor itself does not without -fno-trapping-math): x
+// rounded to an integer by adding and removing 2^52, less 1 where that
+// rounded up. Non-negative doubles order as their bit patterns do.
 VQX_VIF_INLINE double floor_small(double x) {
-  const double r = (x + 0x1p52) - 0x1p52;  // x rounded to nearest
-  return r > x ? r - 1.0 : r;
+  const double r = (x + 0x1p52) - 0x1p52;
+  const bool rounded_up = std::bit_cast<std::int64_t>(r) > std::bit_cast<std::int64_t>(x);
+  const std::uint64_t one_if_up = std::bit_cast<std::uint64_t>(1.0) & -std::uint64_t{rounded_up};
+  return r - std::bit_cast<double>(one_if_up);
 }
 
 // The Q11 log2 of an integer v, 2^16 <= v < 2^53, is taken from the double
@@ -337,7 +371,7 @@ VQX_VIF_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __restr
     const std::int32_t gain = (1 - flat) & (sigma12 > 0 ? 1 : 0) & (sigma2_sq > 0 ? 1 : 0);
     lin_num += sigma2_sq * flat;
     lin_den += flat;
-    den_arg[j] = (kSigmaNsq + sigma1_sq) * (1 - flat);
+    den_arg[j] = flat != 0 ? 0 : kSigmaNsq + sigma1_sq;
     s11[j] = gain != 0 ? sigma1_sq : kSigmaNsq;
     s22[j] = sigma2_sq * gain;
     s12[j] = sigma12 * gain;
@@ -361,8 +395,11 @@ VQX_VIF_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_t*
     double g = sigma12 / (sigma1_sq + kEps);
     const std::int32_t sv_sq = std::max(static_cast<std::int32_t>(sigma2_sq - g * sigma12), 0);
     g = g < gain_limit ? g : gain_limit;
+    // Local variances stay below 2^30 (Q16 of (65535 / 2)^2), so this sum,
+    // an int in libvmaf too, cannot overflow.
     const std::int32_t noise = sv_sq + kSigmaNsq;
     s22[j] = noise;
+    // g >= 0, g <= gain_limit <= 100 and sigma1^2 < 2^31: g^2 sigma1^2 < 2^45.
     signal[j] = floor_small(g * g * sigma1_sq) + noise;
   }
 }
@@ -395,8 +432,10 @@ VQX_VIF_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
   acc.num_log += num_whole;
 }
 
-// Pass 4: the table entries.
-VQX_VIF_INLINE void log2_table_sums(const std::uint16_t* __restrict lut,
+// Pass 4: the table entries. Plain loads do best here: the table is 16-bit,
+// which has no gather instruction, and emulated gathers are slower, so the
+// table is read through a volatile pointer, which keeps this loop scalar.
+VQX_VIF_INLINE void log2_table_sums(const volatile std::uint16_t* lut,
                                     const std::uint16_t* __restrict den_idx,
                                     const std::uint16_t* __restrict sig_idx,
                                     const std::uint16_t* __restrict noise_idx, std::size_t blocks,
@@ -506,10 +545,9 @@ VQX_VIF_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
     }
 
     for (int p = 0; p < kHPlanes; ++p) {
-      std::uint16_t* row = ws.hrow(p);
+      std::uint32_t* row = ws.hrow(p);
       mirror_edges(row, job.w, kHalf);
-      for (int k = 0; k < kTaps; ++k) src[k] = row + (k - kHalf);
-      symmetric_filter<Scale>(src, blocks, ws.sum_row(p));
+      row_filter<Scale>(row, blocks, ws.sum_row(p));
     }
     std::int32_t* s11 = ws.sigma.data();
     std::int32_t* s22 = s11 + ws.padded;

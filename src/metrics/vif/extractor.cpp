@@ -7,7 +7,9 @@
 
 #include "metrics/families.hpp"
 #include "metrics/vif/cpu.hpp"
+#include "metrics/vif/gpu.hpp"
 #include "metrics/vif/params.hpp"
+#include "metrics/vif/scores.hpp"
 
 namespace vqx {
 
@@ -18,14 +20,6 @@ using vif::FrameSums;
 struct VifConfig {
   vif::KernelParams kernel;
   bool debug = false;
-};
-
-// Slots: the four scale scores, then with debug the kDebugNames in order.
-enum Slot : std::size_t {
-  kSlotScore = 4,  // integer_vif
-  kSlotNum,
-  kSlotDen,
-  kSlotScaleNumDen,  // num_scale0, den_scale0, num_scale1, ...
 };
 
 class IntegerVifExtractor final : public Extractor {
@@ -51,34 +45,8 @@ class IntegerVifExtractor final : public Extractor {
   }
 
  private:
-  // The values libvmaf writes (write_scores() in integer_vif.c): each scale
-  // score is the float quotient num / den widened to double; the debug sums
-  // add the float parts in double.
   void write(const FrameSums& s, unsigned index, FeatureWriter& out) const {
-    const bool skip0 = config_.kernel.skip_scale0;
-    for (std::size_t k = 0; k < vif::kScaleCount; ++k) {
-      const float score = (k == 0 && skip0) ? 0.0f : s[k].num / s[k].den;
-      out.write(k, index, static_cast<double>(score));
-    }
-    if (!config_.debug) return;
-
-    const std::size_t first = skip0 ? 1 : 0;
-    double num = 0.0;
-    double den = 0.0;
-    for (std::size_t k = first; k < vif::kScaleCount; ++k) {
-      num += static_cast<double>(s[k].num);
-      den += static_cast<double>(s[k].den);
-    }
-    out.write(kSlotScore, index, den == 0.0 ? 1.0 : num / den);
-    out.write(kSlotNum, index, num);
-    out.write(kSlotDen, index, den);
-    for (std::size_t k = 0; k < vif::kScaleCount; ++k) {
-      // A skipped scale 0 reports 0 / -1, as libvmaf does.
-      const double scale_num = (k == 0 && skip0) ? 0.0 : static_cast<double>(s[k].num);
-      const double scale_den = (k == 0 && skip0) ? -1.0 : static_cast<double>(s[k].den);
-      out.write(kSlotScaleNumDen + 2 * k, index, scale_num);
-      out.write(kSlotScaleNumDen + 2 * k + 1, index, scale_den);
-    }
+    vif::write_scores(s, config_.kernel.skip_scale0, config_.debug, index, out);
   }
 
   VifConfig config_;
@@ -107,6 +75,9 @@ Expected<ExtractorSpec> make_vif_spec(const OptionMap& options) {
   spec.make = [config]() -> std::unique_ptr<Extractor> {
     return std::make_unique<IntegerVifExtractor>(config);
   };
+#if VQX_HAVE_GPU
+  spec.make_twin = vif::twin_factory(config.kernel, config.debug);
+#endif
   return spec;
 }
 

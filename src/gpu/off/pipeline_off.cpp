@@ -1,0 +1,14 @@
+// VQX_GPU=off: no backend, no device. Asking for one is a clear error.
+#include "gpu/pipeline.hpp"
+
+namespace vqx::gpu {
+
+const char* compiled_backend() { return nullptr; }
+unsigned available_devices() { return 0; }
+
+Expected<std::unique_ptr<Pipeline>> Pipeline::open(unsigned /*device*/) {
+  return Error(Errc::kUnsupported,
+               "this build of VQX has no GPU backend (configure with -DVQX_GPU=cuda or hip)");
+}
+
+}  // namespace vqx::gpu

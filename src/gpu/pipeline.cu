@@ -1,0 +1,307 @@
+// The frame protocol on one device (see twin.hpp for the order and why).
+//
+// Frames rotate through kSlots slots. A slot holds the frame's planes in
+// pinned staging memory and on the device, and its events; frame i uses slot
+// i % kSlots, and every twin keeps its results for that frame in its result
+// slot of the same number. Before frame i is staged, the frame that used the
+// slot last (i - kSlots) is waited for and collected, so up to kSlots frames
+// are in flight and collection happens in index order (which temporal twins
+// rely on). Uploads go on their own stream, so the copy of frame i + 1
+// overlaps the kernels of frame i; the compute stream waits for the upload's
+// event before the twins queue their clears.
+#include <algorithm>
+#include <cstring>
+#include <latch>
+#include <vector>
+
+#include "core/thread_pool.hpp"
+#include "gpu/pipeline.hpp"
+#include "gpu/runtime.hpp"
+
+namespace vqx::gpu {
+
+const char* compiled_backend() { return vendor::kBackendName; }
+unsigned available_devices() { return device_count(); }
+
+namespace {
+
+constexpr unsigned kSlots = 3;
+constexpr std::size_t kDevicePitchAlign = 256;
+// Rows per staging job: big enough that a job is worth a thread.
+constexpr unsigned kRowsPerJob = 64;
+
+std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+
+struct TwinEntry {
+  std::unique_ptr<Twin> twin;
+  bool temporal = false;
+  FeatureWriter* out = nullptr;
+};
+
+// Where one plane lives in a slot's staging and device memory.
+struct PlaneLayout {
+  std::size_t row_bytes = 0;
+  unsigned rows = 0;
+  std::size_t staging_offset = 0;  // packed rows: pitch = row_bytes
+  std::size_t device_offset = 0;
+  std::size_t device_pitch = 0;
+};
+
+struct Slot {
+  PinnedBuffer<std::uint8_t> staging;
+  DeviceBuffer<std::uint8_t> planes;
+  DeviceFrame frame;
+  Event uploaded;
+  Event done;
+  bool busy = false;
+  unsigned index = 0;
+  bool sampled = false;
+};
+
+class DevicePipeline final : public Pipeline, private Resources {
+ public:
+  DevicePipeline(DeviceInfo info) : info_(std::move(info)) {}
+
+  Status create_streams() {
+    VQX_ASSIGN_OR_RETURN(upload_stream_, Stream::create());
+    VQX_ASSIGN_OR_RETURN(compute_stream_, Stream::create());
+    return Status::Ok();
+  }
+
+  ~DevicePipeline() override {
+    // Nothing may still run on memory about to be freed.
+    if (use_device(info_.index).ok()) {
+      (void)upload_stream_.synchronize();
+      (void)compute_stream_.synchronize();
+    }
+  }
+
+  [[nodiscard]] std::string backend() const override { return vendor::kBackendName; }
+
+  [[nodiscard]] std::string description() const override {
+    return std::string(vendor::kBackendName) + ":" + std::to_string(info_.index) + " " + info_.name +
+           ", " + std::to_string(info_.multiprocessors) + " multiprocessors, warp " +
+           std::to_string(info_.warp_size);
+  }
+
+  void add(std::unique_ptr<Twin> twin, bool temporal, FeatureWriter& out) override {
+    twins_.push_back({std::move(twin), temporal, &out});
+  }
+
+  [[nodiscard]] bool empty() const override { return twins_.empty(); }
+
+  Status init(const PictureFormat& fmt) override {
+    VQX_RETURN_IF_ERROR(use_device(info_.index));
+    fmt_ = fmt;
+    planes_ = 1;
+    for (const auto& t : twins_) planes_ = std::max(planes_, t.twin->planes_needed(fmt));
+    planes_ = std::min(planes_, fmt.plane_count());
+
+    // Layout: ref planes then dist planes, in one allocation per slot.
+    std::size_t staging = 0;
+    std::size_t device = 0;
+    layout_ = {};
+    for (unsigned side = 0; side < 2; ++side) {
+      for (unsigned p = 0; p < planes_; ++p) {
+        PlaneLayout l;
+        l.row_bytes = std::size_t{fmt.plane_width(p)} * fmt.bytes_per_sample();
+        l.rows = fmt.plane_height(p);
+        l.staging_offset = staging;
+        l.device_pitch = round_up(l.row_bytes, kDevicePitchAlign);
+        l.device_offset = device;
+        staging += l.row_bytes * l.rows;
+        device += l.device_pitch * l.rows;
+        layout_.push_back(l);
+      }
+    }
+    for (auto& s : slots_) {
+      VQX_ASSIGN_OR_RETURN(s.staging, PinnedBuffer<std::uint8_t>::allocate(staging));
+      VQX_ASSIGN_OR_RETURN(s.planes, DeviceBuffer<std::uint8_t>::allocate(device));
+      VQX_ASSIGN_OR_RETURN(s.uploaded, Event::create());
+      VQX_ASSIGN_OR_RETURN(s.done, Event::create());
+      s.frame.format = fmt;
+      s.frame.planes = planes_;
+      for (unsigned side = 0; side < 2; ++side) {
+        for (unsigned p = 0; p < planes_; ++p) {
+          const PlaneLayout& l = layout_[side * planes_ + p];
+          DevicePlane dp{s.planes.get() + l.device_offset, l.device_pitch, fmt.plane_width(p),
+                         fmt.plane_height(p)};
+          (side == 0 ? s.frame.ref : s.frame.dist)[p] = dp;
+        }
+      }
+      s.busy = false;
+    }
+    for (auto& t : twins_) {
+      for (const ConstantTable& table : t.twin->constant_tables()) {
+        VQX_RETURN_IF_ERROR(upload_constant(table));
+      }
+    }
+    for (auto& t : twins_) VQX_RETURN_IF_ERROR(t.twin->init(fmt, kSlots, *this));
+    return Status::Ok();
+  }
+
+  // Resources: the constant tables uploaded by init().
+  Expected<const void*> constant(const char* name) const override {
+    for (const auto& c : constants_) {
+      if (c.name == name) return static_cast<const void*>(c.memory.get());
+    }
+    return Error(Errc::kInternal, std::string("no constant table named ") + name);
+  }
+
+  Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
+                ThreadPool* pool) override {
+    VQX_RETURN_IF_ERROR(use_device(info_.index));
+    const unsigned k = index % kSlots;
+    Slot& slot = slots_[k];
+    if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
+    stage(ref, dist, slot, pool);
+    VQX_RETURN_IF_ERROR(upload_frame(slot));
+    VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(compute_stream_));
+    for (auto& t : twins_) {
+      if (t.temporal || sampled) VQX_RETURN_IF_ERROR(t.twin->clear(compute_stream_));
+    }
+    for (auto& t : twins_) {
+      if (t.temporal || sampled) {
+        VQX_RETURN_IF_ERROR(t.twin->launch(slot.frame, index, k, compute_stream_));
+      }
+    }
+    VQX_RETURN_IF_ERROR(slot.done.record(compute_stream_));
+    slot.busy = true;
+    slot.index = index;
+    slot.sampled = sampled;
+    return Status::Ok();
+  }
+
+  Status finish() override {
+    VQX_RETURN_IF_ERROR(use_device(info_.index));
+    for (;;) {  // the busy slots, oldest frame first
+      Slot* oldest = nullptr;
+      for (auto& s : slots_) {
+        if (s.busy && (oldest == nullptr || s.index < oldest->index)) oldest = &s;
+      }
+      if (oldest == nullptr) break;
+      VQX_RETURN_IF_ERROR(collect(static_cast<unsigned>(oldest - slots_.data())));
+    }
+    for (auto& t : twins_) VQX_RETURN_IF_ERROR(t.twin->flush(*t.out));
+    return Status::Ok();
+  }
+
+ private:
+  // Waits for the slot's frame and hands its results to the twins.
+  Status collect(unsigned k) {
+    Slot& slot = slots_[k];
+    slot.busy = false;
+    VQX_RETURN_IF_ERROR(slot.done.synchronize());
+    for (auto& t : twins_) {
+      if (t.temporal || slot.sampled) {
+        VQX_RETURN_IF_ERROR(t.twin->collect(k, slot.index, *t.out));
+      }
+    }
+    return Status::Ok();
+  }
+
+  // Host copy of the needed planes into the slot's pinned staging memory,
+  // rows shared among the pool's workers when there is one.
+  void stage(const Picture& ref, const Picture& dist, Slot& slot, ThreadPool* pool) const {
+    struct Part {
+      const Plane* plane;
+      const PlaneLayout* layout;
+    };
+    std::array<Part, 6> parts{};
+    for (unsigned side = 0; side < 2; ++side) {
+      for (unsigned p = 0; p < planes_; ++p) {
+        parts[side * planes_ + p] = {&(side == 0 ? ref : dist).plane(p), &layout_[side * planes_ + p]};
+      }
+    }
+    const unsigned part_count = 2 * planes_;
+    std::uint8_t* base = slot.staging.get();
+    auto copy_rows = [&](unsigned part, unsigned y0, unsigned y1) {
+      const Part& pt = parts[part];
+      std::uint8_t* dst = base + pt.layout->staging_offset;
+      for (unsigned y = y0; y < y1; ++y) {
+        std::memcpy(dst + y * pt.layout->row_bytes, pt.plane->row<std::uint8_t>(y),
+                    pt.layout->row_bytes);
+      }
+    };
+    const unsigned workers = pool == nullptr ? 0 : pool->size();
+    std::size_t total_rows = 0;
+    for (unsigned i = 0; i < part_count; ++i) total_rows += parts[i].layout->rows;
+    const unsigned jobs = static_cast<unsigned>(
+        std::min<std::size_t>(workers, total_rows / (2 * kRowsPerJob)));
+    if (jobs == 0) {
+      for (unsigned i = 0; i < part_count; ++i) copy_rows(i, 0, parts[i].layout->rows);
+      return;
+    }
+    // jobs + 1 shares (the caller takes one), each a fixed range of every part.
+    const unsigned shares = jobs + 1;
+    auto run_share = [&](unsigned share) {
+      for (unsigned i = 0; i < part_count; ++i) {
+        const unsigned rows = parts[i].layout->rows;
+        copy_rows(i, rows * share / shares, rows * (share + 1) / shares);
+      }
+    };
+    std::latch finished(jobs);
+    for (unsigned j = 1; j <= jobs; ++j) {
+      pool->submit([&run_share, &finished, j] {
+        run_share(j);
+        finished.count_down();
+      });
+    }
+    run_share(0);
+    finished.wait();
+  }
+
+  // Uploads a constant table once per context (before any frame).
+  Status upload_constant(const ConstantTable& table) {
+    for (const auto& c : constants_) {
+      if (c.name == table.name) return Status::Ok();
+    }
+    Constant c;
+    c.name = table.name;
+    VQX_ASSIGN_OR_RETURN(c.memory, DeviceBuffer<std::uint8_t>::allocate(table.bytes));
+    VQX_ASSIGN_OR_RETURN(auto staging, PinnedBuffer<std::uint8_t>::allocate(table.bytes));
+    std::memcpy(staging.get(), table.host, table.bytes);
+    VQX_RETURN_IF_ERROR(upload_rows_async(c.memory.get(), table.bytes, staging.get(), table.bytes,
+                                          table.bytes, 1, upload_stream_));
+    VQX_RETURN_IF_ERROR(upload_stream_.synchronize());
+    constants_.push_back(std::move(c));
+    return Status::Ok();
+  }
+
+  // The upload: every needed plane of ref and dist, once, for all twins.
+  Status upload_frame(Slot& slot) {
+    for (std::size_t i = 0; i < layout_.size(); ++i) {
+      const PlaneLayout& l = layout_[i];
+      VQX_RETURN_IF_ERROR(upload_rows_async(slot.planes.get() + l.device_offset, l.device_pitch,
+                                            slot.staging.get() + l.staging_offset, l.row_bytes,
+                                            l.row_bytes, l.rows, upload_stream_));
+    }
+    return slot.uploaded.record(upload_stream_);
+  }
+
+  struct Constant {
+    std::string name;
+    DeviceBuffer<std::uint8_t> memory;
+  };
+
+  DeviceInfo info_;
+  std::vector<Constant> constants_;  // before the twins: they use them
+  Stream upload_stream_;
+  Stream compute_stream_;
+  std::vector<TwinEntry> twins_;
+  PictureFormat fmt_;
+  unsigned planes_ = 1;
+  std::vector<PlaneLayout> layout_;
+  std::array<Slot, kSlots> slots_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Pipeline>> Pipeline::open(unsigned device) {
+  VQX_ASSIGN_OR_RETURN(DeviceInfo info, select_device(device));
+  auto p = std::make_unique<DevicePipeline>(std::move(info));
+  VQX_RETURN_IF_ERROR(p->create_streams());
+  return std::unique_ptr<Pipeline>(std::move(p));
+}
+
+}  // namespace vqx::gpu

@@ -1,0 +1,52 @@
+// The context's GPU side: one device, its streams and the frame protocol
+// (see twin.hpp). Plain C++, so that the context compiles the same with or
+// without a GPU backend (src/gpu/off/ stands in for VQX_GPU=off).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/extractor.hpp"
+#include "gpu/twin.hpp"
+#include "vqx/picture.hpp"
+#include "vqx/status.hpp"
+
+namespace vqx {
+class ThreadPool;
+}
+
+namespace vqx::gpu {
+
+// "cuda" or "hip" for the backend this build has, nullptr for none.
+const char* compiled_backend();
+// Devices of that backend visible to this process; 0 without a backend.
+unsigned available_devices();
+
+class Pipeline {
+ public:
+  // Opens device `device` of the compiled backend, with its own streams.
+  static Expected<std::unique_ptr<Pipeline>> open(unsigned device);
+  virtual ~Pipeline() = default;
+
+  // "cuda" or "hip".
+  [[nodiscard]] virtual std::string backend() const = 0;
+  // E.g. "cuda:0 NVIDIA H200, 132 multiprocessors, warp 32".
+  [[nodiscard]] virtual std::string description() const = 0;
+
+  // Before init(): a twin and where its values go (`out` outlives the
+  // pipeline). Temporal twins see every frame, in order; the others only
+  // the sampled ones.
+  virtual void add(std::unique_ptr<Twin> twin, bool temporal, FeatureWriter& out) = 0;
+  [[nodiscard]] virtual bool empty() const = 0;
+  // Allocates everything, once, for pictures of `fmt`.
+  virtual Status init(const PictureFormat& fmt) = 0;
+  // Runs the protocol for one frame. Returns once the pictures have been
+  // copied to pinned staging memory (so the caller may reuse them); the
+  // device work finishes later. `pool`, if any, shares the staging copy.
+  virtual Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
+                        ThreadPool* pool) = 0;
+  // Waits for every frame, collects the values and flushes the twins.
+  virtual Status finish() = 0;
+};
+
+}  // namespace vqx::gpu

@@ -1,0 +1,166 @@
+// The device runtime wrappers: every vendor call's error becomes a Status.
+#include "gpu/runtime.hpp"
+
+namespace vqx::gpu {
+
+Status check(vendor::Error e, const char* what) {
+  if (e == vendor::kSuccess) return Status::Ok();
+  return Error(Errc::kDevice, std::string(vendor::kBackendName) + ": " + what + ": " +
+                                  vendor::error_string(e));
+}
+
+Status check_launch(const char* kernel) {
+  const vendor::Error e = vendor::last_error();
+  if (e == vendor::kSuccess) return Status::Ok();
+  return Error(Errc::kDevice, std::string(vendor::kBackendName) + ": launching " + kernel + ": " +
+                                  vendor::error_string(e));
+}
+
+unsigned device_count() {
+  int n = 0;
+  if (vendor::device_count(&n) != vendor::kSuccess) {
+    (void)vendor::last_error();  // "no device" must not linger as a sticky error
+    return 0;
+  }
+  return n < 0 ? 0U : static_cast<unsigned>(n);
+}
+
+Status use_device(unsigned index) {
+  return check(vendor::set_device(static_cast<int>(index)), "selecting the device");
+}
+
+Expected<DeviceInfo> select_device(unsigned index) {
+  const unsigned n = device_count();
+  if (index >= n) {
+    return Error(Errc::kDevice, std::string(vendor::kBackendName) + ": device " +
+                                    std::to_string(index) + " does not exist (" +
+                                    std::to_string(n) + " present)");
+  }
+  VQX_RETURN_IF_ERROR(use_device(index));
+  vendor::DeviceProps p{};
+  VQX_RETURN_IF_ERROR(check(vendor::device_props(static_cast<int>(index), &p),
+                            "reading the device's properties"));
+  DeviceInfo info;
+  info.index = index;
+  info.name = p.name;
+  info.warp_size = static_cast<unsigned>(p.warp_size);
+  info.multiprocessors = static_cast<unsigned>(p.multiprocessors);
+  info.memory_bytes = p.global_memory;
+  info.major = p.major;
+  info.minor = p.minor;
+  return info;
+}
+
+Expected<Stream> Stream::create() {
+  Stream s;
+  VQX_RETURN_IF_ERROR(check(vendor::stream_create(&s.h_), "creating a stream"));
+  return Expected<Stream>(std::move(s));
+}
+Stream::~Stream() {
+  if (h_ != nullptr) (void)vendor::stream_destroy(h_);
+}
+Stream& Stream::operator=(Stream&& o) noexcept {
+  if (this != &o) {
+    if (h_ != nullptr) (void)vendor::stream_destroy(h_);
+    h_ = std::exchange(o.h_, nullptr);
+  }
+  return *this;
+}
+Status Stream::synchronize() const {
+  return check(vendor::stream_synchronize(h_), "waiting for a stream");
+}
+
+Expected<Event> Event::create(bool timing) {
+  Event e;
+  VQX_RETURN_IF_ERROR(check(vendor::event_create(&e.h_, timing), "creating an event"));
+  return Expected<Event>(std::move(e));
+}
+Event::~Event() {
+  if (h_ != nullptr) (void)vendor::event_destroy(h_);
+}
+Event& Event::operator=(Event&& o) noexcept {
+  if (this != &o) {
+    if (h_ != nullptr) (void)vendor::event_destroy(h_);
+    h_ = std::exchange(o.h_, nullptr);
+  }
+  return *this;
+}
+Status Event::record(const Stream& s) const {
+  return check(vendor::event_record(h_, s.handle()), "recording an event");
+}
+Status Event::synchronize() const {
+  return check(vendor::event_synchronize(h_), "waiting for an event");
+}
+Status Event::make_wait(const Stream& s) const {
+  return check(vendor::stream_wait_event(s.handle(), h_), "ordering two streams");
+}
+
+Expected<RawDeviceMemory> RawDeviceMemory::allocate(std::size_t bytes) {
+  RawDeviceMemory m;
+  if (bytes == 0) return Expected<RawDeviceMemory>(std::move(m));
+  VQX_RETURN_IF_ERROR(check(vendor::malloc_device(&m.p_, bytes),
+                            ("allocating " + std::to_string(bytes) + " bytes of device memory")
+                                .c_str()));
+  m.bytes_ = bytes;
+  return Expected<RawDeviceMemory>(std::move(m));
+}
+RawDeviceMemory::~RawDeviceMemory() {
+  if (p_ != nullptr) (void)vendor::free_device(p_);
+}
+RawDeviceMemory& RawDeviceMemory::operator=(RawDeviceMemory&& o) noexcept {
+  if (this != &o) {
+    if (p_ != nullptr) (void)vendor::free_device(p_);
+    p_ = std::exchange(o.p_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+Expected<RawPinnedMemory> RawPinnedMemory::allocate(std::size_t bytes) {
+  RawPinnedMemory m;
+  if (bytes == 0) return Expected<RawPinnedMemory>(std::move(m));
+  VQX_RETURN_IF_ERROR(check(vendor::malloc_pinned(&m.p_, bytes),
+                            ("allocating " + std::to_string(bytes) + " bytes of pinned memory")
+                                .c_str()));
+  m.bytes_ = bytes;
+  return Expected<RawPinnedMemory>(std::move(m));
+}
+RawPinnedMemory::~RawPinnedMemory() {
+  if (p_ != nullptr) (void)vendor::free_pinned(p_);
+}
+RawPinnedMemory& RawPinnedMemory::operator=(RawPinnedMemory&& o) noexcept {
+  if (this != &o) {
+    if (p_ != nullptr) (void)vendor::free_pinned(p_);
+    p_ = std::exchange(o.p_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+Status clear_async(void* device_ptr, std::size_t bytes, const Stream& s) {
+  return check(vendor::memset_async(device_ptr, 0, bytes, s.handle()), "queueing a clear");
+}
+
+Status copy_to_host_async(void* host_dst, const void* device_src, std::size_t bytes,
+                          const Stream& s) {
+  return check(vendor::copy_device_to_host_async(host_dst, device_src, bytes, s.handle()),
+               "queueing a readback");
+}
+
+Status copy_rows_on_device_async(void* dst, std::size_t dst_pitch, const void* src,
+                                 std::size_t src_pitch, std::size_t row_bytes, std::size_t rows,
+                                 const Stream& s) {
+  return check(vendor::copy_2d_device_to_device_async(dst, dst_pitch, src, src_pitch, row_bytes,
+                                                      rows, s.handle()),
+               "queueing a device-to-device copy");
+}
+
+Status upload_rows_async(void* dst, std::size_t dst_pitch, const void* pinned_src,
+                         std::size_t src_pitch, std::size_t row_bytes, std::size_t rows,
+                         const Stream& s) {
+  return check(vendor::copy_2d_host_to_device_async(dst, dst_pitch, pinned_src, src_pitch,
+                                                    row_bytes, rows, s.handle()),
+               "queueing an upload");
+}
+
+}  // namespace vqx::gpu

@@ -1,0 +1,89 @@
+// A GPU twin: the device version of one feature extractor, giving its CPU
+// twin's numbers (integer features bit for bit). Plain C++: the context and
+// the families see this header, never a vendor one.
+//
+// The frame protocol (ARCHITECTURE.md invariant 3), driven by the pipeline
+// that the context owns:
+//   1. the pipeline uploads the frame's planes once, for every twin;
+//   2. each twin queues its clears (clear());
+//   3. each twin queues its kernels and the readback of its small results
+//      into pinned memory (launch());
+//   4. once that frame's work has finished, the host finishes the sums in
+//      double and writes the values (collect()).
+// A twin never uploads, and it clears its accumulators every frame in
+// clear(), never once at allocation: a clear queued before an upload, or
+// done only at allocation, lets a frame read what an earlier frame (or an
+// earlier context's recycled allocation) left behind. tests/contract checks
+// every GPU source for these rules.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/extractor.hpp"
+#include "vqx/picture.hpp"
+#include "vqx/status.hpp"
+
+namespace vqx::gpu {
+
+class Stream;
+
+// One plane of the current frame, on the device, as the pipeline uploaded it.
+struct DevicePlane {
+  const void* data = nullptr;
+  std::size_t pitch = 0;  // bytes from one row to the next
+  unsigned width = 0;
+  unsigned height = 0;
+};
+
+struct DeviceFrame {
+  PictureFormat format;
+  unsigned planes = 0;  // planes uploaded (1: luma only)
+  std::array<DevicePlane, 3> ref{};
+  std::array<DevicePlane, 3> dist{};
+};
+
+// A constant host table a twin needs on the device (e.g. VIF's log2
+// table). The pipeline uploads it once per context, before the twins'
+// init() (twins never upload); twins naming the same table share it.
+struct ConstantTable {
+  const char* name;
+  const void* host;
+  std::size_t bytes;
+};
+
+// What the pipeline offers a twin at init().
+class Resources {
+ public:
+  virtual ~Resources() = default;
+  // The device copy of a table the twin listed in constant_tables().
+  [[nodiscard]] virtual Expected<const void*> constant(const char* name) const = 0;
+};
+
+class Twin {
+ public:
+  virtual ~Twin() = default;
+  // Planes the twin reads: 1 (luma) or the picture's plane count.
+  [[nodiscard]] virtual unsigned planes_needed(const PictureFormat& /*fmt*/) const { return 1; }
+  // Constant tables the twin reads (uploaded by the pipeline).
+  [[nodiscard]] virtual std::vector<ConstantTable> constant_tables() const { return {}; }
+  // Allocates every device and pinned buffer, once, for pictures of `fmt`
+  // and `slots` frames in flight. The device is current on this thread.
+  virtual Status init(const PictureFormat& fmt, unsigned slots, const Resources& resources) = 0;
+  // Queues the per-frame clears on `s`.
+  virtual Status clear(const Stream& s) = 0;
+  // Queues the kernels on frame `index` and the readback of the results
+  // into result slot `slot`, on `s`.
+  virtual Status launch(const DeviceFrame& frame, unsigned index, unsigned slot,
+                        const Stream& s) = 0;
+  // Host side, after slot `slot`'s work has finished: writes frame
+  // `index`'s values.
+  virtual Status collect(unsigned slot, unsigned index, FeatureWriter& out) = 0;
+  // After the last frame (temporal twins write what they held back).
+  virtual Status flush(FeatureWriter& /*out*/) { return Status::Ok(); }
+};
+
+}  // namespace vqx::gpu

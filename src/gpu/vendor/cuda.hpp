@@ -1,0 +1,96 @@
+// The CUDA runtime, as VQX uses it. With hip.hpp beside it, the only files
+// that name a vendor function or type: everything else calls these wrappers,
+// so one GPU source builds as CUDA or as HIP (ggml-cuda's one-header rule).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace vqx::gpu::vendor {
+
+using Error = cudaError_t;
+using StreamHandle = cudaStream_t;
+using EventHandle = cudaEvent_t;
+inline constexpr Error kSuccess = cudaSuccess;
+inline constexpr Error kNotReady = cudaErrorNotReady;
+inline constexpr const char* kBackendName = "cuda";
+
+inline const char* error_string(Error e) { return cudaGetErrorString(e); }
+inline Error last_error() { return cudaGetLastError(); }
+
+struct DeviceProps {
+  char name[256];
+  int warp_size;
+  int multiprocessors;
+  std::size_t global_memory;
+  int major;
+  int minor;
+};
+
+inline Error device_count(int* n) { return cudaGetDeviceCount(n); }
+inline Error set_device(int d) { return cudaSetDevice(d); }
+inline Error device_props(int d, DeviceProps* out) {
+  cudaDeviceProp p{};
+  const Error e = cudaGetDeviceProperties(&p, d);
+  if (e != kSuccess) return e;
+  for (std::size_t i = 0; i < sizeof(out->name); ++i) out->name[i] = p.name[i];
+  out->name[sizeof(out->name) - 1] = '\0';
+  out->warp_size = p.warpSize;
+  out->multiprocessors = p.multiProcessorCount;
+  out->global_memory = p.totalGlobalMem;
+  out->major = p.major;
+  out->minor = p.minor;
+  return kSuccess;
+}
+
+inline Error malloc_device(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+inline Error free_device(void* p) { return cudaFree(p); }
+inline Error malloc_pinned(void** p, std::size_t bytes) {
+  return cudaHostAlloc(p, bytes, cudaHostAllocDefault);
+}
+inline Error free_pinned(void* p) { return cudaFreeHost(p); }
+
+inline Error stream_create(StreamHandle* s) {
+  return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking);
+}
+inline Error stream_destroy(StreamHandle s) { return cudaStreamDestroy(s); }
+inline Error stream_synchronize(StreamHandle s) { return cudaStreamSynchronize(s); }
+inline Error stream_wait_event(StreamHandle s, EventHandle e) {
+  return cudaStreamWaitEvent(s, e, 0);
+}
+
+inline Error event_create(EventHandle* e, bool timing) {
+  return cudaEventCreateWithFlags(e, timing ? cudaEventDefault : cudaEventDisableTiming);
+}
+inline Error event_destroy(EventHandle e) { return cudaEventDestroy(e); }
+inline Error event_record(EventHandle e, StreamHandle s) { return cudaEventRecord(e, s); }
+inline Error event_synchronize(EventHandle e) { return cudaEventSynchronize(e); }
+inline Error event_elapsed_ms(float* ms, EventHandle start, EventHandle stop) {
+  return cudaEventElapsedTime(ms, start, stop);
+}
+
+// Host (pinned) to device, 2-D: the upload. Only the frame upload of the
+// pipeline calls it.
+inline Error copy_2d_host_to_device_async(void* dst, std::size_t dst_pitch, const void* src,
+                                          std::size_t src_pitch, std::size_t row_bytes,
+                                          std::size_t rows, StreamHandle s) {
+  return cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, rows, cudaMemcpyHostToDevice,
+                           s);
+}
+inline Error copy_2d_device_to_device_async(void* dst, std::size_t dst_pitch, const void* src,
+                                            std::size_t src_pitch, std::size_t row_bytes,
+                                            std::size_t rows, StreamHandle s) {
+  return cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, rows,
+                           cudaMemcpyDeviceToDevice, s);
+}
+inline Error copy_device_to_host_async(void* dst, const void* src, std::size_t bytes,
+                                       StreamHandle s) {
+  return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
+}
+// A clear: bytes set to `value` on a stream.
+inline Error memset_async(void* p, int value, std::size_t bytes, StreamHandle s) {
+  return cudaMemsetAsync(p, value, bytes, s);
+}
+
+}  // namespace vqx::gpu::vendor

@@ -1,0 +1,428 @@
+// Integer VIF on the GPU, bit for bit libvmaf's integer_vif.c (and so
+// cpu.cpp). Per scale, one kernel computes the statistics: a block loads
+// its tile of ref and dist with the mirrored border into shared memory,
+// runs the vertical filter (the five moments), then the horizontal filter
+// and the per-pixel log2 terms, and adds its four integer sums to the
+// scale's totals with integer atomics (exact in any order). A second kernel
+// makes the next scale: the filter at the even rows and columns only,
+// which is all that decimation keeps. The host finishes num and den in
+// double (scores.cpp, shared with the CPU extractor).
+#include <array>
+#include <cstdint>
+
+#include "gpu/reduce.cuh"
+#include "gpu/runtime.hpp"
+#include "metrics/vif/gpu.hpp"
+#include "metrics/vif/params.hpp"
+#include "metrics/vif/scores.hpp"
+
+namespace vqx::vif {
+
+namespace {
+
+constexpr int kSums = 4;  // num_log, den_log, num_lin, den_lin
+constexpr const char* kLutName = "vif.log2_q11";
+constexpr std::size_t kPitchAlign = 256;
+constexpr int kBlockX = 32;
+constexpr int kBlockY = 8;
+constexpr int kThreads = kBlockX * kBlockY;
+
+struct FilterTable {
+  std::uint16_t taps[kScaleCount][2 * kMaxHalf + 1];
+};
+
+constexpr FilterTable make_filter_table() {
+  FilterTable t{};
+  for (int s = 0; s < kScaleCount; ++s) {
+    for (int k = 0; k < 2 * kFilters[s].half + 1; ++k) t.taps[s][k] = kFilters[s].taps[k];
+  }
+  return t;
+}
+
+__constant__ FilterTable c_filters = make_filter_table();
+
+template <typename Sample>
+__device__ Sample load(const void* base, std::size_t pitch, int x, int y) {
+  return reinterpret_cast<const Sample*>(static_cast<const std::uint8_t*>(base) + pitch * y)[x];
+}
+
+// The mirrored index of `i` for a filter of half width `half` on a side of
+// n > half samples; indices past what any output needs are clamped first
+// (they only feed outputs outside the picture).
+__device__ inline int mirrored(int i, int n, int half) {
+  return vqx::gpu::reflect101(i < n - 1 + half ? i : n - 1 + half, n);
+}
+
+// libvmaf's log2_32 / log2_64 (integer_vif.h): the Q11 log2 of the top 16
+// bits from the table, plus 2048 per bit dropped.
+__device__ inline std::int32_t log2_32(const std::uint16_t* lut, std::uint32_t v) {
+  const int k = 16 - __clz(v);
+  return __ldg(lut + (v >> k)) + 2048 * k;
+}
+__device__ inline std::int32_t log2_64(const std::uint16_t* lut, std::uint64_t v) {
+  const int k = 48 - __clzll(static_cast<long long>(v));
+  return __ldg(lut + (v >> k)) + 2048 * k;
+}
+
+struct StatsArgs {
+  const void* ref;
+  const void* dis;
+  std::size_t pitch_ref;
+  std::size_t pitch_dis;
+  int w;
+  int h;
+  // Vertical pass rounding: means, then squares (shift 0: none).
+  int mu_shift;
+  std::uint32_t mu_round;
+  int sq_shift;
+  std::uint64_t sq_round;
+  double gain_limit;
+  const std::uint16_t* lut;
+  unsigned long long* sums;  // kSums for this scale
+};
+
+// Statistics of one scale. Scale, Sample and the vertical squares' width
+// (32 bits suffice for 8-bit samples at scale 0, as in libvmaf).
+template <int Scale, typename Sample, typename SqAcc>
+__global__ void __launch_bounds__(kThreads) stats_kernel(StatsArgs a) {
+  constexpr int kHalf = kFilters[Scale].half;
+  constexpr int kTaps = 2 * kHalf + 1;
+  constexpr int kTileW = kBlockX;
+  constexpr int kTileH = 2 * kBlockY;  // each thread makes two rows
+  constexpr int kCols = kTileW + 2 * kHalf;
+  constexpr int kRows = kTileH + 2 * kHalf;
+  __shared__ std::uint16_t s_ref[kRows][kCols];
+  __shared__ std::uint16_t s_dis[kRows][kCols];
+  __shared__ std::uint32_t v_mu1[kTileH][kCols];
+  __shared__ std::uint32_t v_mu2[kTileH][kCols];
+  __shared__ std::uint32_t v_xx[kTileH][kCols];
+  __shared__ std::uint32_t v_yy[kTileH][kCols];
+  __shared__ std::uint32_t v_xy[kTileH][kCols];
+  __shared__ unsigned long long scratch[kThreads];
+
+  const std::uint16_t* f = c_filters.taps[Scale];
+  const int tid = static_cast<int>(threadIdx.x + threadIdx.y * kBlockX);
+  const int x0 = static_cast<int>(blockIdx.x) * kTileW;
+  const int y0 = static_cast<int>(blockIdx.y) * kTileH;
+
+  for (int i = tid; i < kRows * kCols; i += kThreads) {
+    const int r = i / kCols;
+    const int c = i % kCols;
+    const int y = mirrored(y0 - kHalf + r, a.h, kHalf);
+    const int x = mirrored(x0 - kHalf + c, a.w, kHalf);
+    s_ref[r][c] = load<Sample>(a.ref, a.pitch_ref, x, y);
+    s_dis[r][c] = load<Sample>(a.dis, a.pitch_dis, x, y);
+  }
+  __syncthreads();
+
+  // Vertical: the filtered means (rounded to 16 bits) and second moments.
+  for (int i = tid; i < kTileH * kCols; i += kThreads) {
+    const int r = i / kCols;
+    const int c = i % kCols;
+    std::uint32_t mu1 = 0;
+    std::uint32_t mu2 = 0;
+    SqAcc xx = 0;
+    SqAcc yy = 0;
+    SqAcc xy = 0;
+#pragma unroll
+    for (int k = 0; k < kTaps; ++k) {
+      const std::uint32_t p = s_ref[r + k][c];
+      const std::uint32_t q = s_dis[r + k][c];
+      const std::uint32_t fp = f[k] * p;
+      const std::uint32_t fq = f[k] * q;
+      mu1 += fp;
+      mu2 += fq;
+      xx += static_cast<SqAcc>(fp) * p;
+      yy += static_cast<SqAcc>(fq) * q;
+      xy += static_cast<SqAcc>(fp) * q;
+    }
+    v_mu1[r][c] = (mu1 + a.mu_round) >> a.mu_shift;
+    v_mu2[r][c] = (mu2 + a.mu_round) >> a.mu_shift;
+    v_xx[r][c] = static_cast<std::uint32_t>((xx + static_cast<SqAcc>(a.sq_round)) >> a.sq_shift);
+    v_yy[r][c] = static_cast<std::uint32_t>((yy + static_cast<SqAcc>(a.sq_round)) >> a.sq_shift);
+    v_xy[r][c] = static_cast<std::uint32_t>((xy + static_cast<SqAcc>(a.sq_round)) >> a.sq_shift);
+  }
+  __syncthreads();
+
+  constexpr std::int32_t kNsq = kSigmaNsq;
+  const double eps = 65536 * 1.0e-10;
+  long long num_log = 0;
+  long long den_log = 0;
+  long long num_lin = 0;
+  long long den_lin = 0;
+  for (int half_row = 0; half_row < 2; ++half_row) {
+    const int r = static_cast<int>(threadIdx.y) + half_row * kBlockY;
+    const int c = static_cast<int>(threadIdx.x);
+    const int x = x0 + c;
+    const int y = y0 + r;
+    if (x >= a.w || y >= a.h) continue;
+    std::uint32_t mu1 = 0;
+    std::uint32_t mu2 = 0;
+    std::uint64_t xx = 0;
+    std::uint64_t yy = 0;
+    std::uint64_t xy = 0;
+#pragma unroll
+    for (int k = 0; k < kTaps; ++k) {
+      mu1 += f[k] * v_mu1[r][c + k];
+      mu2 += f[k] * v_mu2[r][c + k];
+      xx += static_cast<std::uint64_t>(f[k]) * v_xx[r][c + k];
+      yy += static_cast<std::uint64_t>(f[k]) * v_yy[r][c + k];
+      xy += static_cast<std::uint64_t>(f[k]) * v_xy[r][c + k];
+    }
+    const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + 2147483648ULL) >> 32);
+    const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + 2147483648ULL) >> 32);
+    const auto mu1_mu2 =
+        static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + 2147483648ULL) >> 32);
+    const auto xx_f = static_cast<std::uint32_t>((xx + 32768) >> 16);
+    const auto yy_f = static_cast<std::uint32_t>((yy + 32768) >> 16);
+    const auto xy_f = static_cast<std::uint32_t>((xy + 32768) >> 16);
+    const auto sigma1_sq = static_cast<std::int32_t>(xx_f - mu1_sq);
+    std::int32_t sigma2_sq = static_cast<std::int32_t>(yy_f - mu2_sq);
+    const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
+    sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
+    if (sigma1_sq >= kNsq) {
+      den_log += log2_32(a.lut, static_cast<std::uint32_t>(kNsq + sigma1_sq)) - 2048 * 17;
+      if (sigma12 > 0 && sigma2_sq > 0) {
+        double g = sigma12 / (sigma1_sq + eps);
+        std::int32_t sv_sq = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
+        sv_sq = sv_sq > 0 ? sv_sq : 0;
+        g = g < a.gain_limit ? g : a.gain_limit;
+        const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq + kNsq);
+        const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * sigma1_sq) + numer1;
+        num_log += log2_64(a.lut, static_cast<std::uint64_t>(numer1_tmp)) - log2_64(a.lut, numer1);
+      }
+    } else {
+      num_lin += sigma2_sq;
+      den_lin += 1;
+    }
+  }
+  const long long partial[kSums] = {num_log, den_log, num_lin, den_lin};
+  for (int k = 0; k < kSums; ++k) {
+    const unsigned long long total =
+        vqx::gpu::block_sum<kThreads>(static_cast<unsigned long long>(partial[k]), scratch);
+    if (tid == 0) vqx::gpu::add_exact(a.sums + k, total);
+    __syncthreads();  // scratch is reused by the next sum
+  }
+}
+
+struct SubsampleArgs {
+  const void* ref;
+  const void* dis;
+  std::size_t pitch_in_ref;
+  std::size_t pitch_in_dis;
+  int w_in;
+  int h_in;
+  std::uint16_t* ref_out;
+  std::uint16_t* dis_out;
+  std::size_t pitch_out;  // bytes
+  int w_out;              // w_in / 2
+  int h_out;
+  int v_shift;
+  std::uint32_t v_round;
+};
+
+// The next scale: filter `Filter` (vertical, rounded to 16 bits, then
+// horizontal) evaluated at the even rows and columns of the input.
+template <int Filter, typename Sample>
+__global__ void __launch_bounds__(kThreads) subsample_kernel(SubsampleArgs a) {
+  constexpr int kHalf = kFilters[Filter].half;
+  constexpr int kTaps = 2 * kHalf + 1;
+  constexpr int kCols = 2 * kBlockX + 2 * kHalf;
+  __shared__ std::uint16_t v_ref[kBlockY][kCols];
+  __shared__ std::uint16_t v_dis[kBlockY][kCols];
+  const std::uint16_t* f = c_filters.taps[Filter];
+  const int tid = static_cast<int>(threadIdx.x + threadIdx.y * kBlockX);
+  const int ox0 = static_cast<int>(blockIdx.x) * kBlockX;
+  const int oy0 = static_cast<int>(blockIdx.y) * kBlockY;
+
+  for (int i = tid; i < kBlockY * kCols; i += kThreads) {
+    const int r = i / kCols;
+    const int c = i % kCols;
+    const int y = 2 * (oy0 + r);
+    const int x = mirrored(2 * ox0 - kHalf + c, a.w_in, kHalf);
+    std::uint32_t acc_r = 0;
+    std::uint32_t acc_d = 0;
+    if (y < a.h_in) {
+#pragma unroll
+      for (int k = 0; k < kTaps; ++k) {
+        const int yy = mirrored(y - kHalf + k, a.h_in, kHalf);
+        acc_r += f[k] * static_cast<std::uint32_t>(load<Sample>(a.ref, a.pitch_in_ref, x, yy));
+        acc_d += f[k] * static_cast<std::uint32_t>(load<Sample>(a.dis, a.pitch_in_dis, x, yy));
+      }
+    }
+    v_ref[r][c] = static_cast<std::uint16_t>((acc_r + a.v_round) >> a.v_shift);
+    v_dis[r][c] = static_cast<std::uint16_t>((acc_d + a.v_round) >> a.v_shift);
+  }
+  __syncthreads();
+
+  const int r = static_cast<int>(threadIdx.y);
+  const int ox = ox0 + static_cast<int>(threadIdx.x);
+  const int oy = oy0 + r;
+  if (ox >= a.w_out || oy >= a.h_out) return;
+  std::uint32_t acc_r = 0;
+  std::uint32_t acc_d = 0;
+  const int c0 = 2 * static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int k = 0; k < kTaps; ++k) {
+    acc_r += f[k] * static_cast<std::uint32_t>(v_ref[r][c0 + k]);
+    acc_d += f[k] * static_cast<std::uint32_t>(v_dis[r][c0 + k]);
+  }
+  auto* out_r = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.ref_out) +
+                                                 a.pitch_out * oy);
+  auto* out_d = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.dis_out) +
+                                                 a.pitch_out * oy);
+  out_r[ox] = static_cast<std::uint16_t>((acc_r + 32768) >> 16);
+  out_d[ox] = static_cast<std::uint16_t>((acc_d + 32768) >> 16);
+}
+
+dim3 grid_for(unsigned w, unsigned h, unsigned tile_w, unsigned tile_h) {
+  return {(w + tile_w - 1) / tile_w, (h + tile_h - 1) / tile_h};
+}
+
+class VifTwin final : public gpu::Twin {
+ public:
+  VifTwin(const KernelParams& p, bool debug) : params_(p), debug_(debug) {}
+
+  std::vector<gpu::ConstantTable> constant_tables() const override {
+    const auto& table = log2_q11_table();
+    return {{kLutName, table.data(), table.size() * sizeof(table[0])}};
+  }
+
+  Status init(const PictureFormat& fmt, unsigned slots, const gpu::Resources& res) override {
+    if (fmt.width < kMinSide || fmt.height < kMinSide) {
+      return Error(Errc::kUnsupported, "vif: picture " + std::to_string(fmt.width) + "x" +
+                                           std::to_string(fmt.height) + " is too small (at least " +
+                                           std::to_string(kMinSide) + "x" +
+                                           std::to_string(kMinSide) + ")");
+    }
+    if (fmt.bpc < 8 || fmt.bpc > 16) {
+      return Error(Errc::kUnsupported, "vif: bit depth " + std::to_string(fmt.bpc) + " not supported");
+    }
+    fmt_ = fmt;
+    VQX_ASSIGN_OR_RETURN(const void* lut, res.constant(kLutName));
+    lut_ = static_cast<const std::uint16_t*>(lut);
+    for (int s = 1; s < kScaleCount; ++s) {
+      Scale& sc = scales_[s];
+      sc.w = fmt.width >> s;
+      sc.h = fmt.height >> s;
+      sc.pitch = (std::size_t{sc.w} * 2 + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+      VQX_ASSIGN_OR_RETURN(sc.ref, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
+      VQX_ASSIGN_OR_RETURN(sc.dis, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
+    }
+    VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<unsigned long long>::allocate(kScaleCount * kSums));
+    VQX_ASSIGN_OR_RETURN(results_,
+                         gpu::PinnedBuffer<unsigned long long>::allocate(slots * kScaleCount * kSums));
+    return Status::Ok();
+  }
+
+  Status clear(const gpu::Stream& s) override { return gpu::clear_async(sums_, s); }
+
+  Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
+                const gpu::Stream& s) override {
+    const bool hbd = fmt_.bpc > 8;
+    const int bpc = static_cast<int>(fmt_.bpc);
+    // Scale 0 reads the uploaded luma.
+    const void* in_ref = f.ref[0].data;
+    const void* in_dis = f.dist[0].data;
+    std::size_t pitch_ref = f.ref[0].pitch;
+    std::size_t pitch_dis = f.dist[0].pitch;
+    for (int scale = 0; scale < kScaleCount; ++scale) {
+      const unsigned w = scale == 0 ? fmt_.width : scales_[scale].w;
+      const unsigned h = scale == 0 ? fmt_.height : scales_[scale].h;
+      if (scale > 0) {
+        // Make this scale from the one before.
+        const unsigned w_in = scale == 1 ? fmt_.width : scales_[scale - 1].w;
+        const unsigned h_in = scale == 1 ? fmt_.height : scales_[scale - 1].h;
+        SubsampleArgs sa{in_ref, in_dis, pitch_ref, pitch_dis, static_cast<int>(w_in),
+                         static_cast<int>(h_in), scales_[scale].ref.get(), scales_[scale].dis.get(),
+                         scales_[scale].pitch, static_cast<int>(w), static_cast<int>(h), 16, 32768};
+        if (scale == 1) {
+          sa.v_shift = bpc;
+          sa.v_round = 1U << (bpc - 1);
+        }
+        const dim3 grid = grid_for(w, h, kBlockX, kBlockY);
+        const dim3 block(kBlockX, kBlockY);
+        if (scale == 1 && !hbd) {
+          subsample_kernel<1, std::uint8_t><<<grid, block, 0, s.handle()>>>(sa);
+        } else if (scale == 1) {
+          subsample_kernel<1, std::uint16_t><<<grid, block, 0, s.handle()>>>(sa);
+        } else if (scale == 2) {
+          subsample_kernel<2, std::uint16_t><<<grid, block, 0, s.handle()>>>(sa);
+        } else {
+          subsample_kernel<3, std::uint16_t><<<grid, block, 0, s.handle()>>>(sa);
+        }
+        VQX_RETURN_IF_ERROR(gpu::check_launch("vif subsample_kernel"));
+        in_ref = scales_[scale].ref.get();
+        in_dis = scales_[scale].dis.get();
+        pitch_ref = pitch_dis = scales_[scale].pitch;
+      }
+      if (scale == 0 && params_.skip_scale0) continue;
+
+      StatsArgs a{in_ref, in_dis, pitch_ref, pitch_dis, static_cast<int>(w), static_cast<int>(h),
+                  16, 32768, 16, 32768, params_.gain_limit, lut_, sums_.get() + scale * kSums};
+      if (scale == 0) {
+        a.mu_shift = bpc;
+        a.mu_round = 1U << (bpc - 1);
+        a.sq_shift = (bpc - 8) * 2;
+        a.sq_round = bpc == 8 ? 0 : std::uint64_t{1} << (a.sq_shift - 1);
+      }
+      const dim3 grid = grid_for(w, h, kBlockX, 2 * kBlockY);
+      const dim3 block(kBlockX, kBlockY);
+      switch (scale) {
+        case 0:
+          if (hbd) {
+            stats_kernel<0, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a);
+          } else {
+            stats_kernel<0, std::uint8_t, std::uint32_t><<<grid, block, 0, s.handle()>>>(a);
+          }
+          break;
+        case 1: stats_kernel<1, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a); break;
+        case 2: stats_kernel<2, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a); break;
+        default: stats_kernel<3, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a); break;
+      }
+      VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));
+    }
+    return gpu::copy_to_host_async(&results_[std::size_t{slot} * kScaleCount * kSums], sums_.get(),
+                                   sums_.bytes(), s);
+  }
+
+  Status collect(unsigned slot, unsigned index, FeatureWriter& out) override {
+    const unsigned long long* r = &results_[std::size_t{slot} * kScaleCount * kSums];
+    FrameSums sums{};
+    for (int scale = 0; scale < kScaleCount; ++scale) {
+      if (scale == 0 && params_.skip_scale0) continue;
+      const unsigned long long* q = r + scale * kSums;
+      sums[scale] = finish_scale(static_cast<std::int64_t>(q[0]), static_cast<std::int64_t>(q[1]),
+                                 static_cast<std::int64_t>(q[2]), static_cast<std::int64_t>(q[3]));
+    }
+    write_scores(sums, params_.skip_scale0, debug_, index, out);
+    return Status::Ok();
+  }
+
+ private:
+  struct Scale {
+    unsigned w = 0;
+    unsigned h = 0;
+    std::size_t pitch = 0;  // bytes
+    gpu::DeviceBuffer<std::uint16_t> ref;
+    gpu::DeviceBuffer<std::uint16_t> dis;
+  };
+
+  KernelParams params_;
+  bool debug_;
+  PictureFormat fmt_;
+  const std::uint16_t* lut_ = nullptr;
+  std::array<Scale, kScaleCount> scales_;  // [0] unused: scale 0 is the uploaded luma
+  gpu::DeviceBuffer<unsigned long long> sums_;     // kSums per scale
+  gpu::PinnedBuffer<unsigned long long> results_;  // the same, per result slot
+};
+
+}  // namespace
+
+std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const KernelParams& params, bool debug) {
+  return [params, debug]() -> std::unique_ptr<gpu::Twin> {
+    return std::make_unique<VifTwin>(params, debug);
+  };
+}
+
+}  // namespace vqx::vif

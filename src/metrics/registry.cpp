@@ -18,6 +18,10 @@ std::span<const ExtractorFamily* const> all_families() {
       &float_psnr_family(),
       &float_moment_family(),
       &float_ansnr_family(),
+      &cambi_family(),
+      &float_adm_family(),
+      &float_vif_family(),
+      &float_motion_family(),
   });
   return kFamilies;
 }

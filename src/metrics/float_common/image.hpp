@@ -1,0 +1,36 @@
+// A picture of float samples with padded rows: the working format of the
+// float extractors (libvmaf converts every picture to float before
+// computing float_adm, float_vif and float_motion).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace vqx::float_common {
+
+class FloatImage {
+ public:
+  // Sizes the image (contents unspecified). Allocates; call from init().
+  void resize(unsigned width, unsigned height);
+
+  [[nodiscard]] unsigned width() const { return width_; }
+  [[nodiscard]] unsigned height() const { return height_; }
+  // Distance between rows, in floats: a multiple of 16 (64 bytes).
+  [[nodiscard]] std::size_t stride() const { return stride_; }
+
+  [[nodiscard]] float* row(unsigned y) { return data_.data() + y * stride_; }
+  [[nodiscard]] const float* row(unsigned y) const { return data_.data() + y * stride_; }
+
+ private:
+  std::vector<float> data_;
+  unsigned width_ = 0;
+  unsigned height_ = 0;
+  std::size_t stride_ = 0;
+};
+
+// Rounds n up to a multiple of m.
+[[nodiscard]] constexpr std::size_t round_up(std::size_t n, std::size_t m) {
+  return (n + m - 1) / m * m;
+}
+
+}  // namespace vqx::float_common

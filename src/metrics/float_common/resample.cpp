@@ -1,0 +1,246 @@
+#include "metrics/float_common/resample.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <numbers>
+
+#include "metrics/float_common/simd.hpp"
+
+namespace vqx::float_common {
+
+namespace {
+
+// Reach of the interpolation kernels, in source samples (libvmaf
+// vif_tools.c: bicubic taps -1..2, Lanczos a = 4).
+constexpr int kBicubicFirst = -1;
+constexpr unsigned kBicubicTaps = 4;
+constexpr int kLanczosA = 4;
+constexpr unsigned kLanczosTaps = 2 * kLanczosA + 1;
+// The bicubic kernel's free parameter (bicubic_kernel(): a = -0.75).
+constexpr float kBicubicA = -0.75f;
+
+// libvmaf's mirror(): reflection about 0 and `right` (= side - 1) in float.
+float mirror(float i, float right) { return i < 0 ? -i : (i > right ? 2 * right - i : i); }
+
+int mirror_index(int i, unsigned side) {
+  return static_cast<int>(mirror(static_cast<float>(i), static_cast<float>(side - 1)));
+}
+
+// Source-to-destination ratio: a float quotient, as libvmaf computes it.
+float ratio(unsigned src, unsigned dst) {
+  return static_cast<float>(src) / static_cast<float>(dst);
+}
+
+// The source position of output sample x (pixel centres): computed in
+// double, kept as float.
+float centre(unsigned x, float r) {
+  return static_cast<float>((x + 0.5) * static_cast<double>(r) - 0.5);
+}
+
+float bicubic_kernel(float t) {
+  if (t < 0) t = -t;
+  if (t < 1) return ((kBicubicA + 2) * t - (kBicubicA + 3)) * t * t + 1;
+  if (t < 2) return (((t - 5) * t + 8) * t - 4) * kBicubicA;
+  return 0;
+}
+
+// The Lanczos kernel in double (sin is double in libvmaf), returned as float.
+float lanczos_kernel(float x, float a) {
+  if (x == 0.0) return 1.0f;
+  if (x > -a && x < a) {
+    constexpr double pi = std::numbers::pi;
+    const double dx = x;
+    const double da = a;
+    return static_cast<float>(da * std::sin(pi * dx) * std::sin(pi * dx / da) /
+                              (pi * pi * dx * dx));
+  }
+  return 0.0f;
+}
+
+}  // namespace
+
+std::optional<ScaleMethod> parse_scale_method(std::string_view name) {
+  if (name == "nearest") return ScaleMethod::kNearest;
+  if (name == "bilinear") return ScaleMethod::kBilinear;
+  if (name == "bicubic") return ScaleMethod::kBicubic;
+  if (name == "lanczos4") return ScaleMethod::kLanczos4;
+  return std::nullopt;
+}
+
+unsigned min_source_side(ScaleMethod method) {
+  switch (method) {
+    case ScaleMethod::kNearest:
+      return 1;
+    case ScaleMethod::kBilinear:
+      return 2;  // floor -1 mirrors to 1, ceil side to side - 2
+    case ScaleMethod::kBicubic:
+      return 3;  // taps from floor - 1 >= -2 to floor + 2 <= side + 1
+    case ScaleMethod::kLanczos4:
+      return 6;  // taps from floor - 4 >= -5 to floor + 4 <= side + 3
+  }
+  return 1;
+}
+
+Resampler::Axis Resampler::make_axis(ScaleMethod method, unsigned src, unsigned dst) {
+  Axis a;
+  const float r = ratio(src, dst);
+  switch (method) {
+    case ScaleMethod::kNearest:
+      a.taps = 1;
+      for (unsigned x = 0; x < dst; ++x) {
+        a.index.push_back(static_cast<int>(static_cast<float>(x) * r));
+      }
+      break;
+    case ScaleMethod::kBilinear:
+      a.taps = 2;
+      for (unsigned x = 0; x < dst; ++x) {
+        const float xx = centre(x, r);
+        const int lo = mirror_index(static_cast<int>(std::floor(xx)), src);
+        const int hi = mirror_index(static_cast<int>(std::ceil(xx)), src);
+        a.index.push_back(lo);
+        a.index.push_back(hi);
+        a.frac.push_back(xx - static_cast<float>(lo));
+      }
+      break;
+    case ScaleMethod::kBicubic:
+    case ScaleMethod::kLanczos4: {
+      const bool cubic = method == ScaleMethod::kBicubic;
+      a.taps = cubic ? kBicubicTaps : kLanczosTaps;
+      const int first = cubic ? kBicubicFirst : -kLanczosA;
+      for (unsigned x = 0; x < dst; ++x) {
+        const float xx = centre(x, r);
+        const int x0 = static_cast<int>(std::floor(xx));
+        const float d = xx - static_cast<float>(x0);
+        a.origin.push_back(x0);
+        for (unsigned t = 0; t < a.taps; ++t) {
+          const int i = first + static_cast<int>(t);
+          const float pos = static_cast<float>(i) - d;
+          a.weight.push_back(cubic ? bicubic_kernel(pos)
+                                   : lanczos_kernel(pos, static_cast<float>(kLanczosA)));
+          a.index.push_back(mirror_index(x0 + i, src));
+        }
+      }
+      break;
+    }
+  }
+  return a;
+}
+
+void Resampler::init(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
+                     unsigned dst_h) {
+  method_ = method;
+  src_w_ = src_w;
+  src_h_ = src_h;
+  dst_w_ = dst_w;
+  dst_h_ = dst_h;
+  if (identity()) return;
+  assert(src_w >= min_source_side(method) && src_h >= min_source_side(method));
+  cols_ = make_axis(method, src_w, dst_w);
+  rows_ = make_axis(method, src_h, dst_h);
+}
+
+void Resampler::run(const FloatImage& src, FloatImage& dst) const {
+  assert(src.width() == src_w_ && src.height() == src_h_);
+  assert(dst.width() == dst_w_ && dst.height() == dst_h_);
+  if (identity()) {
+    for (unsigned y = 0; y < dst_h_; ++y) {
+      const float* s = src.row(y);
+      float* d = dst.row(y);
+      for (unsigned x = 0; x < dst_w_; ++x) d[x] = s[x];
+    }
+    return;
+  }
+  switch (method_) {
+    case ScaleMethod::kNearest:
+      run_nearest(src, dst);
+      break;
+    case ScaleMethod::kBilinear:
+      run_bilinear(src, dst);
+      break;
+    case ScaleMethod::kBicubic:
+      run_bicubic(src, dst);
+      break;
+    case ScaleMethod::kLanczos4:
+      run_lanczos(src, dst);
+      break;
+  }
+}
+
+void Resampler::run_nearest(const FloatImage& src, FloatImage& dst) const {
+  for (unsigned y = 0; y < dst_h_; ++y) {
+    const float* s = src.row(static_cast<unsigned>(rows_.index[y]));
+    float* d = dst.row(y);
+    for (unsigned x = 0; x < dst_w_; ++x) d[x] = s[cols_.index[x]];
+  }
+}
+
+// libvmaf: (1-dy)(1-dx) r1[x1] + (1-dy) dx r1[x2] + dy (1-dx) r2[x1] + dy dx r2[x2],
+// every product and sum in float, left to right.
+VQX_FLOAT_CLONES
+void Resampler::run_bilinear(const FloatImage& src, FloatImage& dst) const {
+  const int* xi = cols_.index.data();
+  const float* dxs = cols_.frac.data();
+  for (unsigned y = 0; y < dst_h_; ++y) {
+    const float* r1 = src.row(static_cast<unsigned>(rows_.index[2 * y]));
+    const float* r2 = src.row(static_cast<unsigned>(rows_.index[2 * y + 1]));
+    const float dy = rows_.frac[y];
+    float* d = dst.row(y);
+    for (unsigned x = 0; x < dst_w_; ++x) {
+      const int x1 = xi[2 * x];
+      const int x2 = xi[2 * x + 1];
+      const float dx = dxs[x];
+      d[x] = (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] + dy * (1 - dx) * r2[x1] +
+             dy * dx * r2[x2];
+    }
+  }
+}
+
+// libvmaf bicubic_interpolation(): for each tap row (outer) and tap column
+// (inner), sum += sample * (wx * wy), starting from 0.
+void Resampler::run_bicubic(const FloatImage& src, FloatImage& dst) const {
+  for (unsigned y = 0; y < dst_h_; ++y) {
+    const int* yi = &rows_.index[y * kBicubicTaps];
+    const float* wy = &rows_.weight[y * kBicubicTaps];
+    float* d = dst.row(y);
+    for (unsigned x = 0; x < dst_w_; ++x) {
+      const int* xi = &cols_.index[x * kBicubicTaps];
+      const float* wx = &cols_.weight[x * kBicubicTaps];
+      float sum = 0.0f;
+      for (unsigned j = 0; j < kBicubicTaps; ++j) {
+        const float* s = src.row(static_cast<unsigned>(yi[j]));
+        for (unsigned i = 0; i < kBicubicTaps; ++i) {
+          const float weight = wx[i] * wy[j];
+          sum += s[xi[i]] * weight;
+        }
+      }
+      d[x] = sum;
+    }
+  }
+}
+
+// libvmaf lanczos4_interpolation(): the weighted sum and the sum of the
+// weights, both in float in the same order, then their quotient.
+void Resampler::run_lanczos(const FloatImage& src, FloatImage& dst) const {
+  for (unsigned y = 0; y < dst_h_; ++y) {
+    const int* yi = &rows_.index[y * kLanczosTaps];
+    const float* wy = &rows_.weight[y * kLanczosTaps];
+    float* d = dst.row(y);
+    for (unsigned x = 0; x < dst_w_; ++x) {
+      const int* xi = &cols_.index[x * kLanczosTaps];
+      const float* wx = &cols_.weight[x * kLanczosTaps];
+      float value = 0.0f;
+      float weight_sum = 0.0f;
+      for (unsigned j = 0; j < kLanczosTaps; ++j) {
+        const float* s = src.row(static_cast<unsigned>(yi[j]));
+        for (unsigned i = 0; i < kLanczosTaps; ++i) {
+          const float weight = wx[i] * wy[j];
+          weight_sum += weight;
+          value += s[xi[i]] * weight;
+        }
+      }
+      d[x] = value / weight_sum;
+    }
+  }
+}
+
+}  // namespace vqx::float_common

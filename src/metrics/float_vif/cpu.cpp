@@ -1,0 +1,134 @@
+#include "metrics/float_vif/cpu.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "metrics/float_common/convolve.hpp"
+#include "metrics/float_vif/gaussian.hpp"
+
+namespace vqx::float_vif {
+
+namespace {
+
+using float_common::FloatImage;
+using float_common::kMaxTaps;
+using float_common::reflect;
+
+// The planes of one filtered row: the means, the squares and the product.
+enum Moment { kMu1, kMu2, kXx, kYy, kXy, kMoments };
+
+// Pointers to the rows that tap k of a filter of `taps` taps reads for
+// output row `centre` (mirrored at the top and bottom).
+void tap_rows(const FloatImage& img, int centre, std::size_t taps,
+              std::array<const float*, kMaxTaps>& rows) {
+  const int h = static_cast<int>(img.height());
+  const int radius = static_cast<int>(taps / 2);
+  for (std::size_t k = 0; k < taps; ++k) {
+    rows[k] = img.row(static_cast<unsigned>(reflect(centre - radius + static_cast<int>(k), h)));
+  }
+}
+
+}  // namespace
+
+Status VifPipeline::init(unsigned width, unsigned height, const PipelineConfig& config) {
+  config_ = config;
+  if (!valid_kernelscale(config.kernelscale)) {
+    return Error(Errc::kInvalidArgument, "float_vif: vif_kernelscale " +
+                                             std::to_string(config.kernelscale) +
+                                             " is not one libvmaf accepts");
+  }
+  const int first = config.skip_scale0 ? 1 : 0;
+  std::array<unsigned, kScales> w{};
+  std::array<unsigned, kScales> h{};
+  unsigned max_radius = 0;
+  for (int s = 0; s < kScales; ++s) {
+    filters_[s] = gaussian_filter(s, config.kernelscale);
+    const auto taps = static_cast<unsigned>(filters_[s].size());
+    const unsigned need = float_common::min_side_for_taps(taps);
+    max_radius = std::max(max_radius, taps / 2);
+    w[s] = s == 0 ? width : w[s - 1] / 2;
+    h[s] = s == 0 ? height : h[s - 1] / 2;
+    // Scale s filters scale s - 1 to decimate it, then itself for its terms.
+    const bool too_small = (s > 0 && (w[s - 1] < need || h[s - 1] < need)) ||
+                           (s >= first && (w[s] < need || h[s] < need));
+    if (too_small) {
+      return Error(Errc::kUnsupported,
+                   "float_vif: a " + std::to_string(width) + "x" + std::to_string(height) +
+                       " picture is too small: scale " + std::to_string(s) + " is " +
+                       std::to_string(w[s]) + "x" + std::to_string(h[s]) + " and its " +
+                       std::to_string(taps) + "-tap filter needs " + std::to_string(need) + "x" +
+                       std::to_string(need) + " at that scale and the one above");
+    }
+    if (s > 0) {
+      ref_[s].resize(w[s], h[s]);
+      dist_[s].resize(w[s], h[s]);
+    }
+  }
+  row_pad_ = float_common::round_up(max_radius, 16);
+  row_stride_ = float_common::round_up(row_pad_ + width + max_radius, 16);
+  padded_.assign(kMoments * row_stride_, 0.0f);
+  filtered_.assign(kMoments * float_common::round_up(width, 16), 0.0f);
+  stat_scratch_.assign(2 * std::size_t{width}, 0.0f);
+  return Status::Ok();
+}
+
+void VifPipeline::compute(const FloatImage& ref, const FloatImage& dist, FrameSums& out) {
+  const FloatImage* cur_ref = &ref;
+  const FloatImage* cur_dist = &dist;
+  const int first = config_.skip_scale0 ? 1 : 0;
+  for (int s = first; s < kScales; ++s) {
+    if (s > 0) {
+      decimate(s, *cur_ref, ref_[s]);
+      decimate(s, *cur_dist, dist_[s]);
+      cur_ref = &ref_[s];
+      cur_dist = &dist_[s];
+    }
+    add_scale_sums(s, *cur_ref, *cur_dist, out[s]);
+  }
+}
+
+void VifPipeline::add_scale_sums(int scale, const FloatImage& ref, const FloatImage& dist,
+                                 ScaleSums& out) {
+  const std::span<const float> taps = filters_[scale];
+  const auto radius = static_cast<unsigned>(taps.size() / 2);
+  const unsigned w = ref.width();
+  const std::size_t fstride = float_common::round_up(w, 16);
+  std::array<float*, kMoments> pad{};
+  std::array<float*, kMoments> filt{};
+  for (int m = 0; m < kMoments; ++m) {
+    pad[m] = padded_.data() + m * row_stride_ + row_pad_;
+    filt[m] = filtered_.data() + m * fstride;
+  }
+  std::array<const float*, kMaxTaps> rows_ref{};
+  std::array<const float*, kMaxTaps> rows_dist{};
+  float num = 0.0f;
+  float den = 0.0f;
+  for (unsigned i = 0; i < ref.height(); ++i) {
+    tap_rows(ref, static_cast<int>(i), taps.size(), rows_ref);
+    tap_rows(dist, static_cast<int>(i), taps.size(), rows_dist);
+    float_common::weighted_rows_moments(taps, rows_ref.data(), rows_dist.data(), w, pad.data());
+    for (int m = 0; m < kMoments; ++m) {
+      float_common::mirror_pad(pad[m], w, radius);
+      float_common::filter_row(taps, pad[m], w, filt[m]);
+    }
+    add_row(filt[kMu1], filt[kMu2], filt[kXx], filt[kYy], filt[kXy], w, config_.stat,
+            stat_scratch_.data(), num, den);
+  }
+  out.num = num;
+  out.den = den;
+}
+
+void VifPipeline::decimate(int scale, const FloatImage& src, FloatImage& dst) {
+  const std::span<const float> taps = filters_[scale];
+  const auto radius = static_cast<unsigned>(taps.size() / 2);
+  float* pad = padded_.data() + row_pad_;
+  std::array<const float*, kMaxTaps> rows{};
+  for (unsigned i = 0; i < dst.height(); ++i) {
+    tap_rows(src, static_cast<int>(2 * i), taps.size(), rows);
+    float_common::weighted_rows(taps, rows.data(), src.width(), pad);
+    float_common::mirror_pad(pad, src.width(), radius);
+    float_common::filter_row_even(taps, pad, dst.width(), dst.row(i));
+  }
+}
+
+}  // namespace vqx::float_vif

@@ -1,0 +1,26 @@
+// The per-pixel information terms of float VIF and their row sums, as
+// libvmaf computes them (libvmaf/src/feature/vif_tools.c, vif_statistic_s,
+// "matching_matlab" mode, with log2f_approx).
+#pragma once
+
+namespace vqx::float_vif {
+
+// The constants of one configuration.
+struct StatParams {
+  double sigma_nsq = 2.0;      // vif_sigma_nsq, the neural noise variance
+  float gain_limit = 100.0f;   // vif_enhn_gain_limit, as float
+  float sigma_max_inv = 0.0f;  // sigma_nsq^2 / 255^2, as libvmaf rounds it
+};
+[[nodiscard]] StatParams make_stat_params(double gain_limit, double sigma_nsq);
+
+// libvmaf's log2 approximation (log2f_approx), in float.
+[[nodiscard]] float log2_approx(float x);
+
+// One row: mu1, mu2 are the filtered means, xx, yy, xy the filtered
+// squares and product, `width` values each. Adds to num and den the row's
+// terms summed in float from left to right (libvmaf's accum_inner_num/den),
+// as one float addition each. `scratch` holds 2 * width floats.
+void add_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy,
+             unsigned width, const StatParams& p, float* scratch, float& num, float& den);
+
+}  // namespace vqx::float_vif

@@ -22,6 +22,8 @@ std::span<const ExtractorFamily* const> all_families() {
       &float_adm_family(),
       &float_vif_family(),
       &float_motion_family(),
+      &ciede_family(),
+      &psnr_hvs_family(),
   });
   return kFamilies;
 }

@@ -1,0 +1,198 @@
+// Branch-free sin, cos, atan2 and exp in double, for loops the compiler
+// vectorises (libm's functions are opaque calls, one value at a time).
+//
+// These are NOT bit-identical to libm: each has a relative error of a few
+// units in the last place (measured by the unit test against libm). They
+// are used only where the result is rounded to float next, and only after a
+// check that the error cannot change that float (see batch.cpp); any other
+// case is recomputed with libm.
+//
+// Include only from .cpp files that define VQX_CIEDE_INLINE (see batch.cpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "metrics/ciede/blend.hpp"
+
+namespace vqx::ciede::approx {
+
+// Rounds |x| < 2^51 to the nearest integer (ties to even): adding 1.5 * 2^52
+// leaves no fraction bits.
+VQX_CIEDE_INLINE double round_to_integer(double x) {
+  constexpr double kShift = 0x1.8p52;
+  return (x + kShift) - kShift;
+}
+
+// p(z) = c[0] + z (c[1] + z (c[2] + ...)), innermost first.
+template <std::size_t N>
+VQX_CIEDE_INLINE double horner(double z, const std::array<double, N>& c) {
+  double p = c[N - 1];
+  for (std::size_t i = N - 1; i-- > 0;) {
+    p = c[i] + z * p;
+  }
+  return p;
+}
+
+// 1 / n!, for the Taylor polynomials below.
+inline constexpr double kInvFactorial[] = {
+    1.0,
+    1.0,
+    1.0 / 2,
+    1.0 / 6,
+    1.0 / 24,
+    1.0 / 120,
+    1.0 / 720,
+    1.0 / 5040,
+    1.0 / 40320,
+    1.0 / 362880,
+    1.0 / 3628800,
+    1.0 / 39916800,
+    1.0 / 479001600,
+    1.0 / 6227020800,
+    1.0 / 87178291200,
+    1.0 / 1307674368000,
+    1.0 / 20922789888000,
+    1.0 / 355687428096000,
+    1.0 / 6402373705728000,
+};
+
+// Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
+// r^19 / 19! and r^20 / 20!, are below 1e-19 there.
+VQX_CIEDE_INLINE double sin_near_zero(double r) {
+  constexpr std::array<double, 8> kC = {-kInvFactorial[3],  kInvFactorial[5],   -kInvFactorial[7],
+                                        kInvFactorial[9],   -kInvFactorial[11], kInvFactorial[13],
+                                        -kInvFactorial[15], kInvFactorial[17]};
+  const double z = r * r;
+  return r + r * z * horner(z, kC);
+}
+
+VQX_CIEDE_INLINE double cos_near_zero(double r) {
+  constexpr std::array<double, 9> kC = {-kInvFactorial[2],  kInvFactorial[4],   -kInvFactorial[6],
+                                        kInvFactorial[8],   -kInvFactorial[10], kInvFactorial[12],
+                                        -kInvFactorial[14], kInvFactorial[16],  -kInvFactorial[18]};
+  const double z = r * r;
+  return 1.0 + z * horner(z, kC);
+}
+
+// x = n pi/2 + r with |r| <= pi/4, for |x| < 2^20: pi/2 is split into two
+// 33-bit parts and a remainder, so n times each part is exact (Cody-Waite).
+struct Reduced {
+  double r;
+  int quadrant;  // n mod 4
+};
+
+VQX_CIEDE_INLINE Reduced reduce_half_pi(double x) {
+  constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+  constexpr double kHalfPi1 = 0x1.921fb544p+0;        // pi/2, first 33 bits
+  constexpr double kHalfPi2 = 0x1.0b4611a6p-34;       // next 33 bits
+  constexpr double kHalfPi3 = 0x1.3198a2e037073p-69;  // the rest, rounded
+  const double n = round_to_integer(x * kTwoOverPi);
+  const double r = ((x - n * kHalfPi1) - n * kHalfPi2) - n * kHalfPi3;
+  return {r, static_cast<int>(n) & 3};
+}
+
+VQX_CIEDE_INLINE double sin(double x) {
+  const Reduced red = reduce_half_pi(x);
+  const double s = sin_near_zero(red.r);
+  const double c = cos_near_zero(red.r);
+  // Quadrants 0..3: sin r, cos r, -sin r, -cos r.
+  const auto q = static_cast<std::uint64_t>(red.quadrant);
+  const double v = pick_bit(q & 1, c, s);
+  return pick_bit((q >> 1) & 1, -v, v);
+}
+
+VQX_CIEDE_INLINE double cos(double x) {
+  const Reduced red = reduce_half_pi(x);
+  const double s = sin_near_zero(red.r);
+  const double c = cos_near_zero(red.r);
+  // Quadrants 0..3: cos r, -sin r, -cos r, sin r.
+  const auto q = static_cast<std::uint64_t>(red.quadrant);
+  const double v = pick_bit(q & 1, s, c);
+  return pick_bit(((q + 1) >> 1) & 1, -v, v);
+}
+
+// atan(t) for 0 <= t <= 1: atan(t) = atan(c) + atan((t - c) / (1 + t c))
+// with c = 0, 7/16 or 7/8 (exact in binary) keeps the second argument within
+// +-0.21, where the Taylor series to u^23 is exact to 1e-18.
+VQX_CIEDE_INLINE double atan_unit(double t) {
+  constexpr double kAtan7_16 = 0x1.a64eec3cc23fdp-2;  // atan(7/16), correctly rounded
+  constexpr double kAtan7_8 = 0x1.700a7c5784634p-1;   // atan(7/8), correctly rounded
+  const bool low = t < 0.21;
+  const bool mid = t < 0.70;
+  const double c = pick(low, 0.0, pick(mid, 7.0 / 16, 7.0 / 8));
+  const double base = pick(low, 0.0, pick(mid, kAtan7_16, kAtan7_8));
+  const double u = (t - c) / (1.0 + t * c);
+  constexpr std::array<double, 11> kC = {-1.0 / 3,  1.0 / 5,  -1.0 / 7,  1.0 / 9,
+                                         -1.0 / 11, 1.0 / 13, -1.0 / 15, 1.0 / 17,
+                                         -1.0 / 19, 1.0 / 21, -1.0 / 23};
+  const double z = u * u;
+  const double p = horner(z, kC);
+  return base + (u + u * z * p);
+}
+
+// atan2(y, x) in [-pi, pi]; 0 for (0, 0). A -0.0 y gives -0.0 or -pi, as
+// libm does.
+VQX_CIEDE_INLINE double atan2(double y, double x) {
+  constexpr double kPi = 0x1.921fb54442d18p+1;
+  constexpr double kHalfPi = 0x1.921fb54442d18p+0;
+  const double ax = pick(x < 0.0, -x, x);
+  const double ay = pick(y < 0.0, -y, y);
+  const bool steep = ay > ax;
+  const double num = pick(steep, ax, ay);
+  const double den = pick(steep, ay, ax);
+  const double t = num / pick(den == 0.0, 1.0, den);
+  double a = atan_unit(t);
+  a = pick(steep, kHalfPi - a, a);
+  a = pick(x < 0.0, kPi - a, a);
+  const bool negative = (bits_as<std::uint64_t>(y) >> 63) != 0;  // sign bit, -0.0 too
+  return pick(negative, -a, a);
+}
+
+// exp(x) for -700 < x < 700: x = k ln2 + r with |r| <= ln2/2 (ln2 split
+// into a 33-bit part and the rest), exp(r) by its Taylor series to r^13,
+// times 2^k built in the exponent bits.
+VQX_CIEDE_INLINE double exp(double x) {
+  constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+  constexpr double kLn2Hi = 0x1.62e42ffp-1;
+  constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
+  const double k = round_to_integer(x * kInvLn2);
+  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  constexpr std::array<double, 14> kC = {
+      kInvFactorial[0],  kInvFactorial[1],  kInvFactorial[2],  kInvFactorial[3], kInvFactorial[4],
+      kInvFactorial[5],  kInvFactorial[6],  kInvFactorial[7],  kInvFactorial[8], kInvFactorial[9],
+      kInvFactorial[10], kInvFactorial[11], kInvFactorial[12], kInvFactorial[13]};
+  const double p = horner(r, kC);
+  const auto biased = static_cast<std::int64_t>(static_cast<int>(k)) + 1023;
+  return p * bits_as<double>(static_cast<std::uint64_t>(biased) << 52);
+}
+
+// log(x) for positive normal x: x = 2^e m with sqrt(1/2) <= m < sqrt(2),
+// log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172, by its series to
+// s^23 (exact to 1e-18); e ln2 added in two parts.
+VQX_CIEDE_INLINE double log(double x) {
+  constexpr double kLn2Hi = 0x1.62e42ffp-1;
+  constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
+  constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
+  constexpr std::uint64_t kMantissa = (std::uint64_t{1} << 52) - 1;
+  constexpr std::uint64_t kOneExponent = std::uint64_t{1023} << 52;
+  const auto bits = bits_as<std::uint64_t>(x);
+  const double m1 = bits_as<double>((bits & kMantissa) | kOneExponent);  // [1, 2)
+  const double e1 = static_cast<double>(static_cast<int>(bits >> 52) - 1023);
+  const bool high = m1 >= kSqrt2;
+  const double m = pick(high, m1 * 0.5, m1);
+  const double e = pick(high, e1 + 1.0, e1);
+  const double s = (m - 1.0) / (m + 1.0);
+  constexpr std::array<double, 11> kC = {1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,  1.0 / 11, 1.0 / 13,
+                                         1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23};
+  const double z = s * s;
+  const double p = horner(z, kC);
+  const double log_m = 2.0 * (s + s * z * p);
+  return (e * kLn2Hi + log_m) + e * kLn2Lo;
+}
+
+// x^y for positive normal x and moderate y log(x), as exp(y log(x)).
+VQX_CIEDE_INLINE double pow(double x, double y) { return approx::exp(y * approx::log(x)); }
+
+}  // namespace vqx::ciede::approx

@@ -1,0 +1,105 @@
+// Direct-mapped caches of computed colours and colour differences. Natural
+// pictures repeat colours and colour pairs a lot, and each costs several
+// libm calls to compute; a cached value is bit-identical to a recomputed
+// one, so the caches change speed only, never results.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "metrics/ciede/color.hpp"
+#include "metrics/ciede/lab_batch.hpp"
+
+namespace vqx::ciede {
+
+// (y, u, v) samples of at most 16 bits packed into one key.
+inline std::uint64_t pack_yuv(unsigned y, unsigned u, unsigned v) {
+  return (std::uint64_t{y} << 32) | (std::uint64_t{u} << 16) | v;
+}
+
+// No packed (y, u, v) has bits above bit 47, so this key is never looked up.
+inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
+
+// Fibonacci hashing: the top `bits` bits of key * 2^64 / phi.
+inline std::size_t hash_slot(std::uint64_t key, unsigned bits) {
+  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+}
+
+// Lab colours by packed (y, u, v). A missing colour is reserved: added to a
+// LabBatch and marked pending with its batch index, so that later pixels of
+// the same batch with that colour share the computation; fill() stores the
+// batch's results.
+class LabCache {
+ public:
+  static constexpr unsigned kBits = 15;
+
+  void reset() { entries_.assign(std::size_t{1} << kBits, Entry{kNoKey, Lab{}, kReady}); }
+
+  // The colour if known (ready), else the index in `batch` that computes it.
+  struct Lookup {
+    bool ready;
+    Lab lab;
+    int index;
+  };
+  Lookup find_or_reserve(std::uint64_t key, LabBatch& batch) {
+    Entry& e = entries_[hash_slot(key, kBits)];
+    if (e.key == key) {
+      return e.pending == kReady ? Lookup{true, e.lab, -1} : Lookup{false, Lab{}, e.pending};
+    }
+    const int index = batch.add(key);
+    e = Entry{key, Lab{}, index};
+    return {false, Lab{}, index};
+  }
+
+  // Stores the computed colours whose reservations were not evicted since.
+  void fill(const LabBatch& batch) {
+    for (int i = 0; i < batch.count; ++i) {
+      Entry& e = entries_[hash_slot(batch.key[i], kBits)];
+      if (e.key == batch.key[i] && e.pending == i) {
+        e = Entry{e.key, batch.lab(i), kReady};
+      }
+    }
+  }
+
+ private:
+  static constexpr int kReady = -1;
+  struct Entry {
+    std::uint64_t key;
+    Lab lab;
+    int pending;  // kReady, or the LabBatch index that will compute `lab`
+  };
+  std::vector<Entry> entries_;
+};
+
+class PairCache {
+ public:
+  static constexpr unsigned kBits = 14;
+
+  void reset() { entries_.assign(std::size_t{1} << kBits, Entry{kNoKey, kNoKey, 0.0f}); }
+
+  static std::size_t slot(std::uint64_t ref, std::uint64_t dist) {
+    return hash_slot(ref ^ (dist * 0xC2B2AE3D27D4EB4FULL), kBits);
+  }
+  // Whether the difference of (ref, dist) is stored in `slot`; if so, sets `out`.
+  bool find(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float& out) const {
+    const Entry& e = entries_[slot];
+    if (e.ref != ref || e.dist != dist) {
+      return false;
+    }
+    out = e.difference;
+    return true;
+  }
+  void store(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float difference) {
+    entries_[slot] = Entry{ref, dist, difference};
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t ref;
+    std::uint64_t dist;
+    float difference;
+  };
+  std::vector<Entry> entries_;
+};
+
+}  // namespace vqx::ciede

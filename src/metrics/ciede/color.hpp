@@ -1,0 +1,28 @@
+// Y'CbCr samples to CIELAB, with libvmaf's precision: double arithmetic,
+// except that each XYZ-to-Lab companding result and each Lab component is
+// rounded to float, where libvmaf's helpers return float.
+#pragma once
+
+namespace vqx::ciede {
+
+struct Lab {
+  float l;
+  float a;
+  float b;
+};
+
+// The sample offsets and scales of one bit depth.
+struct YuvScale {
+  double luma_offset;
+  double chroma_offset;
+  double luma_inv_range;
+  double chroma_inv_range;
+};
+
+// For bpc in 8..16 (samples are scaled by 2^(bpc - 8)).
+YuvScale yuv_scale(unsigned bpc);
+
+// The Lab colour of one pixel given its three samples.
+Lab yuv_to_lab(double y, double u, double v, const YuvScale& s);
+
+}  // namespace vqx::ciede

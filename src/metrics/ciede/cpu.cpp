@@ -1,0 +1,160 @@
+#include "metrics/ciede/cpu.hpp"
+
+#include "metrics/ciede/vector_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "metrics/ciede/params.hpp"
+
+namespace vqx::ciede {
+
+Status FrameKernel::init(const PictureFormat& fmt) {
+  VQX_RETURN_IF_ERROR(validate(fmt));
+  if (fmt.chroma == ChromaFormat::k400) {
+    return Error(Errc::kUnsupported,
+                 "ciede: a 4:0:0 (luma-only) picture has no colour to compare; CIEDE2000 needs "
+                 "4:2:0, 4:2:2 or 4:4:4");
+  }
+  fmt_ = fmt;
+  scale_ = yuv_scale(fmt.bpc);
+  try {
+    rows_.assign(std::size_t{4} * fmt.width, 0);
+    differences_.assign(fmt.width, 0.0f);
+    pending_.assign(fmt.width, PendingPair{});
+    batch_ = std::make_unique<PairBatch>();
+    lab_batch_ = std::make_unique<LabBatch>();
+    labs_.reset();
+    pairs_.reset();
+  } catch (const std::bad_alloc&) {
+    return Error(Errc::kLimit, "ciede: out of memory for a " + std::to_string(fmt.width) +
+                                   "-sample row and the colour caches");
+  }
+  return Status::Ok();
+}
+
+// Chroma row `y` of the 4:4:4 picture libvmaf builds (ciede.c,
+// scale_chroma_planes): output row y reads source row y / 2 for 4:2:0 and
+// 4:2:2 alike, and output column x reads source column x / 2 for 4:2:0 but
+// column x for 4:2:2. For 4:2:2 that runs past the chroma width into the
+// rest of libvmaf's padded row (zeros up to the 32-sample aligned stride)
+// and on into the next row; this reproduces that addressing, so the scores
+// equal libvmaf's. (Past the last row, which only a 1-row picture reaches,
+// libvmaf would read the next plane; zeros are used instead.)
+template <typename Sample>
+void FrameKernel::chroma_row(const Plane& plane, unsigned y, std::uint16_t* out) const {
+  const unsigned w = fmt_.width;
+  switch (fmt_.chroma) {
+    case ChromaFormat::k444: {
+      const Sample* src = plane.row<Sample>(y);
+      for (unsigned x = 0; x < w; ++x) {
+        out[x] = src[x];
+      }
+      break;
+    }
+    case ChromaFormat::k420: {
+      const Sample* src = plane.row<Sample>(y / 2);
+      for (unsigned x = 0; x < w; ++x) {
+        out[x] = src[x / 2];
+      }
+      break;
+    }
+    case ChromaFormat::k422: {
+      const unsigned cw = plane.width();
+      const unsigned ch = plane.height();
+      const unsigned stride = (cw + kLibvmafRowAlign - 1) / kLibvmafRowAlign * kLibvmafRowAlign;
+      unsigned row = y / 2;
+      unsigned col = 0;
+      for (unsigned x = 0; x < w; ++x) {
+        out[x] = (col < cw && row < ch) ? plane.row<Sample>(row)[col] : 0;
+        if (++col == stride) {
+          col = 0;
+          ++row;
+        }
+      }
+      break;
+    }
+    case ChromaFormat::k400:
+      break;
+  }
+}
+
+// Each pair reserves at most two colours.
+static_assert(LabBatch::kCapacity >= 2 * PairBatch::kCapacity);
+
+void FrameKernel::compute_pending(unsigned first, unsigned last) {
+  PairBatch& pairs = *batch_;
+  LabBatch& labs = *lab_batch_;
+  pairs.count = 0;
+  labs.count = 0;
+  for (unsigned j = first; j < last; ++j) {
+    const PendingPair& p = pending_[j];
+    const LabCache::Lookup c1 = labs_.find_or_reserve(p.ref_key, labs);
+    const LabCache::Lookup c2 = labs_.find_or_reserve(p.dist_key, labs);
+    pairs.add(c1.lab, c1.index, c2.lab, c2.index, p.position, p.ref_key, p.dist_key, p.slot);
+  }
+  compute_labs(labs, scale_);
+  labs_.fill(labs);
+  pairs.resolve(labs);
+  compute_differences(pairs);
+  for (int i = 0; i < pairs.count; ++i) {
+    differences_[pairs.position[i]] = pairs.difference[i];
+    pairs_.store(pairs.slot[i], pairs.ref_key[i], pairs.dist_key[i], pairs.difference[i]);
+  }
+}
+
+template <typename Sample>
+double FrameKernel::difference_sum(const Picture& ref, const Picture& dist) {
+  const unsigned w = fmt_.width;
+  std::uint16_t* ru = rows_.data();
+  std::uint16_t* rv = ru + w;
+  std::uint16_t* du = rv + w;
+  std::uint16_t* dv = du + w;
+  double sum = 0.0;
+  for (unsigned y = 0; y < fmt_.height; ++y) {
+    chroma_row<Sample>(ref.plane(1), y, ru);
+    chroma_row<Sample>(ref.plane(2), y, rv);
+    chroma_row<Sample>(dist.plane(1), y, du);
+    chroma_row<Sample>(dist.plane(2), y, dv);
+    const Sample* ry = ref.plane(0).row<Sample>(y);
+    const Sample* dy = dist.plane(0).row<Sample>(y);
+    // The row's unequal pixels (equal samples give equal colours, whose
+    // difference is exactly 0 and leaves the sum as it is): cached pairs are
+    // filled in at once, the others computed in batches.
+    unsigned n = 0;
+    unsigned pending = 0;
+    for (unsigned x = 0; x < w; ++x) {
+      const std::uint64_t rk = pack_yuv(ry[x], ru[x], rv[x]);
+      const std::uint64_t dk = pack_yuv(dy[x], du[x], dv[x]);
+      if (rk == dk) {
+        continue;
+      }
+      const std::size_t slot = PairCache::slot(rk, dk);
+      if (!pairs_.find(slot, rk, dk, differences_[n])) {
+        pending_[pending++] = PendingPair{n, rk, dk, slot};
+      }
+      ++n;
+    }
+    for (unsigned first = 0; first < pending; first += PairBatch::kCapacity) {
+      compute_pending(first, std::min(pending, first + PairBatch::kCapacity));
+    }
+    // libvmaf adds the float differences to a double in raster order.
+    for (unsigned i = 0; i < n; ++i) {
+      sum += static_cast<double>(differences_[i]);
+    }
+  }
+  return sum;
+}
+
+double FrameKernel::score(const Picture& ref, const Picture& dist) {
+  const double sum = fmt_.bpc == 8 ? difference_sum<std::uint8_t>(ref, dist)
+                                   : difference_sum<std::uint16_t>(ref, dist);
+  // libvmaf divides by the unsigned product w * h.
+  const unsigned pixels = fmt_.width * fmt_.height;
+  return kScoreOffset - kScoreScale * std::log10(sum / static_cast<double>(pixels));
+}
+
+}  // namespace vqx::ciede

@@ -1,0 +1,71 @@
+// The "ciede" extractor family (libvmaf's feature/ciede.c): one output,
+// ciede2000, per frame. No options.
+//
+// Accepted pictures: 4:2:0, 4:2:2 and 4:4:4 at 8 to 16 bits. libvmaf takes
+// 8, 10, 12 and 16 bits only, but its conversion scales by 2^(bpc - 8) at
+// any depth, so VQX computes 9, 11 and 13 to 15 bits the same way. 4:0:0 is
+// refused, as by libvmaf: a luma-only picture has no colour. 4:2:2 chroma is
+// read with libvmaf's addressing (cpu.cpp), so the scores are libvmaf's.
+#include <array>
+#include <memory>
+#include <string>
+
+#include "metrics/ciede/cpu.hpp"
+#include "metrics/families.hpp"
+
+namespace vqx {
+
+namespace {
+
+class CiedeExtractor final : public Extractor {
+ public:
+  Status init(const PictureFormat& fmt) override {
+    VQX_RETURN_IF_ERROR(kernel_.init(fmt));
+    fmt_ = fmt;
+    initialised_ = true;
+    return Status::Ok();
+  }
+
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
+                 FeatureWriter& out) override {
+    if (!initialised_) {
+      return Error(Errc::kInternal, "ciede: extract() before init()");
+    }
+    if (ref.format() != fmt_ || dist.format() != fmt_) {
+      return Error(Errc::kMismatch, "ciede: frame " + std::to_string(index) +
+                                        " differs in size, bit depth or chroma format from the "
+                                        "initialised one");
+    }
+    out.write(0, index, kernel_.score(ref, dist));
+    return Status::Ok();
+  }
+
+ private:
+  ciede::FrameKernel kernel_;
+  PictureFormat fmt_;
+  bool initialised_ = false;
+};
+
+// libvmaf provided_features; no alias in feature/alias.c.
+constexpr std::array<FeatureAlias, 1> kProvides = {{{"ciede2000", "ciede2000"}}};
+
+Expected<ExtractorSpec> make_ciede_spec(const OptionMap& options) {
+  // libvmaf's ciede has no options: any key given is refused by parse().
+  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("ciede", {}, options));
+  static constexpr std::array<const char*, 1> kBases = {"ciede2000"};
+  ExtractorSpec spec;
+  spec.family = "ciede";
+  spec.key = "ciede:" + set.canonical();
+  spec.outputs = outputs_with_suffix(kBases, set.name_suffix());
+  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<CiedeExtractor>(); };
+  return spec;
+}
+
+}  // namespace
+
+const ExtractorFamily& ciede_family() {
+  static const ExtractorFamily kFamily = {"ciede", kProvides, &make_ciede_spec};
+  return kFamily;
+}
+
+}  // namespace vqx

@@ -1,0 +1,33 @@
+// Pixels waiting for their Lab colour, stored column-wise so that the
+// conversions can run many at once.
+#pragma once
+
+#include <cstdint>
+
+#include "metrics/ciede/color.hpp"
+
+namespace vqx::ciede {
+
+struct LabBatch {
+  // Two colours for each pair of a full PairBatch.
+  static constexpr int kCapacity = 512;
+
+  alignas(64) std::uint64_t key[kCapacity]{};  // packed (y, u, v), see caches.hpp
+  alignas(64) float l[kCapacity]{};
+  alignas(64) float a[kCapacity]{};
+  alignas(64) float b[kCapacity]{};
+  alignas(64) std::int32_t exact[kCapacity]{};  // nonzero: recompute with libm
+  int count = 0;
+
+  int add(std::uint64_t packed) {
+    key[count] = packed;
+    return count++;
+  }
+  [[nodiscard]] Lab lab(int i) const { return {l[i], a[i], b[i]}; }
+};
+
+// Sets the Lab colour of every key, bit for bit as color.hpp's yuv_to_lab()
+// computes it.
+void compute_labs(LabBatch& batch, const YuvScale& scale);
+
+}  // namespace vqx::ciede

@@ -1,0 +1,308 @@
+#include "metrics/psnr_hvs/cpu.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+// Bit-exactness: libvmaf rounds every float product and sum on its own, so
+// no multiply-add may be fused (GCC fuses across statements in C++ whenever
+// the target has FMA, as the x86-64-v3/v4 clones below do).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+// The block loops run over kLanes blocks side by side, which the compiler
+// vectorises. Where the toolchain can dispatch at run time (GCC, x86-64, ELF
+// ifuncs) they are also compiled for x86-64-v3 (AVX2) and x86-64-v4
+// (AVX-512); the loader picks the best the CPU has. Integer and IEEE float
+// arithmetic give the same bits on every path. Define VQX_HVS_NO_CLONES to
+// build the baseline path only.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(VQX_HVS_NO_CLONES)
+#define VQX_HVS_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+#else
+#define VQX_HVS_CLONES
+#endif
+// Loops over the lanes are kept as loops until the vectoriser turns each into
+// whole vectors: unrolled first, they are left to the SLP vectoriser, which
+// handles these bodies badly.
+#if defined(__clang__)
+#define VQX_HVS_LANE_LOOP _Pragma("clang loop unroll(disable)")
+#elif defined(__GNUC__)
+#define VQX_HVS_LANE_LOOP _Pragma("GCC unroll 1")
+#else
+#define VQX_HVS_LANE_LOOP
+#endif
+// Helpers are forced inline so that each clone compiles its own copy.
+#if defined(__GNUC__)
+#define VQX_HVS_INLINE [[gnu::always_inline]] inline
+#else
+#define VQX_HVS_INLINE inline
+#endif
+
+#include "metrics/psnr_hvs/dct.hpp"
+
+namespace vqx::psnr_hvs {
+
+// Everything one chunk of kLanes blocks needs, [coefficient][lane].
+struct Scratch {
+  alignas(64) LaneRow ref[kBlockArea];
+  alignas(64) LaneRow dist[kBlockArea];
+  alignas(64) LaneRow tmp[kBlockArea];
+  alignas(64) float terms[kBlockArea][kLanes];
+};
+
+void ScratchDeleter::operator()(Scratch* s) const { delete s; }
+
+ScratchPtr make_scratch() { return ScratchPtr(new Scratch); }
+
+Weights make_weights(const Table& csf) {
+  Weights w{};
+  for (int i = 0; i < kBlock; ++i) {
+    for (int j = 0; j < kBlock; ++j) {
+      const double scaled = static_cast<double>(csf[i][j]) * kMaskScale;
+      w.csf[i * kBlock + j] = csf[i][j];
+      w.mask[i * kBlock + j] = static_cast<float>(scaled * scaled);
+    }
+  }
+  return w;
+}
+
+namespace {
+
+using LaneFloats = float[kLanes];
+
+// Copies the 8x8 blocks whose left columns are x[lane], rows y..y+7. Each
+// block row (8 samples, 64 or 128 bits) is read as whole 64-bit words, and
+// the samples are then taken out of all the lanes' words at once, which
+// the compiler vectorises (a lane-by-lane copy is a slow gather).
+template <typename Sample>
+VQX_HVS_INLINE void gather(const PlaneView<Sample>& v, unsigned y, const int* x, LaneRow* out) {
+  static_assert(std::endian::native == std::endian::little, "samples are unpacked from words");
+  constexpr int kPerWord = 8 / static_cast<int>(sizeof(Sample));
+  constexpr int kWords = kBlock / kPerWord;
+  constexpr int kBits = 8 * static_cast<int>(sizeof(Sample));
+  constexpr std::uint64_t kSampleMask = (std::uint64_t{1} << kBits) - 1;
+  for (int i = 0; i < kBlock; ++i) {
+    const Sample* row = v.data + static_cast<std::ptrdiff_t>(y + i) * v.stride;
+    for (int w = 0; w < kWords; ++w) {
+      std::uint64_t words[kLanes];
+      for (int b = 0; b < kLanes; ++b) {
+        std::memcpy(&words[b], row + x[b] + w * kPerWord, sizeof(std::uint64_t));
+      }
+      for (int j = 0; j < kPerWord; ++j) {
+        LaneRow& dst = out[i * kBlock + w * kPerWord + j];
+        for (int b = 0; b < kLanes; ++b) {
+          dst[b] = static_cast<std::int32_t>((words[b] >> (j * kBits)) & kSampleMask);
+        }
+      }
+    }
+  }
+}
+
+// How much of each block's variance lies within its quadrants: the sum of
+// the four 4x4 quadrant variances over the block variance (left at 0 for a
+// flat block). Float arithmetic in libvmaf's order (each sum in raster
+// order); the means are exact because the integer sums fit a float's
+// mantissa. Quadrants are numbered as libvmaf does: ((i & 12) >> 2) +
+// ((j & 12) >> 1) for row i, column j.
+VQX_HVS_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
+  std::int32_t sum[kLanes] = {};
+  for (int k = 0; k < kBlockArea; ++k) {
+    VQX_HVS_LANE_LOOP
+    for (int b = 0; b < kLanes; ++b) {
+      sum[b] += blk[k][b];
+    }
+  }
+  float var[kLanes] = {};
+  for (int k = 0; k < kBlockArea; ++k) {
+    VQX_HVS_LANE_LOOP
+    for (int b = 0; b < kLanes; ++b) {
+      const float d = static_cast<float>(blk[k][b]) - static_cast<float>(sum[b]) / 64.0f;
+      var[b] += d * d;
+    }
+  }
+  float quadrant_var[4][kLanes];
+  for (int qi = 0; qi < 2; ++qi) {
+    for (int qj = 0; qj < 2; ++qj) {
+      const LaneRow* q = blk + (std::ptrdiff_t{qi} * 4 * kBlock + std::ptrdiff_t{qj} * 4);
+      std::int32_t qsum[kLanes] = {};
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+          VQX_HVS_LANE_LOOP
+          for (int b = 0; b < kLanes; ++b) {
+            qsum[b] += q[i * kBlock + j][b];
+          }
+        }
+      }
+      float acc[kLanes] = {};
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+          VQX_HVS_LANE_LOOP
+          for (int b = 0; b < kLanes; ++b) {
+            const float d =
+                static_cast<float>(q[i * kBlock + j][b]) - static_cast<float>(qsum[b]) / 16.0f;
+            acc[b] += d * d;
+          }
+        }
+      }
+      VQX_HVS_LANE_LOOP
+      for (int b = 0; b < kLanes; ++b) {
+        quadrant_var[qi + 2 * qj][b] = acc[b];
+      }
+    }
+  }
+  VQX_HVS_LANE_LOOP
+  for (int b = 0; b < kLanes; ++b) {
+    const float g = var[b] * kBlockVarianceScale;
+    const float q0 = quadrant_var[0][b] * kQuadrantVarianceScale;
+    const float q1 = quadrant_var[1][b] * kQuadrantVarianceScale;
+    const float q2 = quadrant_var[2][b] * kQuadrantVarianceScale;
+    const float q3 = quadrant_var[3][b] * kQuadrantVarianceScale;
+    // libvmaf leaves the ratio at g = 0 for a flat block, whose quadrant
+    // variances are 0 too: dividing them by 1 instead gives that 0 without
+    // a branch, so the loop vectorises.
+    const float divisor = g > 0.0f ? g : 1.0f;
+    ratio[b] = (q0 + q1 + q2 + q3) / divisor;
+  }
+}
+
+// Each block's masking level from its DCT coefficients: sqrt(AC energy
+// weighted by the mask table * variance ratio) / 32, the square root taken
+// in double as libvmaf does.
+VQX_HVS_INLINE void masking_level(const LaneRow* coef, const LaneFloats& ratio, const Weights& w,
+                                  LaneFloats& level) {
+  float energy[kLanes] = {};
+  for (int k = 1; k < kBlockArea; ++k) {
+    const float m = w.mask[k];
+    VQX_HVS_LANE_LOOP
+    for (int b = 0; b < kLanes; ++b) {
+      const std::int32_t c = coef[k][b];
+      energy[b] += static_cast<float>(c * c) * m;
+    }
+  }
+  VQX_HVS_LANE_LOOP
+  for (int b = 0; b < kLanes; ++b) {
+    const double root = std::sqrt(static_cast<double>(energy[b] * ratio[b]));
+    level[b] = static_cast<float>(root / static_cast<double>(kMaskDivisor));
+  }
+}
+
+// The squared, masked, CSF-weighted coefficient differences of kLanes blocks.
+VQX_HVS_INLINE void chunk_terms(Scratch& s, const Weights& w) {
+  LaneFloats ref_ratio;
+  LaneFloats dist_ratio;
+  variance_ratio(s.ref, ref_ratio);
+  variance_ratio(s.dist, dist_ratio);
+  fdct8x8_lanes(s.ref, s.tmp);
+  fdct8x8_lanes(s.dist, s.tmp);
+  LaneFloats ref_level;
+  LaneFloats dist_level;
+  masking_level(s.ref, ref_ratio, w, ref_level);
+  masking_level(s.dist, dist_ratio, w, dist_level);
+  LaneFloats level;
+  VQX_HVS_LANE_LOOP
+  for (int b = 0; b < kLanes; ++b) {
+    level[b] = dist_level[b] > ref_level[b] ? dist_level[b] : ref_level[b];
+  }
+  // The DC coefficient is not masked.
+  VQX_HVS_LANE_LOOP
+  for (int b = 0; b < kLanes; ++b) {
+    const float weighted = static_cast<float>(std::abs(s.ref[0][b] - s.dist[0][b])) * w.csf[0];
+    s.terms[0][b] = weighted * weighted;
+  }
+  for (int k = 1; k < kBlockArea; ++k) {
+    const float csf = w.csf[k];
+    const float mask = w.mask[k];
+    VQX_HVS_LANE_LOOP
+    for (int b = 0; b < kLanes; ++b) {
+      const float err = static_cast<float>(std::abs(s.ref[k][b] - s.dist[k][b]));
+      const float threshold = level[b] / mask;
+      // libvmaf: err < threshold ? 0 : err - threshold. The difference of
+      // two floats has the sign of their comparison, so this is the same.
+      const float weighted = std::max(err - threshold, 0.0f) * csf;
+      s.terms[k][b] = weighted * weighted;
+    }
+  }
+}
+
+// Adds the terms of the first `count` lanes to `sum` in libvmaf's order
+// (block by block, coefficients in raster order), one float addition at a
+// time. Zero terms leave a float sum unchanged, so only the others are
+// visited: a bit mask of them is built for every lane at once, then walked.
+VQX_HVS_INLINE float accumulate(const Scratch& s, int count, float sum) {
+  std::uint64_t nonzero[kLanes] = {};
+  for (int k = 0; k < kBlockArea; ++k) {
+    VQX_HVS_LANE_LOOP
+    for (int b = 0; b < kLanes; ++b) {
+      // Terms are squares: +0 or positive.
+      nonzero[b] |= static_cast<std::uint64_t>(s.terms[k][b] > 0.0f) << k;
+    }
+  }
+  for (int b = 0; b < count; ++b) {
+    for (std::uint64_t m = nonzero[b]; m != 0; m &= m - 1) {
+      sum += s.terms[std::countr_zero(m)][b];
+    }
+  }
+  return sum;
+}
+
+template <typename Sample>
+VQX_HVS_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
+                                      unsigned bpc, const Weights& w, Scratch& s) {
+  // Block origins x, y = 0, 7, 14, ... while the block fits.
+  const unsigned blocks_x = (ref.width - kBlock) / kStep + 1;
+  const unsigned blocks_y = (ref.height - kBlock) / kStep + 1;
+  float sum = 0.0f;
+  for (unsigned by = 0; by < blocks_y; ++by) {
+    const unsigned y = by * kStep;
+    for (unsigned first = 0; first < blocks_x; first += kLanes) {
+      // Lanes past the last block repeat it; their terms are not summed.
+      int x[kLanes];
+      VQX_HVS_LANE_LOOP
+      for (int b = 0; b < kLanes; ++b) {
+        x[b] = static_cast<int>(std::min(first + static_cast<unsigned>(b), blocks_x - 1) * kStep);
+      }
+      gather(ref, y, x, s.ref);
+      gather(dist, y, x, s.dist);
+      chunk_terms(s, w);
+      sum = accumulate(s, static_cast<int>(std::min<unsigned>(kLanes, blocks_x - first)), sum);
+    }
+  }
+  // libvmaf: ret /= pixels (an int count of coefficients); ret /= samplemax^2.
+  const int coefficients = static_cast<int>(blocks_x * blocks_y) * kBlockArea;
+  const std::int32_t peak = (std::int32_t{1} << bpc) - 1;
+  sum /= static_cast<float>(coefficients);
+  sum /= static_cast<float>(peak * peak);
+  return sum;
+}
+
+VQX_HVS_CLONES float plane_error_8(const PlaneView<std::uint8_t>& ref,
+                                   const PlaneView<std::uint8_t>& dist, const Weights& w,
+                                   Scratch& s) {
+  return plane_error_impl(ref, dist, 8, w, s);
+}
+
+VQX_HVS_CLONES float plane_error_16(const PlaneView<std::uint16_t>& ref,
+                                    const PlaneView<std::uint16_t>& dist, unsigned bpc,
+                                    const Weights& w, Scratch& s) {
+  return plane_error_impl(ref, dist, bpc, w, s);
+}
+
+}  // namespace
+
+float plane_error(PlaneView<std::uint8_t> ref, PlaneView<std::uint8_t> dist, const Weights& weights,
+                  Scratch& scratch) {
+  return plane_error_8(ref, dist, weights, scratch);
+}
+
+float plane_error(PlaneView<std::uint16_t> ref, PlaneView<std::uint16_t> dist, unsigned bpc,
+                  const Weights& weights, Scratch& scratch) {
+  return plane_error_16(ref, dist, bpc, weights, scratch);
+}
+
+}  // namespace vqx::psnr_hvs

@@ -1,0 +1,397 @@
+// Unit tests of the CIEDE2000 extractor ("ciede"): scores equal to libvmaf's
+// on synthetic pictures (every chroma format, 8 to 16 bits, libvmaf's 4:2:2
+// addressing), a grey pair by hand, the batch paths against the libm
+// transcription bit for bit, the approximations' accuracy, options, names
+// and errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "metrics/ciede/batch.hpp"
+#include "metrics/ciede/caches.hpp"
+#include "metrics/ciede/color.hpp"
+#include "metrics/ciede/delta_e.hpp"
+#include "metrics/ciede/lab_batch.hpp"
+#include "metrics/families.hpp"
+
+// approx_math.hpp expects the inline macro of the batch sources.
+#define VQX_CIEDE_INLINE inline
+#include "metrics/ciede/approx_math.hpp"
+
+namespace vqx {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+class CiedeWriter final : public FeatureWriter {
+ public:
+  void write(std::size_t slot, unsigned frame, double v) override {
+    EXPECT_EQ(slot, 0U);
+    value = v;
+    last_frame = frame;
+    ++writes;
+  }
+  double value = std::nan("");
+  unsigned last_frame = 0;
+  int writes = 0;
+};
+
+enum class Pattern { kRampNoise, kFlat, kIdentical };
+
+std::uint32_t noise_hash(unsigned x, unsigned y, unsigned p) {
+  std::uint32_t h = x * 73856093U ^ y * 19349663U ^ p * 83492791U ^ 1U * 2654435761U;
+  h ^= h >> 13;
+  h *= 0x5bd1e995U;
+  h ^= h >> 15;
+  return h;
+}
+
+// The synthetic pictures the expected values were computed on (with
+// libvmaf 3.2.0's ciede.c): a diagonal ramp, and the ramp plus +-5 (8-bit
+// units) of hashed noise; or flat planes, `flat_ref` and `flat_dist`.
+unsigned sample(Pattern pattern, bool dist, unsigned p, unsigned x, unsigned y, unsigned bpc,
+                const unsigned* flat_ref, const unsigned* flat_dist) {
+  const unsigned max = (1U << bpc) - 1;
+  if (pattern == Pattern::kFlat) return dist ? flat_dist[p] : flat_ref[p];
+  const unsigned base = ((x * 7 + y * 3 + p * 50) << (bpc - 8)) % (max + 1);
+  if (pattern == Pattern::kIdentical || !dist) return base;
+  const int noise = (static_cast<int>(noise_hash(x, y, p) % 11) - 5) * (1 << (bpc - 8));
+  return static_cast<unsigned>(
+      std::clamp(static_cast<int>(base) + noise, 0, static_cast<int>(max)));
+}
+
+PictureFormat format(ChromaFormat chroma, unsigned bpc, unsigned w, unsigned h) {
+  PictureFormat f;
+  f.width = w;
+  f.height = h;
+  f.bpc = bpc;
+  f.chroma = chroma;
+  return f;
+}
+
+Picture make_picture(const PictureFormat& fmt, Pattern pattern, bool dist,
+                     const unsigned* flat_ref = nullptr, const unsigned* flat_dist = nullptr) {
+  auto pic = Picture::make(fmt);
+  EXPECT_TRUE(pic.ok()) << pic.status().message();
+  Picture out = std::move(pic).value();
+  for (unsigned p = 0; p < fmt.plane_count(); ++p) {
+    Plane& plane = out.plane(p);
+    for (unsigned y = 0; y < plane.height(); ++y) {
+      for (unsigned x = 0; x < plane.width(); ++x) {
+        const unsigned v = sample(pattern, dist, p, x, y, fmt.bpc, flat_ref, flat_dist);
+        if (fmt.bpc == 8) {
+          plane.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
+        } else {
+          plane.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<Extractor> make_extractor() {
+  auto spec = ciede_family().make_spec({});
+  EXPECT_TRUE(spec.ok()) << spec.status().message();
+  return spec->make();
+}
+
+double run(const Picture& ref, const Picture& dist) {
+  auto ex = make_extractor();
+  const Status st = ex->init(ref.format());
+  EXPECT_TRUE(st.ok()) << st.message();
+  CiedeWriter w;
+  const Status xs = ex->extract(ref, dist, 3, w);
+  EXPECT_TRUE(xs.ok()) << xs.message();
+  EXPECT_EQ(w.writes, 1);
+  EXPECT_EQ(w.last_frame, 3U);
+  return w.value;
+}
+
+double run(const PictureFormat& fmt, Pattern pattern) {
+  return run(make_picture(fmt, pattern, false), make_picture(fmt, pattern, true));
+}
+
+// ---------------------------------------------------------------------------
+// Scores
+
+struct LibvmafCase {
+  ChromaFormat chroma;
+  unsigned bpc, w, h;
+  double expected;  // libvmaf's output, printed with %.17g
+};
+
+TEST(Ciede, EqualsLibvmafOnSyntheticPictures) {
+  const LibvmafCase cases[] = {
+      {ChromaFormat::k420, 8, 32, 16, 39.527614353650556},
+      {ChromaFormat::k444, 10, 24, 16, 40.225954842522853},
+      {ChromaFormat::k420, 12, 16, 16, 38.547106195322911},
+      {ChromaFormat::k444, 16, 16, 8, 39.267205227741925},
+      // More unequal pixels in a row than one batch holds.
+      {ChromaFormat::k420, 8, 300, 4, 40.725777746587795},
+      {ChromaFormat::k444, 12, 300, 2, 41.250938090336049},
+  };
+  for (const LibvmafCase& c : cases) {
+    SCOPED_TRACE(std::string(to_string(c.chroma)) + " " + std::to_string(c.bpc) + "-bit " +
+                 std::to_string(c.w) + "x" + std::to_string(c.h));
+    EXPECT_EQ(run(format(c.chroma, c.bpc, c.w, c.h), Pattern::kRampNoise), c.expected);
+  }
+}
+
+// libvmaf reads 4:2:2 chroma at full width from its half-width rows: past
+// the chroma width it finds the zero padding up to the 32-sample aligned
+// stride, then the next row (cpu.cpp). 80 and 96 wide pictures have 40 and
+// 48 chroma samples per row, a 64-sample stride, so both effects show.
+TEST(Ciede, EqualsLibvmafOn422WithItsChromaAddressing) {
+  EXPECT_EQ(run(format(ChromaFormat::k422, 10, 80, 8), Pattern::kRampNoise), 41.380985482589757);
+  EXPECT_EQ(run(format(ChromaFormat::k422, 8, 96, 4), Pattern::kRampNoise), 41.260204259427297);
+  EXPECT_EQ(run(format(ChromaFormat::k422, 8, 300, 4), Pattern::kRampNoise), 41.023910280943028);
+}
+
+TEST(Ciede, IdenticalPicturesScoreInfinity) {
+  for (ChromaFormat c : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
+    EXPECT_EQ(run(format(c, 8, 16, 16), Pattern::kIdentical),
+              std::numeric_limits<double>::infinity());
+  }
+}
+
+// Grey 100 against grey 101 (8-bit, limited range): the colours differ in
+// lightness only (up to rounding), so CIEDE2000 is |dL| / (k_L S_L) with
+// libvmaf's k_L = 0.65, and the score 45 - 20 log10 of that. Here dL and S_L
+// come from the textbook formulas in double.
+TEST(Ciede, GreyPairByHand) {
+  const unsigned ref[3] = {100, 128, 128};
+  const unsigned dist[3] = {101, 128, 128};
+  const PictureFormat fmt = format(ChromaFormat::k444, 8, 16, 16);
+  const double got = run(make_picture(fmt, Pattern::kFlat, false, ref, dist),
+                         make_picture(fmt, Pattern::kFlat, true, ref, dist));
+  EXPECT_EQ(got, 48.56693607688532);  // libvmaf's output
+
+  auto lightness = [](double y8) {
+    const double e = (y8 - 16.0) / 219.0;  // R' = G' = B'
+    const double lin = std::pow((e + 0.055) / 1.055, 2.4);
+    return 116.0 * std::cbrt(lin) - 16.0;  // Y of a grey is its linear value
+  };
+  const double l1 = lightness(100);
+  const double l2 = lightness(101);
+  const double mean = (l1 + l2) / 2 - 50;
+  const double s_l = 1 + 0.015 * mean * mean / std::sqrt(20 + mean * mean);
+  const double de = (l2 - l1) / (0.65 * s_l);
+  EXPECT_NEAR(got, 45 - 20 * std::log10(de), 1e-4);
+}
+
+// The caches carry colours from frame to frame; a frame's score must not
+// depend on what came before.
+TEST(Ciede, ScoreDoesNotDependOnEarlierFrames) {
+  const PictureFormat fmt = format(ChromaFormat::k420, 8, 300, 4);
+  const Picture a = make_picture(fmt, Pattern::kRampNoise, false);
+  const Picture b = make_picture(fmt, Pattern::kRampNoise, true);
+  const double fresh = run(a, b);
+  auto ex = make_extractor();
+  ASSERT_TRUE(ex->init(fmt).ok());
+  CiedeWriter w;
+  ASSERT_TRUE(ex->extract(b, a, 0, w).ok());
+  ASSERT_TRUE(ex->extract(a, b, 1, w).ok());
+  EXPECT_EQ(w.value, fresh);
+  ASSERT_TRUE(ex->extract(a, b, 2, w).ok());
+  EXPECT_EQ(w.value, fresh);
+}
+
+TEST(Ciede, OddSizesGiveFiniteScores) {
+  for (ChromaFormat c : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
+    const double v = run(format(c, 10, 33, 7), Pattern::kRampNoise);
+    EXPECT_TRUE(std::isfinite(v));
+    EXPECT_GT(v, 30.0);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The batch paths give the libm transcription's values bit for bit.
+
+TEST(CiedeBatch, DifferencesEqualTheLibmTranscription) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> l(0.0f, 100.0f);
+  std::uniform_real_distribution<float> ab(-130.0f, 130.0f);
+  std::uniform_real_distribution<float> small(-1e-3f, 1e-3f);
+  const float specials[] = {0.0f, 1e-30f, -1e-30f, 1e-6f, -1e-6f, 0.5f, -0.5f, 127.0f, -128.0f};
+  auto batch = std::make_unique<ciede::PairBatch>();
+  long checked = 0;
+  for (int round = 0; round < 1000; ++round) {
+    batch->count = 0;
+    while (!batch->full()) {
+      ciede::Lab c1{l(rng), ab(rng), ab(rng)};
+      ciede::Lab c2{l(rng), ab(rng), ab(rng)};
+      switch (rng() % 6) {
+        case 0:  // close colours
+          c2 = {c1.l + small(rng), c1.a + small(rng), c1.b + small(rng)};
+          break;
+        case 1:  // special components (achromatic, hues at 0 and pi, ...)
+          c1.a = specials[rng() % 9];
+          c1.b = specials[rng() % 9];
+          c2.a = specials[rng() % 9];
+          c2.b = (rng() % 2) != 0 ? specials[rng() % 9] : c2.b;
+          break;
+        case 2:  // opposite hues
+          c2.a = -c1.a;
+          c2.b = -c1.b;
+          break;
+        default:
+          break;
+      }
+      batch->add(c1, -1, c2, -1, 0, 0, 0, 0);
+    }
+    ciede::compute_differences(*batch);
+    for (int i = 0; i < batch->count; ++i) {
+      const float want = ciede::ciede2000({batch->l1[i], batch->a1[i], batch->b1[i]},
+                                          {batch->l2[i], batch->a2[i], batch->b2[i]});
+      ASSERT_EQ(std::memcmp(&want, &batch->difference[i], sizeof want), 0)
+          << "pair " << batch->l1[i] << " " << batch->a1[i] << " " << batch->b1[i] << " / "
+          << batch->l2[i] << " " << batch->a2[i] << " " << batch->b2[i] << ": " << want << " vs "
+          << batch->difference[i];
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 1000L * ciede::PairBatch::kCapacity);
+}
+
+TEST(CiedeBatch, LabColoursEqualTheLibmTranscription) {
+  std::mt19937_64 rng(12);
+  auto batch = std::make_unique<ciede::LabBatch>();
+  for (unsigned bpc : {8U, 10U, 12U, 16U}) {
+    SCOPED_TRACE(std::to_string(bpc) + "-bit");
+    const ciede::YuvScale scale = ciede::yuv_scale(bpc);
+    const unsigned max = (1U << bpc) - 1;
+    for (int round = 0; round < 500; ++round) {
+      batch->count = 0;
+      while (batch->count < ciede::LabBatch::kCapacity) {
+        unsigned s[3];
+        for (unsigned& v : s) {
+          // Mostly anywhere, sometimes at the ends of the range.
+          const unsigned r = static_cast<unsigned>(rng() % 16);
+          v = r == 0 ? 0 : (r == 1 ? max : static_cast<unsigned>(rng() % (max + 1)));
+        }
+        batch->add(ciede::pack_yuv(s[0], s[1], s[2]));
+      }
+      ciede::compute_labs(*batch, scale);
+      for (int i = 0; i < batch->count; ++i) {
+        const std::uint64_t k = batch->key[i];
+        const ciede::Lab want =
+            ciede::yuv_to_lab(static_cast<double>(k >> 32), static_cast<double>((k >> 16) & 0xFFFF),
+                              static_cast<double>(k & 0xFFFF), scale);
+        const ciede::Lab got = batch->lab(i);
+        ASSERT_EQ(std::memcmp(&want, &got, sizeof want), 0)
+            << "yuv " << (k >> 32) << " " << ((k >> 16) & 0xFFFF) << " " << (k & 0xFFFF);
+      }
+    }
+  }
+}
+
+// Each approximation's error against libm, in units of 2^-52 relative: the
+// float checks of the batch paths allow 2^-44 (256 units), so the margin
+// must stay wide.
+TEST(CiedeApprox, ErrorsAreFarBelowTheCheckedBound) {
+  std::mt19937_64 rng(13);
+  auto rel = [](double a, double b) {
+    return (b == 0 ? std::fabs(a) : std::fabs(a - b) / std::fabs(b)) / 0x1p-52;
+  };
+  std::uniform_real_distribution<double> angle(-40.0, 40.0);
+  std::uniform_real_distribution<double> coord(-200.0, 200.0);
+  std::uniform_real_distribution<double> neg(-700.0, 0.0);
+  std::uniform_real_distribution<double> base(0.04, 5.0);
+  double worst_sin = 0, worst_cos = 0, worst_atan2 = 0, worst_exp = 0, worst_pow = 0;
+  for (int i = 0; i < 500000; ++i) {
+    const double x = angle(rng);
+    worst_sin = std::max(worst_sin, rel(ciede::approx::sin(x), std::sin(x)));
+    worst_cos = std::max(worst_cos, rel(ciede::approx::cos(x), std::cos(x)));
+    const double y = coord(rng);
+    const double z = coord(rng);
+    worst_atan2 = std::max(worst_atan2, rel(ciede::approx::atan2(y, z), std::atan2(y, z)));
+    const double e = neg(rng);
+    worst_exp = std::max(worst_exp, rel(ciede::approx::exp(e), std::exp(e)));
+    const double b = base(rng);
+    worst_pow = std::max(worst_pow, rel(ciede::approx::pow(b, 2.4), std::pow(b, 2.4)));
+    worst_pow = std::max(worst_pow, rel(ciede::approx::pow(b, 1.0 / 3.0), std::pow(b, 1.0 / 3.0)));
+  }
+  // Near the zeros of sin and cos, where range reduction matters most.
+  for (int k = -25; k <= 25; ++k) {
+    double x = std::nextafter(std::nextafter(k * std::numbers::pi / 2, -1e9), -1e9);
+    for (int n = 0; n < 5; ++n, x = std::nextafter(x, 1e9)) {
+      worst_sin = std::max(worst_sin, rel(ciede::approx::sin(x), std::sin(x)));
+      worst_cos = std::max(worst_cos, rel(ciede::approx::cos(x), std::cos(x)));
+    }
+  }
+  // Exact special cases.
+  EXPECT_EQ(ciede::approx::sin(0.0), 0.0);
+  EXPECT_EQ(ciede::approx::atan2(0.0, 1.0), 0.0);
+  EXPECT_EQ(ciede::approx::atan2(0.0, -1.0), std::numbers::pi);
+  EXPECT_EQ(ciede::approx::atan2(0.0, 0.0), 0.0);
+  EXPECT_EQ(ciede::approx::exp(0.0), 1.0);
+  EXPECT_LE(worst_sin, 16.0);
+  EXPECT_LE(worst_cos, 16.0);
+  EXPECT_LE(worst_atan2, 16.0);
+  EXPECT_LE(worst_exp, 16.0);
+  EXPECT_LE(worst_pow, 16.0);
+}
+
+// ---------------------------------------------------------------------------
+// Names, options, errors
+
+TEST(Ciede, OutputNameAndProvidedFeature) {
+  auto spec = ciede_family().make_spec({});
+  ASSERT_TRUE(spec.ok());
+  ASSERT_EQ(spec->outputs.size(), 1U);
+  EXPECT_EQ(spec->outputs[0].name, "ciede2000");
+  EXPECT_FALSE(spec->temporal);
+  EXPECT_EQ(std::string(ciede_family().name), "ciede");
+  ASSERT_EQ(ciede_family().provides.size(), 1U);
+  EXPECT_EQ(std::string(ciede_family().provides[0].model_name), "ciede2000");
+}
+
+TEST(Ciede, HasNoOptions) {
+  auto spec = ciede_family().make_spec({{"kl", "1"}});
+  ASSERT_FALSE(spec.ok());
+  EXPECT_EQ(spec.status().code(), Errc::kInvalidArgument);
+  EXPECT_NE(spec.status().message().find("ciede"), std::string::npos);
+}
+
+TEST(Ciede, RefusesLumaOnlyPictures) {
+  auto ex = make_extractor();
+  const Status st = ex->init(format(ChromaFormat::k400, 8, 16, 16));
+  EXPECT_EQ(st.code(), Errc::kUnsupported);
+  EXPECT_NE(st.message().find("4:0:0"), std::string::npos);
+}
+
+TEST(Ciede, AcceptsEveryDepth) {
+  for (unsigned bpc = 8; bpc <= 16; ++bpc) {
+    const double v = run(format(ChromaFormat::k420, bpc, 16, 8), Pattern::kRampNoise);
+    EXPECT_TRUE(std::isfinite(v)) << bpc;
+  }
+}
+
+TEST(Ciede, RefusesAFrameOfAnotherFormat) {
+  auto ex = make_extractor();
+  ASSERT_TRUE(ex->init(format(ChromaFormat::k420, 8, 16, 16)).ok());
+  const Picture a = make_picture(format(ChromaFormat::k444, 8, 16, 16), Pattern::kRampNoise, false);
+  CiedeWriter w;
+  EXPECT_EQ(ex->extract(a, a, 0, w).code(), Errc::kMismatch);
+}
+
+TEST(Ciede, ExtractBeforeInitIsAnError) {
+  auto ex = make_extractor();
+  const Picture a = make_picture(format(ChromaFormat::k420, 8, 16, 16), Pattern::kRampNoise, false);
+  CiedeWriter w;
+  EXPECT_EQ(ex->extract(a, a, 0, w).code(), Errc::kInternal);
+}
+
+}  // namespace
+}  // namespace vqx

@@ -24,6 +24,7 @@ std::span<const ExtractorFamily* const> all_families() {
       &float_motion_family(),
       &ciede_family(),
       &psnr_hvs_family(),
+      &ssimulacra2_family(),
   });
   return kFamilies;
 }

@@ -1,0 +1,113 @@
+#include "metrics/ssimulacra2/maps.hpp"
+
+#include "metrics/ssimulacra2/params.hpp"
+
+// Last: switches off contraction for the kernels below.
+#include "metrics/ssimulacra2/vector_config.hpp"
+
+// The 8-wide vectors pass between forced-inline helpers only (see blur.cpp).
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace vqx::ssimulacra2 {
+
+namespace {
+
+// Eight columns at a time; the partial sums per lane are added up at the
+// end of the row, so their order differs from libjxl's raster order only in
+// the last bits of a double.
+using Float8 = float __attribute__((vector_size(32)));
+using Double8 = double __attribute__((vector_size(64)));
+constexpr unsigned kLanes = 8;
+
+VQX_S2_INLINE Float8 load8(const float* p) {
+  Float8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+VQX_S2_INLINE Float8 abs8(Float8 v) { return v < 0.0f ? -v : v; }
+
+template <typename T>
+VQX_S2_INLINE T quartic(T x) {
+  const T x2 = x * x;
+  return x2 * x2;
+}
+
+// SSIM' error and edge difference of eight pixels, as libjxl computes each.
+struct Errors8 {
+  Double8 ssim;
+  Double8 edge;
+};
+
+VQX_S2_INLINE Errors8 errors8(const MapRow& r, unsigned x) {
+  const Float8 mu1 = load8(r.mu1 + x);
+  const Float8 mu2 = load8(r.mu2 + x);
+  const Float8 mu11 = mu1 * mu1;
+  const Float8 mu22 = mu2 * mu2;
+  const Float8 mu12 = mu1 * mu2;
+  const Float8 diff = mu1 - mu2;
+  const Float8 num_m = 1.0f - (diff * diff);
+  const Float8 num_s = (2.0f * (load8(r.s12 + x) - mu12)) + kC2;
+  const Float8 denom_s = ((load8(r.s11 + x) - mu11) + (load8(r.s22 + x) - mu22)) + kC2;
+  const Double8 d = 1.0 - __builtin_convertvector((num_m * num_s) / denom_s, Double8);
+  const Double8 edge_b = __builtin_convertvector(abs8(load8(r.b + x) - mu2), Double8);
+  const Double8 edge_a = __builtin_convertvector(abs8(load8(r.a + x) - mu1), Double8);
+  return {d > 0.0 ? d : 0.0, ((1.0 + edge_b) / (1.0 + edge_a)) - 1.0};
+}
+
+VQX_S2_INLINE void add_pixel(const MapRow& r, unsigned x, double* sums) {
+  const float mu1 = r.mu1[x];
+  const float mu2 = r.mu2[x];
+  const float diff = mu1 - mu2;
+  const float num_m = 1.0f - (diff * diff);
+  const float num_s = (2.0f * (r.s12[x] - (mu1 * mu2))) + kC2;
+  const float denom_s = ((r.s11[x] - (mu1 * mu1)) + (r.s22[x] - (mu2 * mu2))) + kC2;
+  double d = 1.0 - static_cast<double>((num_m * num_s) / denom_s);
+  d = d > 0.0 ? d : 0.0;
+  const double edge_b = __builtin_fabsf(r.b[x] - mu2);
+  const double edge_a = __builtin_fabsf(r.a[x] - mu1);
+  const double e = ((1.0 + edge_b) / (1.0 + edge_a)) - 1.0;
+  const double ringing = e > 0.0 ? e : 0.0;
+  const double blurring = -e > 0.0 ? -e : 0.0;
+  sums[kSsim] += d;
+  sums[kSsim4] += quartic(d);
+  sums[kRinging] += ringing;
+  sums[kRinging4] += quartic(ringing);
+  sums[kBlurring] += blurring;
+  sums[kBlurring4] += quartic(blurring);
+}
+
+}  // namespace
+
+VQX_S2_CLONES void accumulate_maps(const MapRow& row, unsigned width, double* sums) {
+  Double8 acc[kMapSums] = {};
+  unsigned x = 0;
+  for (; x + kLanes <= width; x += kLanes) {
+    const Errors8 e = errors8(row, x);
+    const Double8 ringing = e.edge > 0.0 ? e.edge : 0.0;
+    const Double8 blurring = -e.edge > 0.0 ? -e.edge : 0.0;
+    acc[kSsim] += e.ssim;
+    acc[kSsim4] += quartic(e.ssim);
+    acc[kRinging] += ringing;
+    acc[kRinging4] += quartic(ringing);
+    acc[kBlurring] += blurring;
+    acc[kBlurring4] += quartic(blurring);
+  }
+  double tail[kMapSums] = {};
+  for (; x < width; ++x) {
+    add_pixel(row, x, tail);
+  }
+  for (unsigned m = 0; m < kMapSums; ++m) {
+    double s = tail[m];
+    for (unsigned l = 0; l < kLanes; ++l) {
+      s += acc[m][l];
+    }
+    sums[m] += s;
+  }
+}
+
+}  // namespace vqx::ssimulacra2

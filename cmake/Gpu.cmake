@@ -1,7 +1,8 @@
 # The GPU backend (docs/gpu.md). One set of sources, src/**/*.cu, compiled
 # as CUDA (VQX_GPU=cuda: sm_80 and sm_90 machine code plus sm_90 PTX) or as
-# HIP (VQX_GPU=hip: gfx90a, gfx1030, gfx1100). VQX_GPU=off compiles
-# src/gpu/off/ instead, and nothing else changes.
+# HIP by hipcc (VQX_GPU=hip: gfx90a, gfx1030, gfx1100; VQX_HIP_ARCHITECTURES
+# overrides). VQX_GPU=off compiles src/gpu/off/ instead, and nothing else
+# changes.
 if(NOT VQX_GPU MATCHES "^(off|cuda|hip)$")
   message(FATAL_ERROR "VQX_GPU must be off, cuda or hip (got '${VQX_GPU}')")
 endif()
@@ -19,13 +20,24 @@ if(VQX_GPU STREQUAL "cuda")
     set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
   endif()
 elseif(VQX_GPU STREQUAL "hip")
-  if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)
-    set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx1030;gfx1100")
+  # HIP sources are compiled by hipcc through custom commands rather than
+  # CMake's HIP language, which (CMake 3.25) cannot find Debian's HIP
+  # packaging. Debian 12's rocm-device-libs (5.2) has no gfx1100 library:
+  # that target is left out, with a warning, where the library is missing.
+  find_program(VQX_HIPCC hipcc REQUIRED)
+  find_library(VQX_AMDHIP64 amdhip64 REQUIRED)
+  if(NOT DEFINED VQX_HIP_ARCHITECTURES)
+    set(VQX_HIP_ARCHITECTURES gfx90a gfx1030)
+    file(GLOB _gfx1100 /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/oclc_isa_version_1100.bc
+                       /opt/rocm*/amdgcn/bitcode/oclc_isa_version_1100.bc
+                       /usr/lib/llvm-*/lib/clang/*/lib/amdgcn/bitcode/oclc_isa_version_1100.bc)
+    if(_gfx1100)
+      list(APPEND VQX_HIP_ARCHITECTURES gfx1100)
+    else()
+      message(WARNING "VQX_GPU=hip: no ROCm device library for gfx1100 here; building for "
+                      "${VQX_HIP_ARCHITECTURES} only")
+    endif()
   endif()
-  enable_language(HIP)
-  find_package(hip REQUIRED CONFIG)
-  set(CMAKE_HIP_STANDARD 20)
-  set(CMAKE_HIP_STANDARD_REQUIRED ON)
 endif()
 
 # Adds the GPU settings to a target holding GPU sources (or using them).
@@ -44,10 +56,30 @@ function(vqx_gpu_target target sources)
     endif()
     target_link_libraries(${target} PUBLIC CUDA::cudart_static)
   else()
-    set_source_files_properties(${sources} PROPERTIES LANGUAGE HIP)
     target_compile_definitions(${target} PRIVATE VQX_GPU_HIP=1)
     # -ffp-contract=off: the same reason as CUDA's --fmad=false.
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffp-contract=off>)
-    target_link_libraries(${target} PUBLIC hip::host)
+    set(_flags -std=c++20 -x hip -O3 -fPIC -ffp-contract=off -Wall -Wextra -DVQX_GPU_HIP=1
+               -DVQX_HAVE_GPU=1 -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src)
+    if(VQX_WERROR)
+      list(APPEND _flags -Werror)
+    endif()
+    foreach(_arch IN LISTS VQX_HIP_ARCHITECTURES)
+      list(APPEND _flags --offload-arch=${_arch})
+    endforeach()
+    set(_objects "")
+    foreach(_src IN LISTS sources)
+      file(RELATIVE_PATH _rel ${CMAKE_SOURCE_DIR} ${_src})
+      set(_obj ${CMAKE_CURRENT_BINARY_DIR}/hip/${_rel}.o)
+      get_filename_component(_dir ${_obj} DIRECTORY)
+      add_custom_command(OUTPUT ${_obj}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${_dir}
+        COMMAND ${VQX_HIPCC} ${_flags} -MD -MF ${_obj}.d -c ${_src} -o ${_obj}
+        DEPENDS ${_src} DEPFILE ${_obj}.d
+        COMMENT "hipcc ${_rel}" VERBATIM)
+      list(APPEND _objects ${_obj})
+    endforeach()
+    set_source_files_properties(${_objects} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    target_sources(${target} PRIVATE ${_objects})
+    target_link_libraries(${target} PUBLIC ${VQX_AMDHIP64})
   endif()
 endfunction()

@@ -6,7 +6,13 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev
   libhwy-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev  # the fuzz targets (libFuzzer), scripts/fuzz.sh
 )
+# The HIP build (VQX_GPU=hip, scripts/gpu_ci.sh) needs Debian's HIP compiler
+# and runtime: installed only when asked for, as they are large.
+if [ "${VQX_WITH_HIP:-0}" = 1 ]; then
+  packages+=(hipcc libamdhip64-dev rocm-device-libs)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,7 @@
 #include <deque>
 #include <fstream>
 #include <mutex>
+#include <new>
 
 #include "core/extractor.hpp"
 #include "core/feature_collector.hpp"
@@ -26,6 +27,22 @@ namespace vqx {
 const char* version() { return "0.1.0"; }
 
 namespace {
+
+// Runs extractor code, turning an exception (std::bad_alloc when memory runs
+// out) into an error Status: thrown on a worker thread it would end the
+// process (docs/reliability.md).
+template <typename F>
+Status no_throw(const char* doing, F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Error(Errc::kLimit, std::string("out of memory ") + doing);
+  } catch (const std::exception& e) {
+    return Error(Errc::kInternal, std::string("internal error ") + doing + ": " + e.what());
+  } catch (...) {
+    return Error(Errc::kInternal, std::string("internal error ") + doing);
+  }
+}
 
 // Routes an extractor's slots to collector metrics.
 class SlotWriter final : public FeatureWriter {
@@ -177,7 +194,12 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settin
   impl->settings = settings;
   VQX_ASSIGN_OR_RETURN(impl->gpu, open_backend(settings));
   if (settings.threads >= 2) {
-    impl->pool = std::make_unique<ThreadPool>(settings.threads);
+    try {
+      impl->pool = std::make_unique<ThreadPool>(settings.threads);
+    } catch (const std::exception& e) {  // std::system_error or std::bad_alloc
+      return Error(Errc::kLimit, "cannot start " + std::to_string(settings.threads) +
+                                     " worker threads (out of memory?): " + e.what());
+    }
     impl->max_in_flight = settings.threads * 2;
   }
   return std::unique_ptr<Context>(new Context(std::move(impl)));
@@ -340,7 +362,7 @@ void Context::Impl::drain_temporal() {
       f = std::move(temporal_queue.front());
       temporal_queue.pop_front();
     }
-    record(run_temporal(*f));
+    record(no_throw("computing the features", [&] { return run_temporal(*f); }));
     part_done(f);
   }
 }
@@ -367,7 +389,8 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
     return Error(Errc::kInvalidArgument, "empty picture");
   }
   if (!s.format) {
-    VQX_RETURN_IF_ERROR(s.init_extractors(ref.format()));
+    VQX_RETURN_IF_ERROR(no_throw("setting up the features",
+                                 [&] { return s.init_extractors(ref.format()); }));
     s.format = ref.format();
   } else if (!(*s.format == ref.format())) {
     return Error(Errc::kMismatch, "frame " + std::to_string(index) +
@@ -395,10 +418,10 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   }
 
   if (!s.pool) {  // synchronous: temporal first, then the rest, on this thread
-    s.record(s.run_temporal(*f));
+    s.record(no_throw("computing the features", [&] { return s.run_temporal(*f); }));
     s.part_done(f);
     if (plain) {
-      s.record(s.run_plain(*f));
+      s.record(no_throw("computing the features", [&] { return s.run_plain(*f); }));
       s.part_done(f);
     }
     std::lock_guard lock(s.mutex);
@@ -414,7 +437,7 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   if (start_temporal) s.pool->submit([&s] { s.drain_temporal(); });
   if (plain) {
     s.pool->submit([&s, f] {
-      s.record(s.run_plain(*f));
+      s.record(no_throw("computing the features", [&] { return s.run_plain(*f); }));
       s.part_done(f);
     });
   }
@@ -552,11 +575,15 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
   }
   report.frame_numbers = s.reported_frames();
   for (std::size_t m = 0; m < s.collector.metric_count(); ++m) {
-    ReportMetric metric{s.collector.name(m), {}};
+    // The writers read the values from the collector: no copy of every value
+    // of a long run (docs/reliability.md, the soak test).
+    ReportMetric metric{s.collector.name(m), {}, [&s, m, &frames = report.frame_numbers](
+                                                     std::size_t i) {
+                          return s.collector.get(m, frames[i]);
+                        }};
     std::vector<double> present;
     for (unsigned i : report.frame_numbers) {
       const double v = s.collector.get(m, i);
-      metric.values.push_back(v);
       if (!std::isnan(v)) present.push_back(v);
     }
     // A declared output that never got a value (psnr_cb of a 4:0:0 video)

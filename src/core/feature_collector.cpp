@@ -1,5 +1,7 @@
 #include "core/feature_collector.hpp"
 
+#include <algorithm>
+
 namespace vqx {
 
 namespace {
@@ -25,15 +27,21 @@ std::optional<std::size_t> FeatureCollector::find(std::string_view name) const {
 
 void FeatureCollector::write(std::size_t metric, unsigned frame, double value) {
   std::lock_guard lock(mutex_);
-  auto& v = values_[metric];
-  if (v.size() <= frame) v.resize(std::size_t{frame} + 1, kAbsent);
-  v[frame] = value;
+  auto& blocks = values_[metric];
+  const std::size_t b = frame / kBlock;
+  if (blocks.size() <= b) blocks.resize(b + 1);
+  if (!blocks[b]) {
+    blocks[b] = std::make_unique_for_overwrite<double[]>(kBlock);
+    std::fill_n(blocks[b].get(), kBlock, kAbsent);
+  }
+  blocks[b][frame % kBlock] = value;
 }
 
 double FeatureCollector::get(std::size_t metric, unsigned frame) const {
   std::lock_guard lock(mutex_);
-  const auto& v = values_[metric];
-  return frame < v.size() ? v[frame] : kAbsent;
+  const auto& blocks = values_[metric];
+  const std::size_t b = frame / kBlock;
+  return b < blocks.size() && blocks[b] ? blocks[b][frame % kBlock] : kAbsent;
 }
 
 std::size_t FeatureCollector::metric_count() const {

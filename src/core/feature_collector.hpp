@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -26,10 +27,17 @@ class FeatureCollector {
   [[nodiscard]] std::string name(std::size_t metric) const;
 
  private:
+  // Values are kept in blocks of kBlock frames, allocated as frames arrive
+  // and never moved: memory grows by exactly 8 bytes per metric and frame,
+  // without a growing vector's spare capacity and reallocation copies (a
+  // long run stays flat apart from its results; docs/reliability.md).
+  static constexpr std::size_t kBlock = 4096;
+  using Block = std::unique_ptr<double[]>;
+
   mutable std::mutex mutex_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;
-  std::vector<std::vector<double>> values_;  // [metric][frame]
+  std::vector<std::vector<Block>> values_;  // [metric][frame / kBlock][frame % kBlock]
 };
 
 }  // namespace vqx

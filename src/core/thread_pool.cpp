@@ -4,7 +4,19 @@ namespace vqx {
 
 ThreadPool::ThreadPool(unsigned threads) {
   workers_.reserve(threads);
-  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { run(); });
+  try {
+    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { run(); });
+  } catch (...) {
+    // A thread that cannot start (std::system_error: no memory for its
+    // stack) must not leave the started ones joinable: that would terminate.
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : workers_) t.join();
+    throw;
+  }
 }
 
 ThreadPool::~ThreadPool() {

@@ -7,8 +7,10 @@
 // slot last (i - kSlots) is waited for and collected, so up to kSlots frames
 // are in flight and collection happens in index order (which temporal twins
 // rely on). Uploads go on their own stream, so the copy of frame i + 1
-// overlaps the kernels of frame i; the compute stream waits for the upload's
-// event before the twins queue their clears.
+// overlaps the kernels of frame i. Every twin has its own stream, which
+// waits for the upload's event before the twin queues its clears: twins run
+// side by side (their small late-scale kernels fill each other's gaps), and
+// each twin's buffers are only ever touched on its stream.
 #include <algorithm>
 #include <cstring>
 #include <latch>
@@ -36,6 +38,7 @@ struct TwinEntry {
   std::unique_ptr<Twin> twin;
   bool temporal = false;
   FeatureWriter* out = nullptr;
+  Stream stream;
 };
 
 // Where one plane lives in a slot's staging and device memory.
@@ -52,7 +55,7 @@ struct Slot {
   DeviceBuffer<std::uint8_t> planes;
   DeviceFrame frame;
   Event uploaded;
-  Event done;
+  std::vector<Event> done;  // per twin
   bool busy = false;
   unsigned index = 0;
   bool sampled = false;
@@ -64,7 +67,6 @@ class DevicePipeline final : public Pipeline, private Resources {
 
   Status create_streams() {
     VQX_ASSIGN_OR_RETURN(upload_stream_, Stream::create());
-    VQX_ASSIGN_OR_RETURN(compute_stream_, Stream::create());
     return Status::Ok();
   }
 
@@ -72,7 +74,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     // Nothing may still run on memory about to be freed.
     if (use_device(info_.index).ok()) {
       (void)upload_stream_.synchronize();
-      (void)compute_stream_.synchronize();
+      for (const auto& t : twins_) (void)t.stream.synchronize();
     }
   }
 
@@ -85,7 +87,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   void add(std::unique_ptr<Twin> twin, bool temporal, FeatureWriter& out) override {
-    twins_.push_back({std::move(twin), temporal, &out});
+    twins_.push_back({std::move(twin), temporal, &out, Stream()});
   }
 
   [[nodiscard]] bool empty() const override { return twins_.empty(); }
@@ -100,7 +102,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     // Layout: ref planes then dist planes, in one allocation per slot.
     std::size_t staging = 0;
     std::size_t device = 0;
-    layout_ = {};
+    layout_ = std::vector<PlaneLayout>();
     for (unsigned side = 0; side < 2; ++side) {
       for (unsigned p = 0; p < planes_; ++p) {
         PlaneLayout l;
@@ -118,7 +120,11 @@ class DevicePipeline final : public Pipeline, private Resources {
       VQX_ASSIGN_OR_RETURN(s.staging, PinnedBuffer<std::uint8_t>::allocate(staging));
       VQX_ASSIGN_OR_RETURN(s.planes, DeviceBuffer<std::uint8_t>::allocate(device));
       VQX_ASSIGN_OR_RETURN(s.uploaded, Event::create());
-      VQX_ASSIGN_OR_RETURN(s.done, Event::create());
+      s.done = std::vector<Event>();
+      for (std::size_t t = 0; t < twins_.size(); ++t) {
+        VQX_ASSIGN_OR_RETURN(auto e, Event::create());
+        s.done.push_back(std::move(e));
+      }
       s.frame.format = fmt;
       s.frame.planes = planes_;
       for (unsigned side = 0; side < 2; ++side) {
@@ -136,7 +142,10 @@ class DevicePipeline final : public Pipeline, private Resources {
         VQX_RETURN_IF_ERROR(upload_constant(table));
       }
     }
-    for (auto& t : twins_) VQX_RETURN_IF_ERROR(t.twin->init(fmt, kSlots, *this));
+    for (auto& t : twins_) {
+      VQX_ASSIGN_OR_RETURN(t.stream, Stream::create());
+      VQX_RETURN_IF_ERROR(t.twin->init(fmt, kSlots, *this));
+    }
     return Status::Ok();
   }
 
@@ -156,16 +165,17 @@ class DevicePipeline final : public Pipeline, private Resources {
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
     stage(ref, dist, slot, pool);
     VQX_RETURN_IF_ERROR(upload_frame(slot));
-    VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(compute_stream_));
     for (auto& t : twins_) {
-      if (t.temporal || sampled) VQX_RETURN_IF_ERROR(t.twin->clear(compute_stream_));
+      if (!t.temporal && !sampled) continue;
+      VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
+      VQX_RETURN_IF_ERROR(t.twin->clear(t.stream));
     }
-    for (auto& t : twins_) {
-      if (t.temporal || sampled) {
-        VQX_RETURN_IF_ERROR(t.twin->launch(slot.frame, index, k, compute_stream_));
-      }
+    for (std::size_t n = 0; n < twins_.size(); ++n) {
+      TwinEntry& t = twins_[n];
+      if (!t.temporal && !sampled) continue;
+      VQX_RETURN_IF_ERROR(t.twin->launch(slot.frame, index, k, t.stream));
+      VQX_RETURN_IF_ERROR(slot.done[n].record(t.stream));
     }
-    VQX_RETURN_IF_ERROR(slot.done.record(compute_stream_));
     slot.busy = true;
     slot.index = index;
     slot.sampled = sampled;
@@ -191,7 +201,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   Status collect(unsigned k) {
     Slot& slot = slots_[k];
     slot.busy = false;
-    VQX_RETURN_IF_ERROR(slot.done.synchronize());
+    for (const Event& e : slot.done) VQX_RETURN_IF_ERROR(e.synchronize());
     for (auto& t : twins_) {
       if (t.temporal || slot.sampled) {
         VQX_RETURN_IF_ERROR(t.twin->collect(k, slot.index, *t.out));
@@ -287,8 +297,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   DeviceInfo info_;
   std::vector<Constant> constants_;  // before the twins: they use them
   Stream upload_stream_;
-  Stream compute_stream_;
-  std::vector<TwinEntry> twins_;
+  std::vector<TwinEntry> twins_;  // each with its compute stream
   PictureFormat fmt_;
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;

@@ -1,10 +1,19 @@
-// Deterministic block reductions: one value per thread summed over the
-// block by a fixed tree in shared memory (no atomics, no warp shuffles, so
-// the order, and a floating-point sum's bits, are the same on every run and
-// whatever the device's warp width). Per-block results then go to the host,
-// which adds them in a fixed order in double, or, for integers, may be added
-// with integer atomics (exact in any order).
+// Reductions with a fixed result:
+//  * block_sum, for floating-point sums: one value per thread summed over
+//    the block by a fixed tree in shared memory (no atomics, no shuffles, so
+//    the order, and the sum's bits, are the same on every run and whatever
+//    the device's warp width); the per-block results then go to the host,
+//    which adds them in a fixed order in double;
+//  * add_exact_block, for integer sums: shuffles within each warp, the
+//    warps' sums combined in shared memory, then one integer atomic per
+//    block, exact in any order. The only atomic in VQX's GPU code
+//    (tests/contract rejects atomics anywhere else), and it takes integers
+//    only: a float sum cannot be accumulated with it. (One atomic per block
+//    rather than per warp: hundreds of thousands of atomics on one address
+//    serialise in L2 and cost more than the kernel's arithmetic.)
 #pragma once
+
+#include "gpu/vendor.hpp"
 
 namespace vqx::gpu {
 
@@ -23,11 +32,32 @@ __device__ T block_sum(T v, T* scratch) {
   return scratch[0];
 }
 
-// The only atomic in VQX's GPU code: an exact add of integers, whose order
-// cannot change the result. There is deliberately no floating-point
-// overload (tests/contract rejects atomics anywhere else).
-__device__ inline void add_exact(unsigned long long* total, unsigned long long v) {
-  atomicAdd(total, v);
+// The sum of one value per lane over the warp (warpSize lanes: 32 on
+// NVIDIA, 64 on most AMD parts), in lane 0.
+__device__ inline unsigned long long warp_sum(unsigned long long v) {
+  for (int delta = warpSize / 2; delta > 0; delta /= 2) v += vendor::shfl_down(v, delta);
+  return v;
+}
+
+// Adds one value per thread to *total with one integer atomic per block.
+// Integers only: their sum is exact in any order, so the result does not
+// depend on the order of the shuffles or the atomics. Every thread of the
+// block must call it (it synchronises the block).
+__device__ inline void add_exact_block(unsigned long long* total, unsigned long long v) {
+  __shared__ unsigned long long warps[32];  // blocks of up to 1024 threads, warps of 32+
+  const unsigned t = threadIdx.x + threadIdx.y * blockDim.x;
+  const unsigned lane = t % warpSize;
+  const unsigned warp = t / warpSize;
+  const unsigned nwarps = (blockDim.x * blockDim.y + warpSize - 1) / warpSize;
+  v = warp_sum(v);
+  __syncthreads();  // the previous call's reads of `warps` are done
+  if (lane == 0) warps[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < nwarps ? warps[lane] : 0;
+    v = warp_sum(v);
+    if (lane == 0 && v != 0) atomicAdd(total, v);
+  }
 }
 
 // Index `i` reflected into [0, n) about the edge samples, which are not

@@ -1,6 +1,5 @@
 // open_video(): picks the reader for a file; VideoReader's default skip().
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <filesystem>
 #include <string>
@@ -59,17 +58,22 @@ std::string lower_extension(const std::string& path) {
 Expected<std::unique_ptr<VideoReader>> open_video(const std::string& path,
                                                   const std::optional<RawVideoParams>& raw) {
   // Opening first gives every kind of input the same "cannot open" error.
-  bool is_y4m = false;
-  {
-    VQX_ASSIGN_OR_RETURN(io_detail::InputFile file, io_detail::InputFile::open(path));
-    std::array<char, 9> magic{};
-    const std::size_t got = file.read(magic.data(), magic.size());
-    if (file.error()) return file.read_error(path);
-    is_y4m = std::string_view(magic.data(), got) == "YUV4MPEG2";
-  }
+  // The Y4M and raw readers take the file as opened here, with the magic
+  // bytes only peeked at: a pipe (vqx -r <(ffmpeg ... -f yuv4mpegpipe -))
+  // cannot be opened twice.
+  VQX_ASSIGN_OR_RETURN(io_detail::InputFile file, io_detail::InputFile::open(path));
+  const bool is_y4m = file.peek(9) == "YUV4MPEG2";
+  if (file.error()) return file.read_error(path);
   const std::string ext = lower_extension(path);
-  if (is_y4m || ext == ".y4m") return open_y4m(path);
-  if (raw) return open_raw(path, *raw);
+  if (is_y4m || ext == ".y4m") return open_y4m_file(path, std::move(file));
+  if (raw) return open_raw_file(path, *raw, std::move(file));
+  if (file.size() < 0) {
+    // libav opens the file itself, and would miss the bytes peeked at.
+    return Error(Errc::kUnsupported,
+                 path +
+                     ": not a regular file (a pipe?) and not Y4M: from a pipe VQX reads Y4M, or "
+                     "raw video with -w -h -p -b; give other formats as files");
+  }
   if (ext == ".yuv") {
     return Error(Errc::kInvalidArgument,
                  path +

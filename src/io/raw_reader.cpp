@@ -123,9 +123,32 @@ Expected<InputFile> InputFile::open(const std::string& path) {
   return in;
 }
 
-std::size_t InputFile::read(void* dst, std::size_t n) { return std::fread(dst, 1, n, f_.get()); }
+std::size_t InputFile::read(void* dst, std::size_t n) {
+  std::size_t from_peek = 0;
+  if (peeked_pos_ < peeked_.size()) {
+    from_peek = std::min(n, peeked_.size() - peeked_pos_);
+    std::memcpy(dst, peeked_.data() + peeked_pos_, from_peek);
+    peeked_pos_ += from_peek;
+    if (from_peek == n) return n;
+  }
+  return from_peek + std::fread(static_cast<char*>(dst) + from_peek, 1, n - from_peek, f_.get());
+}
 
-int InputFile::getc() { return std::fgetc(f_.get()); }
+int InputFile::getc() {
+  if (peeked_pos_ < peeked_.size()) return static_cast<unsigned char>(peeked_[peeked_pos_++]);
+  return std::fgetc(f_.get());
+}
+
+std::string_view InputFile::peek(std::size_t n) {
+  peeked_.erase(0, peeked_pos_);
+  peeked_pos_ = 0;
+  if (peeked_.size() < n) {
+    const std::size_t have = peeked_.size();
+    peeked_.resize(n);
+    peeked_.resize(have + std::fread(peeked_.data() + have, 1, n - have, f_.get()));
+  }
+  return std::string_view(peeked_).substr(0, n);
+}
 
 bool InputFile::error() const { return std::ferror(f_.get()) != 0; }
 
@@ -237,6 +260,16 @@ Expected<std::unique_ptr<VideoReader>> open_raw(const std::string& path,
     return Error(s.code(), path + ": raw video parameters: " + s.message());
   }
   VQX_ASSIGN_OR_RETURN(InputFile file, InputFile::open(path));
+  return open_raw_file(path, params, std::move(file));
+}
+
+Expected<std::unique_ptr<VideoReader>> io_detail::open_raw_file(const std::string& path,
+                                                                const RawVideoParams& params,
+                                                                InputFile file) {
+  const PictureFormat fmt{params.width, params.height, params.bpc, params.chroma};
+  if (Status s = validate(fmt); !s.ok()) {
+    return Error(s.code(), path + ": raw video parameters: " + s.message());
+  }
   return std::unique_ptr<VideoReader>(std::make_unique<RawReader>(path, std::move(file), fmt));
 }
 

@@ -126,6 +126,10 @@ class InputFile {
   // Reads up to n bytes; fewer only at end of file or on error().
   std::size_t read(void* dst, std::size_t n);
   int getc();  // EOF at end of file or on error()
+  // The next n bytes (fewer at end of file), left unread: the following
+  // read() and getc() return them first. This is how open_video() looks at
+  // a file's first bytes without reopening it, which a pipe would not allow.
+  std::string_view peek(std::size_t n);
   [[nodiscard]] bool error() const;
   [[nodiscard]] Status read_error(const std::string& path) const;
   [[nodiscard]] std::int64_t size() const { return size_; }  // -1 when not a regular file
@@ -136,7 +140,14 @@ class InputFile {
   };
   std::unique_ptr<std::FILE, Closer> f_;
   std::int64_t size_ = -1;
+  std::string peeked_;  // bytes peek() read and read()/getc() have not returned yet
+  std::size_t peeked_pos_ = 0;
 };
+
+// open_y4m() and open_raw() on a file open_video() has already opened.
+Expected<std::unique_ptr<VideoReader>> open_y4m_file(const std::string& path, InputFile file);
+Expected<std::unique_ptr<VideoReader>> open_raw_file(const std::string& path,
+                                                     const RawVideoParams& params, InputFile file);
 
 }  // namespace io_detail
 

@@ -218,6 +218,11 @@ class Y4mReader final : public VideoReader {
 
 Expected<std::unique_ptr<VideoReader>> open_y4m(const std::string& path) {
   VQX_ASSIGN_OR_RETURN(InputFile file, InputFile::open(path));
+  return open_y4m_file(path, std::move(file));
+}
+
+Expected<std::unique_ptr<VideoReader>> io_detail::open_y4m_file(const std::string& path,
+                                                                InputFile file) {
   const auto header_error = [&](Errc code, const std::string& what) {
     return Error(code, path + ": Y4M header: " + what);
   };

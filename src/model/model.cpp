@@ -722,12 +722,22 @@ Expected<Model> Model::from_file(const std::string& path, const ModelConfig& con
   if (!in) {
     return Error(Errc::kIo, where + ": cannot open model file");
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
+  // Read at most one byte past the limit: a path such as /dev/zero or an
+  // endless pipe must not grow memory without bound.
+  std::string text;
+  std::array<char, 1 << 16> chunk{};
+  while (text.size() <= kMaxFileBytes && in) {
+    // Past 1 MiB (larger than any real model) room for the limit, once: no
+    // doubling copies on the way to it.
+    if (text.size() > (1U << 20) && text.capacity() < kMaxFileBytes + chunk.size()) {
+      text.reserve(kMaxFileBytes + chunk.size());
+    }
+    in.read(chunk.data(), chunk.size());
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) {
     return Error(Errc::kIo, where + ": read error");
   }
-  const std::string text = std::move(buf).str();
   if (text.size() > kMaxFileBytes) {
     return Error(Errc::kLimit, where + ": model file larger than 256 MiB");
   }

@@ -16,7 +16,7 @@ Status write_file_atomically(const std::string& path,
     // Standard output, a device or a pipe: nothing to rename, write in place.
     std::ofstream out(path == "-" ? "/dev/stdout" : path, std::ios::binary);
     if (!out) return Error(Errc::kIo, path + ": cannot open for writing");
-    VQX_RETURN_IF_ERROR(write(out));
+    if (Status s = write(out); !s.ok()) return Error(s.code(), path + ": " + s.message());
     out.flush();
     return out ? Status::Ok() : Error(Errc::kIo, path + ": write failed");
   }
@@ -25,6 +25,7 @@ Status write_file_atomically(const std::string& path,
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return Error(Errc::kIo, path + ": cannot open for writing");
     Status s = write(out);
+    if (!s.ok()) s = Error(s.code(), path + ": " + s.message());
     out.flush();
     if (s.ok() && !out) s = Error(Errc::kIo, path + ": write failed");
     out.close();

@@ -44,8 +44,8 @@ void write_csv(const Report& r, std::ostream& out) {
     append_uint(s, r.frame_numbers[i]);
     s += ',';
     for (const ReportMetric& m : r.metrics) {
-      if (!std::isnan(m.values[i])) {
-        append_value(s, m.values[i], r.precision);
+      if (!std::isnan(m.value(i))) {
+        append_value(s, m.value(i), r.precision);
       }
       s += ',';
     }

@@ -50,10 +50,10 @@ void write_json(const Report& r, std::ostream& out) {
 
     std::size_t remaining = 0;
     for (const ReportMetric& m : r.metrics) {
-      remaining += std::isnan(m.values[i]) ? 0 : 1;
+      remaining += std::isnan(m.value(i)) ? 0 : 1;
     }
     for (const ReportMetric& m : r.metrics) {
-      const double v = m.values[i];
+      const double v = m.value(i);
       if (std::isnan(v)) {
         continue;
       }

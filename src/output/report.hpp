@@ -3,6 +3,7 @@
 // metrics to report, naming them and pooling them happens before.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +40,13 @@ struct ReportMetric {
   // value for that frame, and the writers leave it out. (So a metric cannot
   // report a NaN value; libvmaf would print one as "nan" or JSON null.)
   std::vector<double> values;
+  // Instead of `values`, when set: the value on reported frame i, read from
+  // storage that outlives the report (the context's results), so that
+  // writing the output of a long run does not copy every value.
+  std::function<double(std::size_t)> value_at = {};
+
+  // What writers read: value_at(i) when set, else values[i].
+  [[nodiscard]] double value(std::size_t i) const { return value_at ? value_at(i) : values[i]; }
 };
 
 struct Report {

@@ -23,12 +23,12 @@ void write_sub(const Report& r, std::ostream& out) {
     append_uint(s, n);
     s += '|';
     for (const ReportMetric& m : r.metrics) {
-      if (std::isnan(m.values[i])) {
+      if (std::isnan(m.value(i))) {
         continue;
       }
       s += m.name;
       s += ": ";
-      append_value(s, m.values[i], r.precision);
+      append_value(s, m.value(i), r.precision);
       s += '|';
     }
     s += '\n';

@@ -53,7 +53,7 @@ void write_sub(const Report& r, std::ostream& out);
 // True when some metric has a value on reported frame `i`.
 inline bool frame_has_values(const Report& r, std::size_t i) {
   for (const ReportMetric& m : r.metrics) {
-    if (!std::isnan(m.values[i])) {
+    if (!std::isnan(m.value(i))) {
       return true;
     }
   }
@@ -70,7 +70,7 @@ inline Status validate_report(const Report& r) {
                  "output precision " + std::to_string(r.precision) + " is out of range (-1 to 17)");
   }
   for (const ReportMetric& m : r.metrics) {
-    if (m.values.size() != r.frame_numbers.size()) {
+    if (!m.value_at && m.values.size() != r.frame_numbers.size()) {
       return Error(Errc::kInvalidArgument, "metric \"" + m.name + "\" has " +
                                                std::to_string(m.values.size()) + " values for " +
                                                std::to_string(r.frame_numbers.size()) + " frames");

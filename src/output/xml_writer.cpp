@@ -52,8 +52,8 @@ void write_xml(const Report& r, std::ostream& out) {
     append_uint(s, r.frame_numbers[i]);
     s += "\" ";
     for (const ReportMetric& m : r.metrics) {
-      if (!std::isnan(m.values[i])) {
-        append_attr(s, m.name, m.values[i], r.precision);
+      if (!std::isnan(m.value(i))) {
+        append_attr(s, m.name, m.value(i), r.precision);
       }
     }
     s += "/>\n";

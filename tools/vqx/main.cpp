@@ -14,7 +14,12 @@
 namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_sigint(int /*sig*/) { g_interrupted = 1; }
+// The first SIGINT stops the run at the next frame; a second one (the run
+// is stuck, e.g. in a read from a stalled pipe) ends the process at once.
+extern "C" void on_sigint(int /*sig*/) {
+  g_interrupted = 1;
+  std::signal(SIGINT, SIG_DFL);
+}
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "vqx: %s\n", message.c_str());

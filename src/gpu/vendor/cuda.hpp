@@ -93,4 +93,11 @@ inline Error memset_async(void* p, int value, std::size_t bytes, StreamHandle s)
   return cudaMemsetAsync(p, value, bytes, s);
 }
 
+#if defined(__CUDACC__)
+// Device side: the value `delta` lanes down the warp (all lanes take part).
+__device__ inline unsigned long long shfl_down(unsigned long long v, int delta) {
+  return __shfl_down_sync(0xffffffffu, v, delta);
+}
+#endif
+
 }  // namespace vqx::gpu::vendor

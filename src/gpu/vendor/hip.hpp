@@ -93,4 +93,11 @@ inline Error memset_async(void* p, int value, std::size_t bytes, StreamHandle s)
   return hipMemsetAsync(p, value, bytes, s);
 }
 
+#if defined(__HIPCC__)
+// Device side: the value `delta` lanes down the wavefront (all lanes take part).
+__device__ inline unsigned long long shfl_down(unsigned long long v, int delta) {
+  return __shfl_down(v, static_cast<unsigned>(delta));
+}
+#endif
+
 }  // namespace vqx::gpu::vendor

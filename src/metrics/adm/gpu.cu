@@ -13,7 +13,8 @@
 //            block adds its part of a row to that row's sums with integer
 //            atomics (exact);
 //   rows     libvmaf rounds every row's sum before adding it to the total:
-//            one thread per (scale, sum, band) does that in row order.
+//            one block per (scale, sum, band) rounds each row's sum and adds
+//            them up (exact integers, so in any order).
 // The host then finishes in float and double exactly as the CPU does
 // (AdmCpu::finish, shared).
 #include <array>
@@ -353,7 +354,6 @@ __device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s
 
 template <typename T>
 __global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
-  __shared__ unsigned long long scratch[kRowThreads];
   const int i = a.g.sum_y0 + static_cast<int>(blockIdx.y);
   const int j = a.g.sum_x0 + static_cast<int>(blockIdx.x * kRowThreads + threadIdx.x);
   unsigned long long v[kRowSums] = {};
@@ -386,9 +386,7 @@ __global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
   }
   for (int k = 0; k < kRowSums; ++k) {
     if (!a.aim && k >= 3 && k < 6) continue;
-    const unsigned long long s = vqx::gpu::block_sum<kRowThreads>(v[k], scratch);
-    if (threadIdx.x == 0 && s != 0) vqx::gpu::add_exact(a.rows + k * a.g.h + i, s);
-    __syncthreads();
+    vqx::gpu::add_exact_block(a.rows + k * a.g.h + i, v[k]);
   }
 }
 
@@ -407,21 +405,20 @@ struct RowsArgs {
   unsigned long long* totals;  // kTotals
 };
 
-__global__ void rows_kernel(RowsArgs a) {
-  const int t = static_cast<int>(threadIdx.x);
-  if (t >= kTotals) return;
+__global__ void __launch_bounds__(kRowThreads) rows_kernel(RowsArgs a) {
+  const int t = static_cast<int>(blockIdx.x);  // scale * kRowSums + k
   const RowScale& s = a.s[t / kRowSums];
   const int k = t % kRowSums;
   const unsigned long long* rows = s.rows + k * s.h;
-  unsigned long long total = 0;
-  if (k < 6) {  // numerators: int64, arithmetic shift
-    std::int64_t acc = 0;
-    for (int i = s.y0; i < s.y1; ++i) acc += (static_cast<std::int64_t>(rows[i]) + s.add) >> s.shift;
-    total = static_cast<unsigned long long>(acc);
-  } else {
-    for (int i = s.y0; i < s.y1; ++i) total += (rows[i] + s.den_add) >> s.den_shift;
+  unsigned long long v = 0;  // two's complement: the numerators are int64
+  for (int i = s.y0 + static_cast<int>(threadIdx.x); i < s.y1; i += kRowThreads) {
+    if (k < 6) {  // numerators: int64, arithmetic shift
+      v += static_cast<unsigned long long>((static_cast<std::int64_t>(rows[i]) + s.add) >> s.shift);
+    } else {
+      v += (rows[i] + s.den_add) >> s.den_shift;
+    }
   }
-  a.totals[t] = total;
+  vqx::gpu::add_exact_block(a.totals + t, v);
 }
 
 // ---------------------------------------------------------------------------
@@ -460,7 +457,10 @@ class AdmTwin final : public gpu::Twin {
     return Status::Ok();
   }
 
-  Status clear(const gpu::Stream& s) override { return gpu::clear_async(rows_, s); }
+  Status clear(const gpu::Stream& s) override {
+    VQX_RETURN_IF_ERROR(gpu::clear_async(rows_, s));
+    return gpu::clear_async(totals_, s);
+  }
 
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
@@ -475,7 +475,7 @@ class AdmTwin final : public gpu::Twin {
                      k.row_shift, k.den_row_shift, k.row_add, k.den_row_add};
     }
     ra.totals = totals_.get();
-    rows_kernel<<<1, 64, 0, s.handle()>>>(ra);
+    rows_kernel<<<kTotals, kRowThreads, 0, s.handle()>>>(ra);
     VQX_RETURN_IF_ERROR(gpu::check_launch("adm rows_kernel"));
     return gpu::copy_to_host_async(&results_[std::size_t{slot} * kTotals], totals_.get(),
                                    totals_.bytes(), s);

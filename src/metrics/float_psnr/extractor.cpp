@@ -6,12 +6,12 @@
 // Bit depths: libvmaf accepts 8, 10, 12 and 16 bits and refuses the others
 // at init(); VQX computes every depth from 8 to 16 (params.hpp).
 #include <array>
-#include <cmath>
 #include <string>
 
 #include "metrics/families.hpp"
 #include "metrics/float_psnr/cpu.hpp"
-#include "metrics/float_psnr/params.hpp"
+#include "metrics/float_psnr/gpu.hpp"
+#include "metrics/float_psnr/score.hpp"
 
 namespace vqx {
 
@@ -35,15 +35,8 @@ class FloatPsnrExtractor final : public Extractor {
       return Error(Errc::kMismatch, "float_psnr: frame " + std::to_string(index) +
                                         " differs in format from the one given to init()");
     }
-    // psnr.c compute_psnr(): the mean over w * h (an int product), then the
-    // capped log with libvmaf's MIN and MAX.
     const double sum = float_psnr::squared_difference_sum(ref.plane(0), dist.plane(0), fmt_.bpc);
-    const double noise = sum / static_cast<double>(static_cast<int>(fmt_.width * fmt_.height));
-    const double peak = float_psnr::peak(fmt_.bpc);
-    const double cap = float_psnr::psnr_max(fmt_.bpc);
-    const double floored = noise > float_psnr::kNoiseFloor ? noise : float_psnr::kNoiseFloor;
-    const double score = 10 * std::log10(peak * peak / floored);
-    out.write(0, index, score < cap ? score : cap);
+    out.write(0, index, float_psnr::score(sum, fmt_));
     return Status::Ok();
   }
 
@@ -67,6 +60,9 @@ Expected<ExtractorSpec> make_float_psnr_spec(const OptionMap& options) {
   spec.key = "float_psnr:" + set.canonical();
   spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
   spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<FloatPsnrExtractor>(); };
+#if VQX_HAVE_GPU
+  spec.make_twin = float_psnr::twin_factory();
+#endif
   return spec;
 }
 

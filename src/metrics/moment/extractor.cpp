@@ -14,12 +14,13 @@
 
 #include "metrics/families.hpp"
 #include "metrics/moment/cpu.hpp"
+#include "metrics/moment/gpu.hpp"
+#include "metrics/moment/score.hpp"
 
 namespace vqx {
 
 namespace {
 
-enum Slot : std::size_t { kRef1st, kDis1st, kRef2nd, kDis2nd };
 
 class MomentExtractor final : public Extractor {
  public:
@@ -41,12 +42,7 @@ class MomentExtractor final : public Extractor {
     }
     const moment::Sums r = moment::plane_sums(ref.plane(0), fmt_.bpc);
     const moment::Sums d = moment::plane_sums(dist.plane(0), fmt_.bpc);
-    // moment.c divides by w * h, an int product.
-    const double n = static_cast<double>(static_cast<int>(fmt_.width * fmt_.height));
-    out.write(kRef1st, index, r.sum / n);
-    out.write(kDis1st, index, d.sum / n);
-    out.write(kRef2nd, index, r.sum_squares / n);
-    out.write(kDis2nd, index, d.sum_squares / n);
+    moment::write_scores(r, d, fmt_, index, out);
     return Status::Ok();
   }
 
@@ -72,6 +68,9 @@ Expected<ExtractorSpec> make_moment_spec(const OptionMap& options) {
   spec.key = "float_moment:" + set.canonical();
   spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
   spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<MomentExtractor>(); };
+#if VQX_HAVE_GPU
+  spec.make_twin = moment::twin_factory();
+#endif
   return spec;
 }
 

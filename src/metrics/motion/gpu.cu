@@ -1,8 +1,8 @@
 // Integer motion on the GPU: the blurred-difference SAD of cpu.cpp, bit for
-// bit. One block filters one row segment: the vertical 5-tap pass of
-// prev - cur for the segment and its 2-column borders into shared memory,
-// then the horizontal pass, |.|, and a block sum added to the frame's
-// 64-bit total with an integer atomic (exact in any order). The state, the
+// bit. One block filters a segment of 8 rows: per row, the vertical 5-tap
+// pass of prev - cur for the segment and its 2-column borders into shared
+// memory, then the horizontal pass and |.|; the block's sum is added to the
+// frame's 64-bit total with an integer atomic (exact in any order). The state, the
 // previous frames' luma, is kept on the device by a device-to-device copy.
 // The temporal bookkeeping is series.cpp, shared with the CPU extractor.
 #include <cstdint>
@@ -17,7 +17,8 @@ namespace vqx::motion {
 
 namespace {
 
-constexpr unsigned kTile = 128;  // outputs per block (a multiple of 32 and 64)
+constexpr unsigned kTile = 128;  // columns per block (a multiple of 32 and 64)
+constexpr int kRowsPerBlock = 8;
 constexpr std::size_t kPitchAlign = 256;
 
 __constant__ std::int32_t c_taps[5] = {kTaps[0], kTaps[1], kTaps[2], kTaps[3], kTaps[4]};
@@ -32,38 +33,40 @@ __global__ void sad_kernel(const void* prev, std::size_t prev_pitch, const void*
                            std::size_t cur_pitch, int w, int h, int bpc,
                            unsigned long long* total) {
   __shared__ std::int32_t vert[kTile + 4];
-  __shared__ unsigned long long scratch[kTile];
-  const int y = static_cast<int>(blockIdx.y);
   const int x0 = static_cast<int>(blockIdx.x * kTile);
   const std::int64_t round_v = std::int64_t{1} << (bpc - 1);
-
-  // Vertical pass for columns x0 - 2 .. x0 + kTile + 1 (reflected).
-  for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(kTile) + 4;
-       i += static_cast<int>(blockDim.x)) {
-    const int x = x0 - 2 + i;
-    if (x >= w + 2) break;
-    const int xr = vqx::gpu::reflect101(x, w);
-    std::int64_t acc = 0;
-    for (int k = 0; k < 5; ++k) {
-      const int yr = vqx::gpu::reflect101(y - 2 + k, h);
-      const std::int32_t d = static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
-                             static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
-      acc += std::int64_t{c_taps[k]} * d;
-    }
-    vert[i] = static_cast<std::int32_t>((acc + round_v) >> bpc);
-  }
-  __syncthreads();
-
   unsigned long long v = 0;
-  const int x = x0 + static_cast<int>(threadIdx.x);
-  if (x < w) {
-    std::int64_t acc = 0;
-    for (int k = 0; k < 5; ++k) acc += std::int64_t{c_taps[k]} * vert[threadIdx.x + k];
-    const auto val = static_cast<std::int32_t>((acc + (std::int64_t{1} << 15)) >> kHorizontalShift);
-    v = static_cast<unsigned long long>(val < 0 ? -val : val);
+  for (int r = 0; r < kRowsPerBlock; ++r) {
+    const int y = static_cast<int>(blockIdx.y) * kRowsPerBlock + r;
+    if (y >= h) break;  // the same for the whole block
+    // Vertical pass for columns x0 - 2 .. x0 + kTile + 1 (reflected).
+    for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(kTile) + 4;
+         i += static_cast<int>(blockDim.x)) {
+      const int x = x0 - 2 + i;
+      if (x >= w + 2) break;
+      const int xr = vqx::gpu::reflect101(x, w);
+      std::int64_t acc = 0;
+      for (int k = 0; k < 5; ++k) {
+        const int yr = vqx::gpu::reflect101(y - 2 + k, h);
+        const std::int32_t d =
+            static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
+            static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
+        acc += std::int64_t{c_taps[k]} * d;
+      }
+      vert[i] = static_cast<std::int32_t>((acc + round_v) >> bpc);
+    }
+    __syncthreads();
+    const int x = x0 + static_cast<int>(threadIdx.x);
+    if (x < w) {
+      std::int64_t acc = 0;
+      for (int k = 0; k < 5; ++k) acc += std::int64_t{c_taps[k]} * vert[threadIdx.x + k];
+      const auto val =
+          static_cast<std::int32_t>((acc + (std::int64_t{1} << 15)) >> kHorizontalShift);
+      v += static_cast<unsigned long long>(val < 0 ? -val : val);
+    }
+    __syncthreads();  // vert is rewritten for the next row
   }
-  const unsigned long long sum = vqx::gpu::block_sum<kTile>(v, scratch);
-  if (threadIdx.x == 0 && sum != 0) vqx::gpu::add_exact(total, sum);
+  vqx::gpu::add_exact_block(total, v);
 }
 
 class MotionTwin final : public gpu::Twin {
@@ -80,7 +83,7 @@ class MotionTwin final : public gpu::Twin {
     fmt_ = fmt;
     pitch_ = (std::size_t{fmt.width} * fmt.bytes_per_sample() + kPitchAlign - 1) / kPitchAlign *
              kPitchAlign;
-    history_ = {};
+    history_ = std::vector<gpu::DeviceBuffer<std::uint8_t>>();
     if (!params_.force_zero) {
       for (unsigned i = 0; i < lag_; ++i) {
         VQX_ASSIGN_OR_RETURN(auto b, gpu::DeviceBuffer<std::uint8_t>::allocate(pitch_ * fmt.height));
@@ -106,7 +109,8 @@ class MotionTwin final : public gpu::Twin {
     const int w = static_cast<int>(fmt_.width);
     const int h = static_cast<int>(fmt_.height);
     if (index >= lag_) {
-      const dim3 grid((fmt_.width + kTile - 1) / kTile, fmt_.height);
+      const dim3 grid((fmt_.width + kTile - 1) / kTile,
+                      (fmt_.height + kRowsPerBlock - 1) / kRowsPerBlock);
       if (fmt_.bpc == 8) {
         sad_kernel<std::uint8_t><<<grid, kTile, 0, s.handle()>>>(
             kept, pitch_, cur.data, cur.pitch, w, h, static_cast<int>(fmt_.bpc), total_.get());

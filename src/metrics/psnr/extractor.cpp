@@ -25,8 +25,9 @@
 
 #include "metrics/families.hpp"
 #include "metrics/psnr/cpu.hpp"
+#include "metrics/psnr/gpu.hpp"
 #include "metrics/psnr/params.hpp"
-#include "metrics/psnr/score.hpp"
+#include "metrics/psnr/series.hpp"
 
 namespace vqx {
 
@@ -40,19 +41,12 @@ constexpr std::array<const char*, 3> kApsnrNames = {"apsnr_y", "apsnr_cb", "apsn
 
 class PsnrExtractor final : public Extractor {
  public:
-  explicit PsnrExtractor(const Params& params)
-      : params_(params), slots_per_plane_(params.enable_mse ? 2 : 1) {}
+  explicit PsnrExtractor(const Params& params) : series_(params) {}
 
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(validate(fmt));
     fmt_ = fmt;
-    planes_ = params_.enable_chroma && fmt.chroma != ChromaFormat::k400 ? 3 : 1;
-    peak_ = psnr::peak(fmt.bpc, params_.reduced_hbd_peak);
-    for (unsigned p = 0; p < 3; ++p) {
-      cap_[p] = psnr::psnr_max(fmt, p, peak_, params_.min_sse);
-    }
-    sse_total_ = {};
-    pixels_total_ = {};
+    series_.start(fmt);
     initialised_ = true;
     return Status::Ok();
   }
@@ -66,43 +60,27 @@ class PsnrExtractor final : public Extractor {
       return Error(Errc::kMismatch, "psnr: frame " + std::to_string(index) +
                                         " differs in format from the one given to init()");
     }
-    for (unsigned p = 0; p < planes_; ++p) {
+    std::array<std::uint64_t, 3> sse{};
+    std::array<unsigned, 3> width{};
+    std::array<unsigned, 3> height{};
+    for (unsigned p = 0; p < series_.planes(); ++p) {
       const Plane& a = ref.plane(p);
-      const std::uint64_t sse = psnr::plane_sse(a, dist.plane(p), fmt_.bpc);
-      const psnr::PlaneScore s = psnr::plane_score(sse, a.width(), a.height(), peak_, cap_[p]);
-      const std::size_t slot = std::size_t{p} * slots_per_plane_;
-      out.write(slot, index, s.psnr);
-      if (params_.enable_mse) {
-        out.write(slot + 1, index, s.mse);
-      }
-      if (params_.enable_apsnr) {
-        sse_total_[p] += sse;
-        pixels_total_[p] += std::uint64_t{a.width()} * a.height();
-      }
+      sse[p] = psnr::plane_sse(a, dist.plane(p), fmt_.bpc);
+      width[p] = a.width();
+      height[p] = a.height();
     }
+    series_.add(index, sse, width, height, out);
     return Status::Ok();
   }
 
   Status flush(FeatureWriter& out) override {
-    if (!initialised_ || !params_.enable_apsnr) {
-      return Status::Ok();
-    }
-    for (unsigned p = 0; p < 3; ++p) {
-      out.write_aggregate(p, psnr::aggregate_psnr(sse_total_[p], pixels_total_[p], peak_));
-    }
+    if (initialised_) series_.flush(out);
     return Status::Ok();
   }
 
  private:
-  Params params_;
-  std::size_t slots_per_plane_;
+  psnr::Series series_;  // values and aggregates from the SSEs
   PictureFormat fmt_;
-  unsigned planes_ = 1;
-  std::uint32_t peak_ = 0;
-  std::array<double, 3> cap_{};
-  // apsnr: SSE and pixel count of each plane over every frame so far.
-  std::array<std::uint64_t, 3> sse_total_{};
-  std::array<std::uint64_t, 3> pixels_total_{};
   bool initialised_ = false;
 };
 
@@ -141,6 +119,9 @@ Expected<ExtractorSpec> make_psnr_spec(const OptionMap& options) {
     spec.aggregates = outputs_with_suffix(kApsnrNames, set.name_suffix());
   }
   spec.make = [p]() -> std::unique_ptr<Extractor> { return std::make_unique<PsnrExtractor>(p); };
+#if VQX_HAVE_GPU
+  spec.make_twin = psnr::twin_factory(p);
+#endif
   return spec;
 }
 

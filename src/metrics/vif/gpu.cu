@@ -2,7 +2,7 @@
 // cpu.cpp). Per scale, one kernel computes the statistics: a block loads
 // its tile of ref and dist with the mirrored border into shared memory,
 // runs the vertical filter (the five moments), then the horizontal filter
-// and the per-pixel log2 terms, and adds its four integer sums to the
+// and the per-pixel log2 terms; each block adds its four integer sums to the
 // scale's totals with integer atomics (exact in any order). A second kernel
 // makes the next scale: the filter at the even rows and columns only,
 // which is all that decimation keeps. The host finishes num and den in
@@ -81,29 +81,76 @@ struct StatsArgs {
   unsigned long long* sums;  // kSums for this scale
 };
 
-// Statistics of one scale. Scale, Sample and the vertical squares' width
-// (32 bits suffice for 8-bit samples at scale 0, as in libvmaf).
+// Multiply-accumulate of the second moments. 64-bit integer sums are
+// carried in double: every product and partial sum here is an integer
+// below 2^53 (at most 2^16 taps of 2^16 times a value below 2^33), so the
+// fused multiply-add is exact and the result equals the integer sum, at a
+// fraction of the cost of emulated 64-bit integer arithmetic.
+__device__ inline void mac(std::uint32_t& acc, std::uint32_t a, std::uint32_t b) { acc += a * b; }
+__device__ inline void mac(double& acc, std::uint32_t a, std::uint32_t b) {
+  acc = fma(static_cast<double>(a), static_cast<double>(b), acc);
+}
+
+// Per-pixel terms of the statistics from the filtered moments, added to
+// the four sums (libvmaf's vif_statistic_*, the same integer and double
+// operations in the same order).
+__device__ inline void pixel_terms(std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx,
+                                   std::uint64_t yy, std::uint64_t xy, const StatsArgs& a,
+                                   long long (&sums)[kSums]) {
+  constexpr std::int32_t kNsq = kSigmaNsq;
+  const double eps = 65536 * 1.0e-10;
+  const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + 2147483648ULL) >> 32);
+  const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + 2147483648ULL) >> 32);
+  const auto mu1_mu2 = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + 2147483648ULL) >> 32);
+  const auto xx_f = static_cast<std::uint32_t>((xx + 32768) >> 16);
+  const auto yy_f = static_cast<std::uint32_t>((yy + 32768) >> 16);
+  const auto xy_f = static_cast<std::uint32_t>((xy + 32768) >> 16);
+  const auto sigma1_sq = static_cast<std::int32_t>(xx_f - mu1_sq);
+  std::int32_t sigma2_sq = static_cast<std::int32_t>(yy_f - mu2_sq);
+  const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
+  sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
+  if (sigma1_sq >= kNsq) {
+    sums[1] += log2_32(a.lut, static_cast<std::uint32_t>(kNsq + sigma1_sq)) - 2048 * 17;
+    if (sigma12 > 0 && sigma2_sq > 0) {
+      double g = sigma12 / (sigma1_sq + eps);
+      std::int32_t sv_sq = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
+      sv_sq = sv_sq > 0 ? sv_sq : 0;
+      g = g < a.gain_limit ? g : a.gain_limit;
+      const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq + kNsq);
+      const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * sigma1_sq) + numer1;
+      sums[0] += log2_64(a.lut, static_cast<std::uint64_t>(numer1_tmp)) - log2_64(a.lut, numer1);
+    }
+  } else {
+    sums[2] += sigma2_sq;
+    sums[3] += 1;
+  }
+}
+
+// Statistics of one scale. Scale, Sample and the vertical squares'
+// accumulator (32 bits suffice for 8-bit samples at scale 0, as in libvmaf;
+// else 64-bit integers, carried exactly in double, see mac()). A block
+// makes a tile of kStatsW x kStatsH pixels, each thread 2 x 2 of them.
+constexpr int kStatsW = 2 * kBlockX;
+constexpr int kStatsH = 2 * kBlockY;
+
 template <int Scale, typename Sample, typename SqAcc>
-__global__ void __launch_bounds__(kThreads) stats_kernel(StatsArgs a) {
+__global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
   constexpr int kHalf = kFilters[Scale].half;
   constexpr int kTaps = 2 * kHalf + 1;
-  constexpr int kTileW = kBlockX;
-  constexpr int kTileH = 2 * kBlockY;  // each thread makes two rows
-  constexpr int kCols = kTileW + 2 * kHalf;
-  constexpr int kRows = kTileH + 2 * kHalf;
+  constexpr int kCols = kStatsW + 2 * kHalf;
+  constexpr int kRows = kStatsH + 2 * kHalf;
   __shared__ std::uint16_t s_ref[kRows][kCols];
   __shared__ std::uint16_t s_dis[kRows][kCols];
-  __shared__ std::uint32_t v_mu1[kTileH][kCols];
-  __shared__ std::uint32_t v_mu2[kTileH][kCols];
-  __shared__ std::uint32_t v_xx[kTileH][kCols];
-  __shared__ std::uint32_t v_yy[kTileH][kCols];
-  __shared__ std::uint32_t v_xy[kTileH][kCols];
-  __shared__ unsigned long long scratch[kThreads];
+  __shared__ std::uint32_t v_mu1[kStatsH][kCols];
+  __shared__ std::uint32_t v_mu2[kStatsH][kCols];
+  __shared__ std::uint32_t v_xx[kStatsH][kCols];
+  __shared__ std::uint32_t v_yy[kStatsH][kCols];
+  __shared__ std::uint32_t v_xy[kStatsH][kCols];
 
   const std::uint16_t* f = c_filters.taps[Scale];
   const int tid = static_cast<int>(threadIdx.x + threadIdx.y * kBlockX);
-  const int x0 = static_cast<int>(blockIdx.x) * kTileW;
-  const int y0 = static_cast<int>(blockIdx.y) * kTileH;
+  const int x0 = static_cast<int>(blockIdx.x) * kStatsW;
+  const int y0 = static_cast<int>(blockIdx.y) * kStatsH;
 
   for (int i = tid; i < kRows * kCols; i += kThreads) {
     const int r = i / kCols;
@@ -116,7 +163,7 @@ __global__ void __launch_bounds__(kThreads) stats_kernel(StatsArgs a) {
   __syncthreads();
 
   // Vertical: the filtered means (rounded to 16 bits) and second moments.
-  for (int i = tid; i < kTileH * kCols; i += kThreads) {
+  for (int i = tid; i < kStatsH * kCols; i += kThreads) {
     const int r = i / kCols;
     const int c = i % kCols;
     std::uint32_t mu1 = 0;
@@ -132,76 +179,41 @@ __global__ void __launch_bounds__(kThreads) stats_kernel(StatsArgs a) {
       const std::uint32_t fq = f[k] * q;
       mu1 += fp;
       mu2 += fq;
-      xx += static_cast<SqAcc>(fp) * p;
-      yy += static_cast<SqAcc>(fq) * q;
-      xy += static_cast<SqAcc>(fp) * q;
+      mac(xx, fp, p);
+      mac(yy, fq, q);
+      mac(xy, fp, q);
     }
     v_mu1[r][c] = (mu1 + a.mu_round) >> a.mu_shift;
     v_mu2[r][c] = (mu2 + a.mu_round) >> a.mu_shift;
-    v_xx[r][c] = static_cast<std::uint32_t>((xx + static_cast<SqAcc>(a.sq_round)) >> a.sq_shift);
-    v_yy[r][c] = static_cast<std::uint32_t>((yy + static_cast<SqAcc>(a.sq_round)) >> a.sq_shift);
-    v_xy[r][c] = static_cast<std::uint32_t>((xy + static_cast<SqAcc>(a.sq_round)) >> a.sq_shift);
+    v_xx[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(xx) + a.sq_round) >> a.sq_shift);
+    v_yy[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(yy) + a.sq_round) >> a.sq_shift);
+    v_xy[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(xy) + a.sq_round) >> a.sq_shift);
   }
   __syncthreads();
 
-  constexpr std::int32_t kNsq = kSigmaNsq;
-  const double eps = 65536 * 1.0e-10;
-  long long num_log = 0;
-  long long den_log = 0;
-  long long num_lin = 0;
-  long long den_lin = 0;
-  for (int half_row = 0; half_row < 2; ++half_row) {
-    const int r = static_cast<int>(threadIdx.y) + half_row * kBlockY;
-    const int c = static_cast<int>(threadIdx.x);
-    const int x = x0 + c;
-    const int y = y0 + r;
-    if (x >= a.w || y >= a.h) continue;
+  long long sums[kSums] = {0, 0, 0, 0};  // num_log, den_log, num_lin, den_lin
+  for (int part = 0; part < 4; ++part) {
+    const int r = static_cast<int>(threadIdx.y) + (part / 2) * kBlockY;
+    const int c = static_cast<int>(threadIdx.x) + (part % 2) * kBlockX;
+    if (x0 + c >= a.w || y0 + r >= a.h) continue;
     std::uint32_t mu1 = 0;
     std::uint32_t mu2 = 0;
-    std::uint64_t xx = 0;
-    std::uint64_t yy = 0;
-    std::uint64_t xy = 0;
+    double xx = 0;
+    double yy = 0;
+    double xy = 0;
 #pragma unroll
     for (int k = 0; k < kTaps; ++k) {
       mu1 += f[k] * v_mu1[r][c + k];
       mu2 += f[k] * v_mu2[r][c + k];
-      xx += static_cast<std::uint64_t>(f[k]) * v_xx[r][c + k];
-      yy += static_cast<std::uint64_t>(f[k]) * v_yy[r][c + k];
-      xy += static_cast<std::uint64_t>(f[k]) * v_xy[r][c + k];
+      mac(xx, f[k], v_xx[r][c + k]);
+      mac(yy, f[k], v_yy[r][c + k]);
+      mac(xy, f[k], v_xy[r][c + k]);
     }
-    const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + 2147483648ULL) >> 32);
-    const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + 2147483648ULL) >> 32);
-    const auto mu1_mu2 =
-        static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + 2147483648ULL) >> 32);
-    const auto xx_f = static_cast<std::uint32_t>((xx + 32768) >> 16);
-    const auto yy_f = static_cast<std::uint32_t>((yy + 32768) >> 16);
-    const auto xy_f = static_cast<std::uint32_t>((xy + 32768) >> 16);
-    const auto sigma1_sq = static_cast<std::int32_t>(xx_f - mu1_sq);
-    std::int32_t sigma2_sq = static_cast<std::int32_t>(yy_f - mu2_sq);
-    const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
-    sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
-    if (sigma1_sq >= kNsq) {
-      den_log += log2_32(a.lut, static_cast<std::uint32_t>(kNsq + sigma1_sq)) - 2048 * 17;
-      if (sigma12 > 0 && sigma2_sq > 0) {
-        double g = sigma12 / (sigma1_sq + eps);
-        std::int32_t sv_sq = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
-        sv_sq = sv_sq > 0 ? sv_sq : 0;
-        g = g < a.gain_limit ? g : a.gain_limit;
-        const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq + kNsq);
-        const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * sigma1_sq) + numer1;
-        num_log += log2_64(a.lut, static_cast<std::uint64_t>(numer1_tmp)) - log2_64(a.lut, numer1);
-      }
-    } else {
-      num_lin += sigma2_sq;
-      den_lin += 1;
-    }
+    pixel_terms(mu1, mu2, static_cast<std::uint64_t>(xx), static_cast<std::uint64_t>(yy),
+                static_cast<std::uint64_t>(xy), a, sums);
   }
-  const long long partial[kSums] = {num_log, den_log, num_lin, den_lin};
   for (int k = 0; k < kSums; ++k) {
-    const unsigned long long total =
-        vqx::gpu::block_sum<kThreads>(static_cast<unsigned long long>(partial[k]), scratch);
-    if (tid == 0) vqx::gpu::add_exact(a.sums + k, total);
-    __syncthreads();  // scratch is reused by the next sum
+    vqx::gpu::add_exact_block(a.sums + k, static_cast<unsigned long long>(sums[k]));
   }
 }
 
@@ -366,19 +378,19 @@ class VifTwin final : public gpu::Twin {
         a.sq_shift = (bpc - 8) * 2;
         a.sq_round = bpc == 8 ? 0 : std::uint64_t{1} << (a.sq_shift - 1);
       }
-      const dim3 grid = grid_for(w, h, kBlockX, 2 * kBlockY);
+      const dim3 grid = grid_for(w, h, kStatsW, kStatsH);
       const dim3 block(kBlockX, kBlockY);
       switch (scale) {
         case 0:
           if (hbd) {
-            stats_kernel<0, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a);
+            stats_kernel<0, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
           } else {
             stats_kernel<0, std::uint8_t, std::uint32_t><<<grid, block, 0, s.handle()>>>(a);
           }
           break;
-        case 1: stats_kernel<1, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a); break;
-        case 2: stats_kernel<2, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a); break;
-        default: stats_kernel<3, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a); break;
+        case 1: stats_kernel<1, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
+        case 2: stats_kernel<2, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
+        default: stats_kernel<3, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
       }
       VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));
     }

@@ -1,0 +1,171 @@
+// vqx_gpu_bench: frames per second of a model or feature set through the
+// public API, with the frames already in host memory (docs/gpu.md).
+//
+//   vqx_gpu_bench [--backend auto|cpu|cuda|hip] [--threads N] [--frames N]
+//                 [--size WxH]... [--bpc B] [--model SPEC]... [--feature SPEC]...
+//
+// Per size: a context with the given backend; warm-up frames filled from a
+// few distinct synthetic frame pairs; then the timed frames, each a picture
+// taken from the context's recycling pool (fetch_picture) and handed to
+// read_pictures as it is (it still holds an earlier frame's content: no
+// per-frame fill is timed), then flush(). Prints one line per size.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "vqx/vqx.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  vqx::Backend backend = vqx::Backend::kAuto;
+  unsigned threads = 8;
+  unsigned frames = 300;
+  unsigned bpc = 8;
+  std::vector<std::pair<unsigned, unsigned>> sizes;
+  std::vector<std::string> models;
+  std::vector<std::string> features;
+  std::string label;
+};
+
+// Smooth content with texture, moving with `t` (so that motion moves).
+void fill(vqx::Picture& p, unsigned t, unsigned seed) {
+  const unsigned max = (1u << p.bpc()) - 1;
+  std::uint32_t state = seed * 2654435761u + t;
+  for (unsigned c = 0; c < p.plane_count(); ++c) {
+    vqx::Plane& pl = p.plane(c);
+    for (unsigned y = 0; y < pl.height(); ++y) {
+      for (unsigned x = 0; x < pl.width(); ++x) {
+        state = state * 1664525u + 1013904223u;
+        const double v = 0.5 + 0.3 * std::sin(x / 13.0 + 0.3 * t) * std::cos(y / 17.0 - 0.2 * t);
+        long s = std::lround(v * max) + static_cast<long>((state >> 24) % 9) - 4;
+        s = s < 0 ? 0 : (s > static_cast<long>(max) ? static_cast<long>(max) : s);
+        if (p.bpc() == 8) {
+          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(s);
+        } else {
+          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(s);
+        }
+      }
+    }
+  }
+}
+
+void copy(const vqx::Picture& src, vqx::Picture& dst) {
+  for (unsigned c = 0; c < src.plane_count(); ++c) {
+    const std::size_t bytes = std::size_t{src.plane(c).width()} * src.plane(c).bytes_per_sample();
+    for (unsigned y = 0; y < src.plane(c).height(); ++y) {
+      std::memcpy(dst.plane(c).row<std::uint8_t>(y), src.plane(c).row<std::uint8_t>(y), bytes);
+    }
+  }
+}
+
+int fail(const std::string& m) {
+  std::fprintf(stderr, "vqx_gpu_bench: %s\n", m.c_str());
+  return 1;
+}
+
+int run_size(const Options& o, unsigned w, unsigned h) {
+  vqx::ContextSettings s;
+  s.backend = o.backend;
+  s.threads = o.threads;
+  auto ctx = vqx::Context::create(s);
+  if (!ctx.ok()) return fail(ctx.status().message());
+  for (const auto& m : o.models) {
+    if (auto st = (*ctx)->use_features_from_model(m); !st.ok()) return fail(st.message());
+  }
+  for (const auto& f : o.features) {
+    if (auto st = (*ctx)->use_feature(f); !st.ok()) return fail(st.message());
+  }
+  const vqx::PictureFormat fmt{w, h, o.bpc, vqx::ChromaFormat::k420};
+  constexpr unsigned kSources = 4;
+  std::vector<vqx::Picture> ref_src, dist_src;
+  for (unsigned k = 0; k < kSources; ++k) {
+    ref_src.push_back(vqx::Picture::make(fmt).value());
+    dist_src.push_back(vqx::Picture::make(fmt).value());
+    fill(ref_src.back(), k, 1);
+    fill(dist_src.back(), k, 2);
+  }
+  // Warm-up: fills the recycling pool with real content.
+  const unsigned warm = 2 * o.threads + 8;
+  unsigned index = 0;
+  for (; index < warm; ++index) {
+    auto r = (*ctx)->fetch_picture(fmt);
+    auto d = (*ctx)->fetch_picture(fmt);
+    copy(ref_src[index % kSources], *r);
+    copy(dist_src[index % kSources], *d);
+    if (auto st = (*ctx)->read_pictures(std::move(*r), std::move(*d), index); !st.ok()) {
+      return fail(st.message());
+    }
+  }
+  const auto t0 = Clock::now();
+  for (unsigned n = 0; n < o.frames; ++n, ++index) {
+    auto r = (*ctx)->fetch_picture(fmt);
+    auto d = (*ctx)->fetch_picture(fmt);
+    if (auto st = (*ctx)->read_pictures(std::move(*r), std::move(*d), index); !st.ok()) {
+      return fail(st.message());
+    }
+  }
+  if (auto st = (*ctx)->flush(); !st.ok()) return fail(st.message());
+  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  const auto names = (*ctx)->metric_names();
+  std::string backend = "cpu";
+  for (const auto& n : names) {
+    auto b = (*ctx)->metric_backend(n);
+    if (b.ok() && *b != "cpu") backend = *b;
+  }
+  std::printf("%-24s %5ux%-5u %2u-bit backend=%-4s threads=%-2u frames=%-5u %9.1f fps %8.3f ms/frame\n",
+              o.label.c_str(), w, h, o.bpc, backend.c_str(), o.threads, o.frames, o.frames / secs,
+              1000.0 * secs / o.frames);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (v == nullptr) return fail(a + " needs a value");
+    ++i;
+    if (a == "--backend") {
+      const std::string b = v;
+      o.backend = b == "cpu" ? vqx::Backend::kCpu
+                  : b == "cuda" ? vqx::Backend::kCuda
+                  : b == "hip"  ? vqx::Backend::kHip
+                                : vqx::Backend::kAuto;
+    } else if (a == "--threads") {
+      o.threads = static_cast<unsigned>(std::atoi(v));
+    } else if (a == "--frames") {
+      o.frames = static_cast<unsigned>(std::atoi(v));
+    } else if (a == "--bpc") {
+      o.bpc = static_cast<unsigned>(std::atoi(v));
+    } else if (a == "--size") {
+      unsigned w = 0, h = 0;
+      if (std::sscanf(v, "%ux%u", &w, &h) != 2) return fail("--size WxH");
+      o.sizes.emplace_back(w, h);
+    } else if (a == "--model") {
+      o.models.emplace_back(v);
+    } else if (a == "--feature") {
+      o.features.emplace_back(v);
+    } else if (a == "--label") {
+      o.label = v;
+    } else {
+      return fail("unknown option " + a);
+    }
+  }
+  if (o.models.empty() && o.features.empty()) o.models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
+  if (o.sizes.empty()) o.sizes = {{3840, 2160}, {1920, 1080}, {576, 324}};
+  if (o.label.empty()) o.label = o.features.empty() ? o.models.front() : o.features.front();
+  for (auto [w, h] : o.sizes) {
+    if (run_size(o, w, h) != 0) return 1;
+  }
+  return 0;
+}

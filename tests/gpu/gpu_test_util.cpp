@@ -1,0 +1,230 @@
+#include "gpu_test_util.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "gpu/pipeline.hpp"
+
+namespace vqx::gputest {
+
+bool gpu_available() {
+  return gpu::compiled_backend() != nullptr && gpu::available_devices() > 0;
+}
+
+std::string skip_reason() {
+  if (gpu::compiled_backend() == nullptr) {
+    return "no GPU backend in this build (VQX_GPU=off): GPU test skipped";
+  }
+  return std::string("no ") + gpu::compiled_backend() + " device present: GPU test skipped";
+}
+
+Backend gpu_backend() {
+  const char* b = gpu::compiled_backend();
+  if (b == nullptr) return Backend::kCpu;
+  return std::string(b) == "hip" ? Backend::kHip : Backend::kCuda;
+}
+
+namespace {
+
+template <typename T, typename F>
+void fill(Picture& p, F&& value) {
+  for (unsigned c = 0; c < p.plane_count(); ++c) {
+    Plane& pl = p.plane(c);
+    for (unsigned y = 0; y < pl.height(); ++y) {
+      T* row = pl.row<T>(y);
+      for (unsigned x = 0; x < pl.width(); ++x) row[x] = static_cast<T>(value(c, x, y));
+    }
+  }
+}
+
+template <typename F>
+void fill_any(Picture& p, F&& value) {
+  if (p.bpc() == 8) {
+    fill<std::uint8_t>(p, value);
+  } else {
+    fill<std::uint16_t>(p, value);
+  }
+}
+
+}  // namespace
+
+Picture make_picture(const PictureFormat& fmt, Content c, unsigned frame, std::uint32_t seed) {
+  Picture p = Picture::make(fmt).value();
+  const std::uint32_t max = (1u << fmt.bpc) - 1;
+  std::mt19937 rng(seed * 7919u + frame);
+  std::uniform_int_distribution<std::uint32_t> any(0, max);
+  std::uniform_int_distribution<int> fine(-static_cast<int>(max / 64), static_cast<int>(max / 64));
+  const double t = 0.35 * frame + 0.01 * (seed % 100);
+  fill_any(p, [&](unsigned plane, unsigned x, unsigned y) -> std::uint32_t {
+    switch (c) {
+      case Content::kNoise: return any(rng);
+      case Content::kFlat: return max / 2 + (plane * 7) % 13;
+      case Content::kMax: return max;
+      case Content::kZero: return 0;
+      case Content::kChecker: return ((x / 4 + y / 4) % 2) != 0 ? max : 0;
+      case Content::kRamp: {
+        const unsigned w = fmt.plane_width(plane);
+        return static_cast<std::uint32_t>(std::uint64_t{max} * x / (w > 1 ? w - 1 : 1));
+      }
+      case Content::kSmooth: {
+        const double v = 0.5 + 0.3 * std::sin(x / 13.0 + t) * std::cos(y / 17.0 - 0.7 * t) +
+                         0.1 * std::sin((x + 2.0 * y) / 5.0 + 2 * t);
+        const long s = std::lround(v * max) + fine(rng);
+        return static_cast<std::uint32_t>(std::clamp<long>(s, 0, max));
+      }
+    }
+    return 0;
+  });
+  return p;
+}
+
+Picture distort(const Picture& ref, unsigned amplitude, std::uint32_t seed) {
+  Picture p = clone(ref);
+  const long max = (1L << ref.bpc()) - 1;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> noise(-static_cast<int>(amplitude), static_cast<int>(amplitude));
+  fill_any(p, [&](unsigned plane, unsigned x, unsigned y) -> std::uint32_t {
+    const long v = static_cast<long>(ref.plane(plane).at(x, y)) + noise(rng);
+    return static_cast<std::uint32_t>(std::clamp<long>(v, 0, max));
+  });
+  return p;
+}
+
+Picture clone(const Picture& src) {
+  Picture p = Picture::make(src.format()).value();
+  for (unsigned c = 0; c < src.plane_count(); ++c) {
+    const Plane& s = src.plane(c);
+    Plane& d = p.plane(c);
+    const std::size_t bytes = std::size_t{s.width()} * s.bytes_per_sample();
+    for (unsigned y = 0; y < s.height(); ++y) {
+      std::memcpy(d.row<std::uint8_t>(y), s.row<std::uint8_t>(y), bytes);
+    }
+  }
+  return p;
+}
+
+Video make_video(const PictureFormat& fmt, Content ref_c, unsigned frames, unsigned amplitude,
+                 std::uint32_t seed, std::optional<Content> dist_c) {
+  Video v;
+  for (unsigned i = 0; i < frames; ++i) {
+    FramePair f;
+    f.ref = make_picture(fmt, ref_c, i, seed);
+    f.dist = dist_c ? make_picture(fmt, *dist_c, i, seed + 1)
+                    : distort(f.ref, amplitude << (fmt.bpc - 8), seed * 31u + i);
+    v.push_back(std::move(f));
+  }
+  return v;
+}
+
+Expected<Run> score(const RunOptions& o, const Video& video) {
+  ContextSettings settings;
+  settings.threads = o.threads;
+  settings.backend = o.backend;
+  VQX_ASSIGN_OR_RETURN(auto ctx, Context::create(settings));
+  for (const auto& m : o.models) VQX_RETURN_IF_ERROR(ctx->use_features_from_model(m));
+  for (const auto& f : o.features) VQX_RETURN_IF_ERROR(ctx->use_feature(f));
+  for (unsigned i = 0; i < video.size(); ++i) {
+    VQX_RETURN_IF_ERROR(ctx->read_pictures(clone(video[i].ref), clone(video[i].dist), i));
+  }
+  VQX_RETURN_IF_ERROR(ctx->flush());
+  Run r;
+  for (const auto& name : ctx->metric_names()) {
+    auto& vals = r.values[name];
+    for (unsigned i = 0; i < ctx->frame_count(); ++i) {
+      auto v = ctx->score_at_index(name, i);
+      vals.push_back(v.ok() ? *v : std::nan(""));
+    }
+    auto b = ctx->metric_backend(name);
+    r.backends[name] = b.ok() ? *b : "?";
+  }
+  for (const char* name : {"apsnr_y", "apsnr_cb", "apsnr_cr"}) {  // whole-video values
+    auto v = ctx->aggregate_score(name);
+    if (v.ok()) {
+      r.values[name] = {*v};
+      r.backends[name] = r.backends.count("psnr_y") != 0 ? r.backends["psnr_y"] : "?";
+    }
+  }
+  return r;
+}
+
+namespace {
+
+bool has_twin(const std::string& metric) {
+  for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
+                        "float_psnr", "float_moment"}) {
+    if (metric.rfind(p, 0) == 0) return true;
+  }
+  return false;
+}
+
+bool is_float_feature(const std::string& metric) { return metric.rfind("float_", 0) == 0; }
+
+std::uint64_t bits(double v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+}  // namespace
+
+void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what) {
+  ASSERT_EQ(cpu.values.size(), gpu.values.size()) << what;
+  for (const auto& [name, cv] : cpu.values) {
+    auto it = gpu.values.find(name);
+    ASSERT_NE(it, gpu.values.end()) << what << ": GPU run lacks " << name;
+    const auto& gv = it->second;
+    ASSERT_EQ(cv.size(), gv.size()) << what << ": " << name;
+    if (has_twin(name)) {
+      EXPECT_NE(gpu.backends.at(name), "cpu") << what << ": " << name << " did not run on the GPU";
+    }
+    for (std::size_t i = 0; i < cv.size(); ++i) {
+      if (is_float_feature(name)) {
+        const double tol = 1e-6 * std::max(std::abs(cv[i]), 1e-300);
+        EXPECT_LE(std::abs(cv[i] - gv[i]), tol)
+            << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i];
+      } else {
+        EXPECT_EQ(bits(cv[i]), bits(gv[i])) << what << ": " << name << " frame " << i << " cpu "
+                                            << cv[i] << " gpu " << gv[i];
+      }
+    }
+  }
+}
+
+void expect_identical(const Run& a, const Run& b, const std::string& what) {
+  ASSERT_EQ(a.values.size(), b.values.size()) << what;
+  for (const auto& [name, av] : a.values) {
+    const auto& bv = b.values.at(name);
+    ASSERT_EQ(av.size(), bv.size()) << what << ": " << name;
+    for (std::size_t i = 0; i < av.size(); ++i) {
+      EXPECT_EQ(bits(av[i]), bits(bv[i])) << what << ": " << name << " frame " << i;
+    }
+  }
+}
+
+std::vector<std::string> twin_features() {
+  return {"vif",
+          "vif=vif_enhn_gain_limit=1.0:debug=true",
+          "vif=vif_skip_scale0=true:debug=true",
+          "adm=debug=true",
+          "adm=adm_enhn_gain_limit=1.0",
+          "adm=adm_csf_mode=1:adm_norm_view_dist=4.5",
+          "adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true",
+          "motion=debug=true",
+          "motion=motion_five_frame_window=true:motion_moving_average=true",
+          "motion=motion_force_zero=true",
+          "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
+          "psnr",
+          "psnr=enable_mse=true:enable_apsnr=true",
+          "psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5",
+          "float_psnr",
+          "float_moment"};
+}
+
+std::vector<std::string> twin_models() {
+  return {"version=vmaf_v0.6.1:name=vmaf", "version=vmaf_v0.6.1neg:name=vmaf_neg",
+          "version=vmaf_4k_v0.6.1:name=vmaf_4k"};
+}
+
+}  // namespace vqx::gputest

@@ -1,0 +1,85 @@
+// Shared helpers of the GPU tests: synthetic and adversarial pictures, runs
+// of one video through a context on a given backend, and the twin
+// comparison rule (ARCHITECTURE.md section 6: integer features and the
+// model scores built on them bit-identical, float features within 1e-6).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vqx/vqx.hpp"
+
+namespace vqx::gputest {
+
+// Whether this build has a GPU backend and a device is present; if not,
+// why (printed when a test skips).
+bool gpu_available();
+std::string skip_reason();
+
+#define VQX_REQUIRE_GPU()                                                          \
+  do {                                                                             \
+    if (!::vqx::gputest::gpu_available()) GTEST_SKIP() << ::vqx::gputest::skip_reason(); \
+  } while (0)
+
+// The backend this build's GPU has (kCuda or kHip); kCpu when none.
+Backend gpu_backend();
+
+enum class Content {
+  kNoise,    // uniform over the full range
+  kFlat,     // one mid-grey value
+  kMax,      // every sample at the maximum
+  kZero,     // every sample 0
+  kSmooth,   // smooth pattern with fine texture, moving with the frame number
+  kChecker,  // 4x4 checkerboard of 0 and the maximum
+  kRamp,     // horizontal gradient over the full range
+};
+
+// `frame` moves kSmooth (so that motion sees motion); `seed` varies noise.
+Picture make_picture(const PictureFormat& fmt, Content c, unsigned frame, std::uint32_t seed);
+// `ref` plus uniform noise in [-amplitude, amplitude], clamped.
+Picture distort(const Picture& ref, unsigned amplitude, std::uint32_t seed);
+Picture clone(const Picture& p);
+
+struct FramePair {
+  Picture ref;
+  Picture dist;
+};
+using Video = std::vector<FramePair>;
+
+// `frames` frames: ref of content `ref_c`; dist = ref distorted by
+// `amplitude` (or, with `dist_c` set, a picture of that content).
+Video make_video(const PictureFormat& fmt, Content ref_c, unsigned frames, unsigned amplitude,
+                 std::uint32_t seed, std::optional<Content> dist_c = std::nullopt);
+
+struct Run {
+  std::map<std::string, std::vector<double>> values;  // metric -> per frame
+  std::map<std::string, std::string> backends;        // metric -> "cpu", "cuda", "hip"
+};
+
+struct RunOptions {
+  Backend backend = Backend::kCpu;
+  unsigned threads = 0;
+  std::vector<std::string> features;  // --feature specs
+  std::vector<std::string> models;    // --model specs
+};
+
+// Scores `video` (copies of its pictures) in a fresh context.
+Expected<Run> score(const RunOptions& o, const Video& video);
+
+// The twin rule, per metric and frame; `what` names the case in failures.
+// Also checks that every feature with a GPU twin ran on the GPU.
+void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what);
+// Bit-identical runs (determinism).
+void expect_identical(const Run& a, const Run& b, const std::string& what);
+
+// Every feature that has a GPU twin, with option variants.
+std::vector<std::string> twin_features();
+// The models whose features all have twins.
+std::vector<std::string> twin_models();
+
+}  // namespace vqx::gputest

@@ -1,0 +1,139 @@
+// (a) Parity: every GPU twin against its CPU twin, on the public corpus
+// pairs present (VQX_GPU_CORPUS_DIR, else tests/data/corpus_subset) and on
+// random and adversarial pictures: flat, all-max, all-zero against all-max,
+// noise, checkerboards, ramps; odd widths and heights; 8, 10, 12 and 16 bit.
+#include <cstdlib>
+#include <filesystem>
+
+#include "gpu_test_util.hpp"
+#include "io/video_reader.hpp"
+
+namespace vqx::gputest {
+namespace {
+
+namespace fs = std::filesystem;
+
+RunOptions cpu_options() {
+  RunOptions o;
+  o.backend = Backend::kCpu;
+  o.threads = 8;
+  o.features = twin_features();
+  o.models = twin_models();
+  return o;
+}
+
+RunOptions gpu_options() {
+  RunOptions o = cpu_options();
+  o.backend = gpu_backend();
+  return o;
+}
+
+void check_video(const Video& v, const std::string& what) {
+  auto cpu = score(cpu_options(), v);
+  auto gpu = score(gpu_options(), v);
+  ASSERT_TRUE(cpu.ok()) << what << ": " << cpu.status().message();
+  ASSERT_TRUE(gpu.ok()) << what << ": " << gpu.status().message();
+  expect_twins_agree(*cpu, *gpu, what);
+}
+
+struct Case {
+  unsigned w, h, bpc;
+  ChromaFormat chroma;
+  Content ref;
+  std::optional<Content> dist;  // else ref + noise
+  unsigned amplitude;
+};
+
+std::string describe(const Case& c) {
+  return std::to_string(c.w) + "x" + std::to_string(c.h) + " " + std::to_string(c.bpc) +
+         "-bit content " + std::to_string(static_cast<int>(c.ref)) + "/" +
+         (c.dist ? std::to_string(static_cast<int>(*c.dist)) : "noise" + std::to_string(c.amplitude));
+}
+
+TEST(GpuParity, RandomAndAdversarialPictures) {
+  VQX_REQUIRE_GPU();
+  using C = Content;
+  const ChromaFormat k420 = ChromaFormat::k420;
+  const std::vector<Case> cases = {
+      {33, 33, 8, k420, C::kNoise, std::nullopt, 40},       // ADM's smallest picture
+      {35, 37, 10, k420, C::kSmooth, std::nullopt, 8},
+      {64, 48, 12, ChromaFormat::k444, C::kChecker, std::nullopt, 30},
+      {176, 144, 8, k420, C::kSmooth, std::nullopt, 6},
+      {177, 145, 10, ChromaFormat::k422, C::kRamp, std::nullopt, 3},
+      {641, 359, 8, k420, C::kNoise, C::kNoise, 0},
+      {641, 359, 12, ChromaFormat::k400, C::kSmooth, std::nullopt, 12},
+      {320, 240, 8, k420, C::kFlat, C::kFlat, 0},
+      {320, 240, 10, k420, C::kMax, C::kMax, 0},
+      {320, 240, 8, k420, C::kZero, C::kMax, 0},
+      {321, 241, 12, k420, C::kMax, C::kZero, 0},
+      {200, 100, 8, k420, C::kFlat, C::kNoise, 0},
+      {199, 101, 16, k420, C::kNoise, std::nullopt, 200},
+      {1280, 720, 16, k420, C::kSmooth, std::nullopt, 4},
+      {1920, 1080, 10, k420, C::kSmooth, std::nullopt, 5},
+      {3840, 2160, 8, k420, C::kSmooth, std::nullopt, 7},
+  };
+  std::uint32_t seed = 1;
+  for (const Case& c : cases) {
+    const PictureFormat fmt{c.w, c.h, c.bpc, c.chroma};
+    check_video(make_video(fmt, c.ref, 3, c.amplitude, seed++, c.dist), describe(c));
+  }
+}
+
+// Pictures too small for a twin are refused by it exactly as by the CPU.
+TEST(GpuParity, TooSmallPicturesGiveTheCpuError) {
+  VQX_REQUIRE_GPU();
+  for (const char* feature : {"adm", "vif", "motion"}) {
+    // adm needs 33x33, vif 16x16, motion 3x3.
+    const Video v = make_video({20, 2, 8, ChromaFormat::k420}, Content::kNoise, 2, 5, 3);
+    RunOptions o;
+    o.features = {feature};
+    auto cpu = score(o, v);
+    o.backend = gpu_backend();
+    auto gpu = score(o, v);
+    ASSERT_FALSE(cpu.ok()) << feature;
+    ASSERT_FALSE(gpu.ok()) << feature;
+    EXPECT_EQ(cpu.status().message(), gpu.status().message());
+  }
+}
+
+Video read_pair(const fs::path& ref, const fs::path& dist, unsigned max_frames) {
+  Video v;
+  auto r = open_video(ref.string(), std::nullopt);
+  auto d = open_video(dist.string(), std::nullopt);
+  if (!r.ok() || !d.ok()) return v;
+  for (unsigned i = 0; i < max_frames; ++i) {
+    auto rp = Picture::make((*r)->format());
+    auto dp = Picture::make((*d)->format());
+    if (!rp.ok() || !dp.ok()) break;
+    auto gr = (*r)->read(*rp);
+    auto gd = (*d)->read(*dp);
+    if (!gr.ok() || !gd.ok() || !*gr || !*gd) break;
+    v.push_back({std::move(*rp), std::move(*dp)});
+  }
+  return v;
+}
+
+TEST(GpuParity, CorpusPairs) {
+  VQX_REQUIRE_GPU();
+  const char* env = std::getenv("VQX_GPU_CORPUS_DIR");
+  const fs::path dir = env != nullptr ? fs::path(env) : fs::path(VQX_TEST_DATA_DIR) / "corpus_subset";
+  const char* frames_env = std::getenv("VQX_GPU_CORPUS_FRAMES");
+  const unsigned frames = frames_env != nullptr ? static_cast<unsigned>(std::atoi(frames_env)) : 3;
+  unsigned pairs = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    const auto sep = name.find("__");
+    if (e.path().extension() != ".y4m" || sep == std::string::npos) continue;
+    const fs::path ref = dir / (name.substr(0, sep) + ".y4m");
+    if (!fs::exists(ref)) continue;
+    const Video v = read_pair(ref, e.path(), frames);
+    ASSERT_GE(v.size(), 2U) << name;
+    check_video(v, name);
+    ++pairs;
+  }
+  std::printf("corpus pairs compared: %u (from %s, %u frames each)\n", pairs, dir.c_str(), frames);
+  EXPECT_GT(pairs, 0U);
+}
+
+}  // namespace
+}  // namespace vqx::gputest

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds VQX and runs the whole test suite: release build (warnings as
 # errors) with every test, then the same suite under ASan+UBSan (without the
-# full-corpus parity runs, which the release build already covers), the
+# full-corpus runs (CorpusParity, OracleRun), which the release build already covers), the
 # multi-thread tests under TSan, and a short run of every fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ ctest --preset release -j "$jobs"
 
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
-ctest --preset asan -j "$jobs" -E 'CorpusParity'
+ctest --preset asan -j "$jobs" -E 'CorpusParity|OracleRun'
 
 # ThreadSanitizer on the multi-context and multi-thread tests: the library's
 # (vqx_thread_tests) and the CLI's (--threads, SIGINT with busy workers).

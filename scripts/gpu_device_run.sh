@@ -27,7 +27,8 @@ stage_build() {
   # ctest's files and the test, benchmark and CLI binaries, at their paths.
   (cd "$build" && find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' \
       -o -name '*_tests.cmake' -o -name vqx_gpu_tests \
-      -o -name 'vqx_gpu_first_frame_*' -o -name vqx_contract_tests -o -name vqx_gpu_bench \) \
+      -o -name 'vqx_gpu_first_frame_*' -o -name vqx_gpu_fault_tests -o -name vqx_contract_tests \
+      -o -name vqx_gpu_bench \) \
       -type f -print0 | xargs -0 -I{} cp --parents {} "../../$carry/build/")
   find "$carry/build" -type f -perm -u+x -exec strip --strip-unneeded {} +
   # Shared libraries the binaries need beyond the base system.
@@ -88,7 +89,7 @@ device() {
     --timeout 300 --output-on-failure >"$out/ctest.log" 2>&1
   local rc=$?
   grep -E "tests passed|tests failed|Total Test time|\*\*\*|Failed|SKIPPED" "$out/ctest.log" | tail -25
-  bench "$out"
+  [ "${VQX_GPU_BENCH:-1}" = 0 ] || bench "$out"
   return $rc
 }
 

@@ -75,7 +75,7 @@ class SlotWriter final : public FeatureWriter {
 
 struct Registered {
   ExtractorSpec spec;
-  std::vector<std::size_t> metric_ids;      // slot -> collector metric
+  std::vector<std::size_t> metric_ids;       // slot -> collector metric
   std::vector<std::string> aggregate_names;  // aggregate slot -> name
   // Plain extractors: idle instances, one per thread that has needed one.
   std::mutex idle_mutex;
@@ -166,13 +166,14 @@ Expected<std::unique_ptr<gpu::Pipeline>> open_backend(const ContextSettings& set
     case Backend::kHip: {
       const std::string want = settings.backend == Backend::kCuda ? "cuda" : "hip";
       if (have != want) {
-        return Error(Errc::kUnsupported,
-                     "backend " + want + " was asked for, but this build of VQX has " +
-                         (have.empty() ? std::string("no GPU backend") : "only the " + have + " backend"));
+        return Error(
+            Errc::kUnsupported,
+            "backend " + want + " was asked for, but this build of VQX has " +
+                (have.empty() ? std::string("no GPU backend") : "only the " + have + " backend"));
       }
       if (gpu::available_devices() == 0) {
-        return Error(Errc::kDevice, "backend " + want + " was asked for, but no " + want +
-                                        " device is present");
+        return Error(Errc::kDevice,
+                     "backend " + want + " was asked for, but no " + want + " device is present");
       }
       return gpu::Pipeline::open(settings.gpu);
     }
@@ -268,9 +269,9 @@ Status Context::Impl::init_extractors(const PictureFormat& fmt) {
   for (auto& r : extractors) {
     if (gpu && r.spec.make_twin) {
       r.on_gpu = true;
-      r.gpu_writer = std::make_unique<SlotWriter>(collector, r.metric_ids, &r.aggregate_names,
-                                                  &aggregates);
-      gpu->add(r.spec.make_twin(), r.spec.temporal, *r.gpu_writer);
+      r.gpu_writer =
+          std::make_unique<SlotWriter>(collector, r.metric_ids, &r.aggregate_names, &aggregates);
+      gpu->add(r.spec.make_twin(), r.spec.family, r.spec.temporal, *r.gpu_writer);
       continue;
     }
     auto inst = r.spec.make();
@@ -376,31 +377,44 @@ Status Context::Impl::wait_idle() {
 Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   Impl& s = *impl_;
   if (s.flushed) return Error(Errc::kInvalidArgument, "read_pictures after flush");
+  {
+    // A context that has failed stays failed: the same error, every call.
+    std::lock_guard lock(s.mutex);
+    if (!s.first_error.ok()) return s.first_error;
+  }
   if (index != s.next_index) {
-    return Error(Errc::kInvalidArgument, "frame index " + std::to_string(index) +
-                                             " given where " + std::to_string(s.next_index) +
-                                             " was expected");
+    return Error(Errc::kInvalidArgument, "frame index " + std::to_string(index) + " given where " +
+                                             std::to_string(s.next_index) + " was expected");
   }
   if (!(ref.format() == dist.format())) {
-    return Error(Errc::kMismatch, "reference and distorted pictures differ in size, bit depth "
-                                  "or chroma format");
+    return Error(Errc::kMismatch,
+                 "reference and distorted pictures differ in size, bit depth "
+                 "or chroma format");
   }
   if (ref.plane_count() == 0 || ref.width() == 0) {
     return Error(Errc::kInvalidArgument, "empty picture");
   }
   if (!s.format) {
-    VQX_RETURN_IF_ERROR(no_throw("setting up the features",
-                                 [&] { return s.init_extractors(ref.format()); }));
+    const Status init =
+        no_throw("setting up the features", [&] { return s.init_extractors(ref.format()); });
+    if (!init.ok()) {  // half set up: never to be used again
+      s.record(init);
+      return init;
+    }
     s.format = ref.format();
   } else if (!(*s.format == ref.format())) {
-    return Error(Errc::kMismatch, "frame " + std::to_string(index) +
-                                      " has a different format from the first frame");
+    return Error(Errc::kMismatch,
+                 "frame " + std::to_string(index) + " has a different format from the first frame");
   }
   ++s.next_index;
   const bool sampled = s.frame_is_sampled(index);
   if (s.gpu && !s.gpu->empty()) {
     // The GPU's share: staged (copied) before this returns, computed later.
-    VQX_RETURN_IF_ERROR(s.gpu->submit(ref, dist, index, sampled, s.pool.get()));
+    const Status submitted = s.gpu->submit(ref, dist, index, sampled, s.pool.get());
+    if (!submitted.ok()) {
+      s.record(submitted);
+      return submitted;
+    }
   }
 
   auto f = std::make_shared<Frame>();
@@ -496,8 +510,8 @@ Expected<double> Context::score_at_index(std::string_view name, unsigned index) 
   if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
   const double v = impl_->collector.get(*id, index);
   if (std::isnan(v)) {
-    return Error(Errc::kInvalidArgument,
-                 "metric '" + std::string(name) + "' has no value at frame " + std::to_string(index));
+    return Error(Errc::kInvalidArgument, "metric '" + std::string(name) +
+                                             "' has no value at frame " + std::to_string(index));
   }
   return v;
 }
@@ -515,10 +529,14 @@ Expected<double> Context::pooled_score(std::string_view name, PoolMethod method)
   }
   const PooledStats p = pool(values);
   switch (method) {
-    case PoolMethod::kMin: return p.min;
-    case PoolMethod::kMax: return p.max;
-    case PoolMethod::kMean: return p.mean;
-    case PoolMethod::kHarmonicMean: return p.harmonic_mean;
+    case PoolMethod::kMin:
+      return p.min;
+    case PoolMethod::kMax:
+      return p.max;
+    case PoolMethod::kMean:
+      return p.mean;
+    case PoolMethod::kHarmonicMean:
+      return p.harmonic_mean;
   }
   return Error(Errc::kInvalidArgument, "unknown pooling method");
 }
@@ -577,10 +595,10 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
   for (std::size_t m = 0; m < s.collector.metric_count(); ++m) {
     // The writers read the values from the collector: no copy of every value
     // of a long run (docs/reliability.md, the soak test).
-    ReportMetric metric{s.collector.name(m), {}, [&s, m, &frames = report.frame_numbers](
-                                                     std::size_t i) {
-                          return s.collector.get(m, frames[i]);
-                        }};
+    ReportMetric metric{
+        s.collector.name(m), {}, [&s, m, &frames = report.frame_numbers](std::size_t i) {
+          return s.collector.get(m, frames[i]);
+        }};
     std::vector<double> present;
     for (unsigned i : report.frame_numbers) {
       const double v = s.collector.get(m, i);
@@ -601,9 +619,8 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
       report.backends.emplace_back(m.name, b.ok() ? *b : std::string("cpu"));
     }
   }
-  return write_file_atomically(path, [&](std::ostream& out) {
-    return write_report(report, format, out);
-  });
+  return write_file_atomically(
+      path, [&](std::ostream& out) { return write_report(report, format, out); });
 }
 
 }  // namespace vqx

@@ -36,6 +36,7 @@ std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a;
 
 struct TwinEntry {
   std::unique_ptr<Twin> twin;
+  std::string name;  // the feature family, for messages
   bool temporal = false;
   FeatureWriter* out = nullptr;
   Stream stream;
@@ -63,37 +64,143 @@ struct Slot {
 
 class DevicePipeline final : public Pipeline, private Resources {
  public:
-  DevicePipeline(DeviceInfo info) : info_(std::move(info)) {}
+  DevicePipeline(DeviceInfo info)
+      : info_(std::move(info)),
+        where_(std::string(vendor::kBackendName) + ":" + std::to_string(info_.index) + " (" +
+               info_.name + ")") {}
 
   Status create_streams() {
-    VQX_ASSIGN_OR_RETURN(upload_stream_, Stream::create());
-    return Status::Ok();
+    return step("creating a stream", [&]() -> Status {
+      VQX_ASSIGN_OR_RETURN(upload_stream_, Stream::create());
+      return Status::Ok();
+    });
   }
 
-  ~DevicePipeline() override {
-    // Nothing may still run on memory about to be freed.
-    if (use_device(info_.index).ok()) {
-      (void)upload_stream_.synchronize();
-      for (const auto& t : twins_) (void)t.stream.synchronize();
-    }
-  }
+  ~DevicePipeline() override { wait_all(); }
 
   [[nodiscard]] std::string backend() const override { return vendor::kBackendName; }
 
   [[nodiscard]] std::string description() const override {
-    return std::string(vendor::kBackendName) + ":" + std::to_string(info_.index) + " " + info_.name +
-           ", " + std::to_string(info_.multiprocessors) + " multiprocessors, warp " +
+    return std::string(vendor::kBackendName) + ":" + std::to_string(info_.index) + " " +
+           info_.name + ", " + std::to_string(info_.multiprocessors) + " multiprocessors, warp " +
            std::to_string(info_.warp_size);
   }
 
-  void add(std::unique_ptr<Twin> twin, bool temporal, FeatureWriter& out) override {
-    twins_.push_back({std::move(twin), temporal, &out, Stream()});
+  void add(std::unique_ptr<Twin> twin, std::string name, bool temporal,
+           FeatureWriter& out) override {
+    twins_.push_back({std::move(twin), std::move(name), temporal, &out, Stream()});
   }
 
   [[nodiscard]] bool empty() const override { return twins_.empty(); }
 
   Status init(const PictureFormat& fmt) override {
-    VQX_RETURN_IF_ERROR(use_device(info_.index));
+    VQX_RETURN_IF_ERROR(step("selecting the device", [&] { return use_device(info_.index); }));
+    const std::string size = std::to_string(fmt.width) + "x" + std::to_string(fmt.height);
+    VQX_RETURN_IF_ERROR(step("allocating the frame slots for " + size + " pictures",
+                             [&] { return init_slots(fmt); }));
+    for (auto& t : twins_) {
+      for (const ConstantTable& table : t.twin->constant_tables()) {
+        VQX_RETURN_IF_ERROR(step(std::string("uploading the table ") + table.name,
+                                 [&] { return upload_constant(table); }));
+      }
+    }
+    for (auto& t : twins_) {
+      VQX_RETURN_IF_ERROR(
+          step("setting up " + t.name + " for " + size + " pictures", [&]() -> Status {
+            VQX_ASSIGN_OR_RETURN(t.stream, Stream::create());
+            return t.twin->init(fmt, kSlots, *this);
+          }));
+    }
+    return Status::Ok();
+  }
+
+  // Resources: the constant tables uploaded by init().
+  Expected<const void*> constant(const char* name) const override {
+    for (const auto& c : constants_) {
+      if (c.name == name) return static_cast<const void*>(c.memory.get());
+    }
+    return Error(Errc::kInternal, std::string("no constant table named ") + name);
+  }
+
+  Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
+                ThreadPool* pool) override {
+    const std::string frame = "frame " + std::to_string(index);
+    VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
+    const unsigned k = index % kSlots;
+    Slot& slot = slots_[k];
+    if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
+    stage(ref, dist, slot, pool);
+    VQX_RETURN_IF_ERROR(step(frame + ", upload", [&] { return upload_frame(slot); }));
+    for (auto& t : twins_) {
+      if (!t.temporal && !sampled) continue;
+      VQX_RETURN_IF_ERROR(step(frame + ", " + t.name, [&]() -> Status {
+        VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
+        return t.twin->clear(t.stream);
+      }));
+    }
+    for (std::size_t n = 0; n < twins_.size(); ++n) {
+      TwinEntry& t = twins_[n];
+      if (!t.temporal && !sampled) continue;
+      VQX_RETURN_IF_ERROR(step(frame + ", " + t.name, [&]() -> Status {
+        VQX_RETURN_IF_ERROR(t.twin->launch(slot.frame, index, k, t.stream));
+        return slot.done[n].record(t.stream);
+      }));
+    }
+    slot.busy = true;
+    slot.index = index;
+    slot.sampled = sampled;
+    return Status::Ok();
+  }
+
+  Status finish() override {
+    VQX_RETURN_IF_ERROR(step("finishing", [&] { return use_device(info_.index); }));
+    for (;;) {  // the busy slots, oldest frame first
+      Slot* oldest = nullptr;
+      for (auto& s : slots_) {
+        if (s.busy && (oldest == nullptr || s.index < oldest->index)) oldest = &s;
+      }
+      if (oldest == nullptr) break;
+      VQX_RETURN_IF_ERROR(collect(static_cast<unsigned>(oldest - slots_.data())));
+    }
+    for (auto& t : twins_) {
+      VQX_RETURN_IF_ERROR(step("finishing " + t.name, [&] { return t.twin->flush(*t.out); }));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  // Runs one step of the protocol. The first failure is kept; a device
+  // error is named by the device and the step (other errors, such as a
+  // picture too small for a feature, read as they do on the CPU). The
+  // pipeline then frees its device memory at once and every later call
+  // returns that same error: no half-set-up pipeline is used again, and a
+  // failed context holds no device memory.
+  template <typename F>
+  Status step(const std::string& what, F&& f) {
+    if (failed_code_ != Errc::kOk) return Error(failed_code_, failed_message_);
+    Status s = f();
+    if (s.ok()) return s;
+    failed_code_ = s.code();
+    failed_message_ =
+        s.code() == Errc::kDevice ? where_ + ": " + what + ": " + s.message() : s.message();
+    wait_all();
+    for (auto& t : twins_) t.twin.reset();
+    slots_ = {};
+    // Not constants_.clear(): the contract check would read a queued clear.
+    constants_ = std::vector<Constant>();
+    return Error(failed_code_, failed_message_);
+  }
+
+  // Nothing may still run on memory about to be freed. Errors are ignored:
+  // this runs on the way out.
+  void wait_all() {
+    if (!use_device(info_.index).ok()) return;
+    (void)upload_stream_.synchronize();
+    for (const auto& t : twins_) (void)t.stream.synchronize();
+  }
+
+  // The slots' staging and device memory, events and plane views.
+  Status init_slots(const PictureFormat& fmt) {
     fmt_ = fmt;
     planes_ = 1;
     for (const auto& t : twins_) planes_ = std::max(planes_, t.twin->planes_needed(fmt));
@@ -137,75 +244,21 @@ class DevicePipeline final : public Pipeline, private Resources {
       }
       s.busy = false;
     }
-    for (auto& t : twins_) {
-      for (const ConstantTable& table : t.twin->constant_tables()) {
-        VQX_RETURN_IF_ERROR(upload_constant(table));
-      }
-    }
-    for (auto& t : twins_) {
-      VQX_ASSIGN_OR_RETURN(t.stream, Stream::create());
-      VQX_RETURN_IF_ERROR(t.twin->init(fmt, kSlots, *this));
-    }
     return Status::Ok();
   }
 
-  // Resources: the constant tables uploaded by init().
-  Expected<const void*> constant(const char* name) const override {
-    for (const auto& c : constants_) {
-      if (c.name == name) return static_cast<const void*>(c.memory.get());
-    }
-    return Error(Errc::kInternal, std::string("no constant table named ") + name);
-  }
-
-  Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                ThreadPool* pool) override {
-    VQX_RETURN_IF_ERROR(use_device(info_.index));
-    const unsigned k = index % kSlots;
-    Slot& slot = slots_[k];
-    if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
-    stage(ref, dist, slot, pool);
-    VQX_RETURN_IF_ERROR(upload_frame(slot));
-    for (auto& t : twins_) {
-      if (!t.temporal && !sampled) continue;
-      VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
-      VQX_RETURN_IF_ERROR(t.twin->clear(t.stream));
-    }
-    for (std::size_t n = 0; n < twins_.size(); ++n) {
-      TwinEntry& t = twins_[n];
-      if (!t.temporal && !sampled) continue;
-      VQX_RETURN_IF_ERROR(t.twin->launch(slot.frame, index, k, t.stream));
-      VQX_RETURN_IF_ERROR(slot.done[n].record(t.stream));
-    }
-    slot.busy = true;
-    slot.index = index;
-    slot.sampled = sampled;
-    return Status::Ok();
-  }
-
-  Status finish() override {
-    VQX_RETURN_IF_ERROR(use_device(info_.index));
-    for (;;) {  // the busy slots, oldest frame first
-      Slot* oldest = nullptr;
-      for (auto& s : slots_) {
-        if (s.busy && (oldest == nullptr || s.index < oldest->index)) oldest = &s;
-      }
-      if (oldest == nullptr) break;
-      VQX_RETURN_IF_ERROR(collect(static_cast<unsigned>(oldest - slots_.data())));
-    }
-    for (auto& t : twins_) VQX_RETURN_IF_ERROR(t.twin->flush(*t.out));
-    return Status::Ok();
-  }
-
- private:
   // Waits for the slot's frame and hands its results to the twins.
   Status collect(unsigned k) {
     Slot& slot = slots_[k];
     slot.busy = false;
-    for (const Event& e : slot.done) VQX_RETURN_IF_ERROR(e.synchronize());
-    for (auto& t : twins_) {
-      if (t.temporal || slot.sampled) {
-        VQX_RETURN_IF_ERROR(t.twin->collect(k, slot.index, *t.out));
-      }
+    const std::string frame = "frame " + std::to_string(slot.index);
+    for (std::size_t n = 0; n < twins_.size(); ++n) {
+      TwinEntry& t = twins_[n];
+      if (!t.temporal && !slot.sampled) continue;
+      VQX_RETURN_IF_ERROR(step(frame + ", " + t.name, [&]() -> Status {
+        VQX_RETURN_IF_ERROR(slot.done[n].synchronize());
+        return t.twin->collect(k, slot.index, *t.out);
+      }));
     }
     return Status::Ok();
   }
@@ -220,7 +273,8 @@ class DevicePipeline final : public Pipeline, private Resources {
     std::array<Part, 6> parts{};
     for (unsigned side = 0; side < 2; ++side) {
       for (unsigned p = 0; p < planes_; ++p) {
-        parts[side * planes_ + p] = {&(side == 0 ? ref : dist).plane(p), &layout_[side * planes_ + p]};
+        parts[side * planes_ + p] = {&(side == 0 ? ref : dist).plane(p),
+                                     &layout_[side * planes_ + p]};
       }
     }
     const unsigned part_count = 2 * planes_;
@@ -236,8 +290,8 @@ class DevicePipeline final : public Pipeline, private Resources {
     const unsigned workers = pool == nullptr ? 0 : pool->size();
     std::size_t total_rows = 0;
     for (unsigned i = 0; i < part_count; ++i) total_rows += parts[i].layout->rows;
-    const unsigned jobs = static_cast<unsigned>(
-        std::min<std::size_t>(workers, total_rows / (2 * kRowsPerJob)));
+    const unsigned jobs =
+        static_cast<unsigned>(std::min<std::size_t>(workers, total_rows / (2 * kRowsPerJob)));
     if (jobs == 0) {
       for (unsigned i = 0; i < part_count; ++i) copy_rows(i, 0, parts[i].layout->rows);
       return;
@@ -295,6 +349,11 @@ class DevicePipeline final : public Pipeline, private Resources {
   };
 
   DeviceInfo info_;
+  std::string where_;  // "cuda:0 (NVIDIA H200)": every error starts with it
+  // The first failure; every later call returns it. (Not a Status member:
+  // nvcc warns on assigning a [[nodiscard]] class.)
+  Errc failed_code_ = Errc::kOk;
+  std::string failed_message_;
   std::vector<Constant> constants_;  // before the twins: they use them
   Stream upload_stream_;
   std::vector<TwinEntry> twins_;  // each with its compute stream
@@ -307,8 +366,13 @@ class DevicePipeline final : public Pipeline, private Resources {
 }  // namespace
 
 Expected<std::unique_ptr<Pipeline>> Pipeline::open(unsigned device) {
-  VQX_ASSIGN_OR_RETURN(DeviceInfo info, select_device(device));
-  auto p = std::make_unique<DevicePipeline>(std::move(info));
+  auto info = select_device(device);
+  if (!info.ok()) {
+    return Error(info.status().code(), std::string(vendor::kBackendName) + ":" +
+                                           std::to_string(device) +
+                                           ": opening the device: " + info.status().message());
+  }
+  auto p = std::make_unique<DevicePipeline>(std::move(info).value());
   VQX_RETURN_IF_ERROR(p->create_streams());
   return std::unique_ptr<Pipeline>(std::move(p));
 }

@@ -33,11 +33,16 @@ class Pipeline {
   // E.g. "cuda:0 NVIDIA H200, 132 multiprocessors, warp 32".
   [[nodiscard]] virtual std::string description() const = 0;
 
-  // Before init(): a twin and where its values go (`out` outlives the
-  // pipeline). Temporal twins see every frame, in order; the others only
-  // the sampled ones.
-  virtual void add(std::unique_ptr<Twin> twin, bool temporal, FeatureWriter& out) = 0;
+  // Before init(): a twin, its feature's name (for messages) and where its
+  // values go (`out` outlives the pipeline). Temporal twins see every
+  // frame, in order; the others only the sampled ones.
+  virtual void add(std::unique_ptr<Twin> twin, std::string name, bool temporal,
+                   FeatureWriter& out) = 0;
   [[nodiscard]] virtual bool empty() const = 0;
+  // Errors name the device and the step ("cuda:0 (NVIDIA H200): frame 12,
+  // adm: launching ..."). After the first error the pipeline has freed its
+  // device memory and every later call returns that error again.
+  //
   // Allocates everything, once, for pictures of `fmt`.
   virtual Status init(const PictureFormat& fmt) = 0;
   // Runs the protocol for one frame. Returns once the pictures have been

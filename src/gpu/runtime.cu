@@ -1,19 +1,33 @@
 // The device runtime wrappers: every vendor call's error becomes a Status.
 #include "gpu/runtime.hpp"
 
+#include "gpu/faults.hpp"
+
 namespace vqx::gpu {
 
 Status check(vendor::Error e, const char* what) {
   if (e == vendor::kSuccess) return Status::Ok();
-  return Error(Errc::kDevice, std::string(vendor::kBackendName) + ": " + what + ": " +
-                                  vendor::error_string(e));
+  // A failed call also leaves its error as the thread's "last error"; left
+  // there, the next launch check (perhaps another context's) would report
+  // it as its own. Errors that poison the device stay reported anyway.
+  (void)vendor::last_error();
+  return Error(Errc::kDevice, std::string(what) + ": " + vendor::error_string(e));
 }
 
+namespace {
+// An injected fault (faults.hpp): the vendor's message for `e`, marked.
+Status injected(vendor::Error e, const std::string& what) {
+  return Error(Errc::kDevice, what + ": " + vendor::error_string(e) + " (injected)");
+}
+}  // namespace
+
 Status check_launch(const char* kernel) {
+  if (take_fault(FaultPoint::kLaunch)) {
+    return injected(vendor::kLaunchFailure, std::string("launching ") + kernel);
+  }
   const vendor::Error e = vendor::last_error();
   if (e == vendor::kSuccess) return Status::Ok();
-  return Error(Errc::kDevice, std::string(vendor::kBackendName) + ": launching " + kernel + ": " +
-                                  vendor::error_string(e));
+  return Error(Errc::kDevice, std::string("launching ") + kernel + ": " + vendor::error_string(e));
 }
 
 unsigned device_count() {
@@ -32,14 +46,13 @@ Status use_device(unsigned index) {
 Expected<DeviceInfo> select_device(unsigned index) {
   const unsigned n = device_count();
   if (index >= n) {
-    return Error(Errc::kDevice, std::string(vendor::kBackendName) + ": device " +
-                                    std::to_string(index) + " does not exist (" +
+    return Error(Errc::kDevice, "device " + std::to_string(index) + " does not exist (" +
                                     std::to_string(n) + " present)");
   }
   VQX_RETURN_IF_ERROR(use_device(index));
   vendor::DeviceProps p{};
-  VQX_RETURN_IF_ERROR(check(vendor::device_props(static_cast<int>(index), &p),
-                            "reading the device's properties"));
+  VQX_RETURN_IF_ERROR(
+      check(vendor::device_props(static_cast<int>(index), &p), "reading the device's properties"));
   DeviceInfo info;
   info.index = index;
   info.name = p.name;
@@ -67,6 +80,8 @@ Stream& Stream::operator=(Stream&& o) noexcept {
   return *this;
 }
 Status Stream::synchronize() const {
+  if (take_fault(FaultPoint::kWait))
+    return injected(vendor::kLaunchFailure, "waiting for a stream");
   return check(vendor::stream_synchronize(h_), "waiting for a stream");
 }
 
@@ -89,6 +104,8 @@ Status Event::record(const Stream& s) const {
   return check(vendor::event_record(h_, s.handle()), "recording an event");
 }
 Status Event::synchronize() const {
+  if (take_fault(FaultPoint::kWait))
+    return injected(vendor::kLaunchFailure, "waiting for an event");
   return check(vendor::event_synchronize(h_), "waiting for an event");
 }
 Status Event::make_wait(const Stream& s) const {
@@ -98,9 +115,9 @@ Status Event::make_wait(const Stream& s) const {
 Expected<RawDeviceMemory> RawDeviceMemory::allocate(std::size_t bytes) {
   RawDeviceMemory m;
   if (bytes == 0) return Expected<RawDeviceMemory>(std::move(m));
-  VQX_RETURN_IF_ERROR(check(vendor::malloc_device(&m.p_, bytes),
-                            ("allocating " + std::to_string(bytes) + " bytes of device memory")
-                                .c_str()));
+  const std::string what = "allocating " + std::to_string(bytes) + " bytes of device memory";
+  if (take_fault(FaultPoint::kAllocation)) return injected(vendor::kOutOfMemory, what);
+  VQX_RETURN_IF_ERROR(check(vendor::malloc_device(&m.p_, bytes), what.c_str()));
   m.bytes_ = bytes;
   return Expected<RawDeviceMemory>(std::move(m));
 }
@@ -119,9 +136,9 @@ RawDeviceMemory& RawDeviceMemory::operator=(RawDeviceMemory&& o) noexcept {
 Expected<RawPinnedMemory> RawPinnedMemory::allocate(std::size_t bytes) {
   RawPinnedMemory m;
   if (bytes == 0) return Expected<RawPinnedMemory>(std::move(m));
-  VQX_RETURN_IF_ERROR(check(vendor::malloc_pinned(&m.p_, bytes),
-                            ("allocating " + std::to_string(bytes) + " bytes of pinned memory")
-                                .c_str()));
+  VQX_RETURN_IF_ERROR(
+      check(vendor::malloc_pinned(&m.p_, bytes),
+            ("allocating " + std::to_string(bytes) + " bytes of pinned memory").c_str()));
   m.bytes_ = bytes;
   return Expected<RawPinnedMemory>(std::move(m));
 }

@@ -16,7 +16,8 @@
 
 namespace vqx::gpu {
 
-// Ok, or a kDevice status naming the call, where and the vendor's message.
+// Ok, or a kDevice status: `what` and the vendor's message (the pipeline
+// adds the device and the step).
 Status check(vendor::Error e, const char* what);
 // The last launch's error, if any, as a status naming `kernel`.
 Status check_launch(const char* kernel);

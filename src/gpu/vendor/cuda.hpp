@@ -14,6 +14,10 @@ using StreamHandle = cudaStream_t;
 using EventHandle = cudaEvent_t;
 inline constexpr Error kSuccess = cudaSuccess;
 inline constexpr Error kNotReady = cudaErrorNotReady;
+// What an allocation that does not fit, and a kernel that faults, report
+// (the GPU fault tests inject them: docs/reliability.md).
+inline constexpr Error kOutOfMemory = cudaErrorMemoryAllocation;
+inline constexpr Error kLaunchFailure = cudaErrorLaunchFailure;
 inline constexpr const char* kBackendName = "cuda";
 
 inline const char* error_string(Error e) { return cudaGetErrorString(e); }
@@ -30,6 +34,9 @@ struct DeviceProps {
 
 inline Error device_count(int* n) { return cudaGetDeviceCount(n); }
 inline Error set_device(int d) { return cudaSetDevice(d); }
+inline Error memory_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+  return cudaMemGetInfo(free_bytes, total_bytes);
+}
 inline Error device_props(int d, DeviceProps* out) {
   cudaDeviceProp p{};
   const Error e = cudaGetDeviceProperties(&p, d);

@@ -14,6 +14,10 @@ using StreamHandle = hipStream_t;
 using EventHandle = hipEvent_t;
 inline constexpr Error kSuccess = hipSuccess;
 inline constexpr Error kNotReady = hipErrorNotReady;
+// What an allocation that does not fit, and a kernel that faults, report
+// (the GPU fault tests inject them: docs/reliability.md).
+inline constexpr Error kOutOfMemory = hipErrorOutOfMemory;
+inline constexpr Error kLaunchFailure = hipErrorLaunchFailure;
 inline constexpr const char* kBackendName = "hip";
 
 inline const char* error_string(Error e) { return hipGetErrorString(e); }
@@ -30,6 +34,9 @@ struct DeviceProps {
 
 inline Error device_count(int* n) { return hipGetDeviceCount(n); }
 inline Error set_device(int d) { return hipSetDevice(d); }
+inline Error memory_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+  return hipMemGetInfo(free_bytes, total_bytes);
+}
 inline Error device_props(int d, DeviceProps* out) {
   hipDeviceProp_t p{};
   const Error e = hipGetDeviceProperties(&p, d);
@@ -76,13 +83,13 @@ inline Error copy_2d_host_to_device_async(void* dst, std::size_t dst_pitch, cons
                                           std::size_t src_pitch, std::size_t row_bytes,
                                           std::size_t rows, StreamHandle s) {
   return hipMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, rows, hipMemcpyHostToDevice,
-                           s);
+                          s);
 }
 inline Error copy_2d_device_to_device_async(void* dst, std::size_t dst_pitch, const void* src,
                                             std::size_t src_pitch, std::size_t row_bytes,
                                             std::size_t rows, StreamHandle s) {
-  return hipMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, rows,
-                           hipMemcpyDeviceToDevice, s);
+  return hipMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, rows, hipMemcpyDeviceToDevice,
+                          s);
 }
 inline Error copy_device_to_host_async(void* dst, const void* src, std::size_t bytes,
                                        StreamHandle s) {

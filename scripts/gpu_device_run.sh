@@ -27,7 +27,8 @@ stage_build() {
   # ctest's files and the test, benchmark and CLI binaries, at their paths.
   (cd "$build" && find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' \
       -o -name '*_tests.cmake' -o -name vqx_gpu_tests \
-      -o -name 'vqx_gpu_first_frame_*' -o -name vqx_gpu_fault_tests -o -name vqx_contract_tests \
+      -o -name 'vqx_gpu_first_frame_*' -o -name vqx_gpu_fault_tests -o -name vqx_gpu_poison_test \
+      -o -name vqx_contract_tests \
       -o -name vqx_gpu_bench \) \
       -type f -print0 | xargs -0 -I{} cp --parents {} "../../$carry/build/")
   find "$carry/build" -type f -perm -u+x -exec strip --strip-unneeded {} +

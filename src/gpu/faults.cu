@@ -25,7 +25,17 @@ class DeviceMemoryHold final : public MemoryHold {
   [[nodiscard]] std::size_t bytes() const override { return held; }
 };
 
+__global__ void write_through_null_kernel(int* p) { *p = 1; }
+
 }  // namespace
+
+Status poison_device(unsigned device) {
+  VQX_RETURN_IF_ERROR(use_device(device));
+  VQX_ASSIGN_OR_RETURN(Stream s, Stream::create());
+  write_through_null_kernel<<<1, 1, 0, s.handle()>>>(nullptr);
+  VQX_RETURN_IF_ERROR(check_launch("write_through_null_kernel"));
+  return s.synchronize();
+}
 
 Expected<MemoryInfo> memory_info(unsigned device) {
   VQX_RETURN_IF_ERROR(use_device(device));

@@ -38,6 +38,11 @@ enum class FaultPoint { kAllocation, kLaunch, kWait };
 void inject_fault(FaultPoint point, unsigned nth);
 void clear_faults();
 
+// Makes a kernel on `device` write through a null pointer: a real fault,
+// which (unlike the injected ones) poisons the device for the rest of the
+// process. Returns the error it caused. Its own test process only.
+Status poison_device(unsigned device);
+
 // For the runtime wrappers: whether this call at `point` is the injected
 // fault (counts the call down).
 bool take_fault(FaultPoint point);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <latch>
+#include <type_traits>
 #include <vector>
 
 #include "core/thread_pool.hpp"
@@ -70,7 +71,7 @@ class DevicePipeline final : public Pipeline, private Resources {
                info_.name + ")") {}
 
   Status create_streams() {
-    return step("creating a stream", [&]() -> Status {
+    return step("opening the device", [&]() -> Status {
       VQX_ASSIGN_OR_RETURN(upload_stream_, Stream::create());
       return Status::Ok();
     });
@@ -124,27 +125,31 @@ class DevicePipeline final : public Pipeline, private Resources {
 
   Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
                 ThreadPool* pool) override {
-    const std::string frame = "frame " + std::to_string(index);
+    const auto frame = [index] { return "frame " + std::to_string(index); };
     VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
     const unsigned k = index % kSlots;
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
     stage(ref, dist, slot, pool);
-    VQX_RETURN_IF_ERROR(step(frame + ", upload", [&] { return upload_frame(slot); }));
+    VQX_RETURN_IF_ERROR(
+        step([&] { return frame() + ", upload"; }, [&] { return upload_frame(slot); }));
     for (auto& t : twins_) {
       if (!t.temporal && !sampled) continue;
-      VQX_RETURN_IF_ERROR(step(frame + ", " + t.name, [&]() -> Status {
-        VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
-        return t.twin->clear(t.stream);
-      }));
+      VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
+                               [&]() -> Status {
+                                 VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
+                                 return t.twin->clear(t.stream);
+                               }));
     }
     for (std::size_t n = 0; n < twins_.size(); ++n) {
       TwinEntry& t = twins_[n];
       if (!t.temporal && !sampled) continue;
-      VQX_RETURN_IF_ERROR(step(frame + ", " + t.name, [&]() -> Status {
-        VQX_RETURN_IF_ERROR(t.twin->launch(slot.frame, index, k, t.stream));
-        return slot.done[n].record(t.stream);
-      }));
+      VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
+                               [&]() -> Status {
+                                 VQX_RETURN_IF_ERROR(
+                                     t.twin->launch(slot.frame, index, k, t.stream));
+                                 return slot.done[n].record(t.stream);
+                               }));
     }
     slot.busy = true;
     slot.index = index;
@@ -175,14 +180,21 @@ class DevicePipeline final : public Pipeline, private Resources {
   // pipeline then frees its device memory at once and every later call
   // returns that same error: no half-set-up pipeline is used again, and a
   // failed context holds no device memory.
-  template <typename F>
-  Status step(const std::string& what, F&& f) {
+  // `name` is the step's text or, on the per-frame paths, a function giving
+  // it (built only on failure).
+  template <typename N, typename F>
+  Status step(const N& name, F&& f) {
     if (failed_code_ != Errc::kOk) return Error(failed_code_, failed_message_);
     Status s = f();
     if (s.ok()) return s;
     failed_code_ = s.code();
-    failed_message_ =
-        s.code() == Errc::kDevice ? where_ + ": " + what + ": " + s.message() : s.message();
+    if (s.code() != Errc::kDevice) {
+      failed_message_ = s.message();
+    } else if constexpr (std::is_invocable_v<const N&>) {
+      failed_message_ = where_ + ": " + name() + ": " + s.message();
+    } else {
+      failed_message_ = where_ + ": " + std::string(name) + ": " + s.message();
+    }
     wait_all();
     for (auto& t : twins_) t.twin.reset();
     slots_ = {};
@@ -251,14 +263,15 @@ class DevicePipeline final : public Pipeline, private Resources {
   Status collect(unsigned k) {
     Slot& slot = slots_[k];
     slot.busy = false;
-    const std::string frame = "frame " + std::to_string(slot.index);
+    const auto frame = [&slot] { return "frame " + std::to_string(slot.index); };
     for (std::size_t n = 0; n < twins_.size(); ++n) {
       TwinEntry& t = twins_[n];
       if (!t.temporal && !slot.sampled) continue;
-      VQX_RETURN_IF_ERROR(step(frame + ", " + t.name, [&]() -> Status {
-        VQX_RETURN_IF_ERROR(slot.done[n].synchronize());
-        return t.twin->collect(k, slot.index, *t.out);
-      }));
+      VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
+                               [&]() -> Status {
+                                 VQX_RETURN_IF_ERROR(slot.done[n].synchronize());
+                                 return t.twin->collect(k, slot.index, *t.out);
+                               }));
     }
     return Status::Ok();
   }

@@ -12,6 +12,7 @@ Expected<std::unique_ptr<MemoryHold>> MemoryHold::take(unsigned /*device*/,
                                                        std::size_t /*leave_free*/) {
   return no_backend();
 }
+Status poison_device(unsigned /*device*/) { return no_backend(); }
 void inject_fault(FaultPoint /*point*/, unsigned /*nth*/) {}
 void clear_faults() {}
 bool take_fault(FaultPoint /*point*/) { return false; }

@@ -20,7 +20,7 @@ constexpr double kRecipQ30 = kRecipNumerator;
 // reciprocal of |o| times t, rounded by 15 bits (integer_adm.c, adm_decouple).
 // In double, exactly, for the reasons given at ratio_scale_n below (here
 // |recip * t| < 2^45 always).
-VQX_ADM_INLINE std::int32_t ratio_scale0(std::int32_t o, std::int32_t t) {
+VQX_FORCE_INLINE std::int32_t ratio_scale0(std::int32_t o, std::int32_t t) {
   const std::int32_t mag = o < 0 ? -o : o;
   // Divides 2^31 by 2n rather than 2^30 by n (the same quotient): 2n does
   // not fit 16 bits, which keeps the compiler from narrowing the integer
@@ -48,7 +48,7 @@ VQX_ADM_INLINE std::int32_t ratio_scale0(std::int32_t o, std::int32_t t) {
 //    product, the scaling by a power of two and the +1/2 are exact, and
 //    truncating the clamped (non-negative) value is the shift; where the
 //    product is rounded (beyond 2^53) the result is clamped either way.
-VQX_ADM_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
+VQX_FORCE_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
   // |o| as libvmaf's abs() gives it (two's complement for INT32_MIN).
   const std::uint32_t mag =
       o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
@@ -79,7 +79,7 @@ VQX_ADM_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
 // Nearly parallel test: the angle between (oh, ov) and (th, tv) is under one
 // degree. libvmaf rounds the exact integer dot products to float and
 // compares in double: (d/4096)^2 >= cos^2(1deg) * (|o|^2/4096) * (|t|^2/4096).
-VQX_ADM_INLINE bool within_one_degree(float dot, float o_sq, float t_sq, double cos_sq) {
+VQX_FORCE_INLINE bool within_one_degree(float dot, float o_sq, float t_sq, double cos_sq) {
   const double dn = dot / 4096.0;
   const double on = o_sq / 4096.0;
   const double tn = t_sq / 4096.0;
@@ -95,7 +95,7 @@ VQX_ADM_INLINE bool within_one_degree(float dot, float o_sq, float t_sq, double 
 // not past t. libvmaf forms r * gain_limit in double and truncates after
 // taking the min (max) with t; truncating first gives the same integer.
 template <typename Wide>
-VQX_ADM_INLINE Wide restore(std::int32_t k, Wide o, Wide t, bool parallel, double gain_limit) {
+VQX_FORCE_INLINE Wide restore(std::int32_t k, Wide o, Wide t, bool parallel, double gain_limit) {
   const Wide r = static_cast<Wide>((Wide{k} * o + 16384) >> 15);
   const auto grown = static_cast<Wide>(static_cast<double>(r) * gain_limit);
   const Wide toward_pos = grown < t ? grown : t;
@@ -112,7 +112,7 @@ DecoupleParams make_decouple_params(double enhn_gain_limit) {
   return {enhn_gain_limit, static_cast<float>(std::cos(kOneDegree) * std::cos(kOneDegree))};
 }
 
-VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis,
+VQX_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis,
                                  int begin, int end, const DecoupleParams& p, std::int32_t* scratch,
                                  DetailOut<std::int16_t> restored,
                                  DetailOut<std::int16_t> additive) {
@@ -126,7 +126,7 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
   std::int32_t* __restrict kh = scratch;
   std::int32_t* __restrict kv = scratch + end;
   std::int32_t* __restrict kd = scratch + 2 * end;
-  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
     kh[j] = ratio_scale0(oh[j], th[j]);
     kv[j] = ratio_scale0(ov[j], tv[j]);
     kd[j] = ratio_scale0(od[j], td[j]);
@@ -142,7 +142,7 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
   std::int16_t* __restrict ad = additive.d;
   const double cos_sq = p.cos_1deg_sq;
   const double gain = p.enhn_gain_limit;
-  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
     const std::int32_t o_h = oh[j], o_v = ov[j], o_d = od[j];
     const std::int32_t t_h = th[j], t_v = tv[j], t_d = td[j];
     // 16-bit products are exact in int32_t and their sums exact in double.
@@ -165,7 +165,7 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int
   });
 }
 
-VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis,
+VQX_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis,
                                  int begin, int end, const DecoupleParams& p, std::int32_t* scratch,
                                  DetailOut<std::int32_t> restored,
                                  DetailOut<std::int32_t> additive) {
@@ -179,7 +179,7 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int
   std::int32_t* __restrict kh = scratch;
   std::int32_t* __restrict kv = scratch + end;
   std::int32_t* __restrict kd = scratch + 2 * end;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns(begin, end, [=](int j) VQX_INLINE_LAMBDA {
     kh[j] = ratio_scale_n(oh[j], th[j]);
     kv[j] = ratio_scale_n(ov[j], tv[j]);
     kd[j] = ratio_scale_n(od[j], td[j]);
@@ -195,7 +195,7 @@ VQX_ADM_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int
   std::int32_t* __restrict ad = additive.d;
   const double cos_sq = p.cos_1deg_sq;
   const double gain = p.enhn_gain_limit;
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns(begin, end, [=](int j) VQX_INLINE_LAMBDA {
     const std::int64_t o_h = oh[j], o_v = ov[j], o_d = od[j];
     const std::int64_t t_h = th[j], t_v = tv[j], t_d = td[j];
     const auto dot = static_cast<float>(o_h * t_h + o_v * t_v);

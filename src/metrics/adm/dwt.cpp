@@ -14,7 +14,7 @@ constexpr std::int32_t H0 = kDb2Hi[0], H1 = kDb2Hi[1], H2 = kDb2Hi[2], H3 = kDb2
 // Extends a vertically filtered row by the boundary rule so that the
 // horizontal pass can read columns -1 .. w + 1 without tests.
 template <typename T>
-VQX_ADM_INLINE void pad_row(T* r, int w) {
+VQX_FORCE_INLINE void pad_row(T* r, int w) {
   r[-1] = r[1];
   r[w] = r[w - 1];
   r[w + 1] = r[w - 2];
@@ -25,7 +25,7 @@ VQX_ADM_INLINE void pad_row(T* r, int w) {
 // shift by bpc. The sums are formed in 32-bit two's complement: at 16 bits
 // per sample they can exceed int32_t, where libvmaf's C code wraps.
 template <typename Sample, bool kDetail>
-VQX_ADM_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
+VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
                               DwtScratch<std::int16_t> tmp) {
   const Sample* __restrict r0 = rows[0];
   const Sample* __restrict r1 = rows[1];
@@ -40,7 +40,7 @@ VQX_ADM_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
                  l2 = static_cast<std::uint32_t>(L2), l3 = static_cast<std::uint32_t>(L3);
   constexpr auto h0 = static_cast<std::uint32_t>(H0), h1 = static_cast<std::uint32_t>(H1),
                  h2 = static_cast<std::uint32_t>(H2), h3 = static_cast<std::uint32_t>(H3);
-  for_columns<64 / sizeof(Sample)>(0, w, [=](int j) VQX_ADM_BODY {
+  for_columns<64 / sizeof(Sample)>(0, w, [=](int j) VQX_INLINE_LAMBDA {
     const std::uint32_t u0 = r0[j], u1 = r1[j], u2 = r2[j], u3 = r3[j];
     const std::uint32_t l = l0 * u0 + l1 * u1 + l2 * u2 + l3 * u3 + lo_bias;
     lo[j] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> bpc);
@@ -52,7 +52,7 @@ VQX_ADM_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
 }
 
 template <typename Sample>
-VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
+VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
                                DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   const int bw = (w + 1) / 2;
   constexpr std::int32_t kRound = 1 << 15;
@@ -61,7 +61,7 @@ VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
     vertical0<Sample, false>(rows, w, bpc, tmp);
     pad_row(tmp.lo, w);
     const std::int16_t* __restrict lo = tmp.lo;
-    for_columns<32>(0, bw, [=](int j) VQX_ADM_BODY {
+    for_columns<32>(0, bw, [=](int j) VQX_INLINE_LAMBDA {
       const std::int16_t* p = lo + 2 * j - 1;
       a[j] = (L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kRound) >> 16;
     });
@@ -75,7 +75,7 @@ VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
   std::int16_t* __restrict v = out.v;
   std::int16_t* __restrict h = out.h;
   std::int16_t* __restrict d = out.d;
-  for_columns<32>(0, bw, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(0, bw, [=](int j) VQX_INLINE_LAMBDA {
     const std::int16_t* p = lo + 2 * j - 1;
     const std::int32_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
     a[j] = (L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kRound) >> 16;
@@ -89,17 +89,17 @@ VQX_ADM_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
 
 }  // namespace
 
-VQX_ADM_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
+VQX_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
                                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
 }
 
-VQX_ADM_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
+VQX_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
                                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
 }
 
-VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
+VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
                                     DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
   // Rounding and shifts per scale (adm_dwt2_s123_combined): the vertical
   // pass keeps full precision at scale 1, then both passes renormalise.
@@ -118,7 +118,7 @@ VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, in
   const std::int32_t* __restrict r3 = rows[3];
   std::int32_t* __restrict lo = tmp.lo;
   std::int32_t* __restrict hi = tmp.hi;
-  for_columns(0, w, [=](int j) VQX_ADM_BODY {
+  for_columns(0, w, [=](int j) VQX_INLINE_LAMBDA {
     const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
     lo[j] =
         static_cast<std::int32_t>(shift_right(L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 + vadd, vsh));
@@ -132,7 +132,7 @@ VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, in
   std::int32_t* __restrict v = out.v;
   std::int32_t* __restrict h = out.h;
   std::int32_t* __restrict d = out.d;
-  auto detail = [=](int j) VQX_ADM_BODY {
+  auto detail = [=](int j) VQX_INLINE_LAMBDA {
     const std::int32_t* p = lo + 2 * j - 1;
     const std::int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
     v[j] =
@@ -149,7 +149,7 @@ VQX_ADM_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, in
     return;
   }
   std::int32_t* __restrict a = out.a;
-  for_columns(0, bw, [=](int j) VQX_ADM_BODY {
+  for_columns(0, bw, [=](int j) VQX_INLINE_LAMBDA {
     const std::int32_t* p = lo + 2 * j - 1;
     const std::int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
     a[j] =

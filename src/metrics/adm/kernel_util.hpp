@@ -1,6 +1,6 @@
-// Helpers shared by the ADM row kernels: run-time dispatch to AVX2/AVX-512
-// builds of the hot loops, forced inlining of their helpers, and a loop
-// shape the compiler vectorises at -O2 as well as -O3.
+// Helpers shared by the ADM row kernels: no fused multiply-add, the shared
+// kernel build settings (core/kernel_build.hpp), and a loop shape the
+// compiler vectorises at -O2 as well as -O3.
 //
 // Include this only from .cpp files, after the other headers: it switches
 // off floating-point contraction for the rest of the file.
@@ -17,28 +17,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-// Where the toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs),
-// the kernels are also compiled for x86-64-v3 (AVX2) and x86-64-v4
-// (AVX-512); the loader picks the best the CPU has. Integer and IEEE
-// arithmetic give the same bits on every path. Define VQX_ADM_NO_CLONES to
-// build the baseline path only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(VQX_ADM_NO_CLONES)
-#define VQX_ADM_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-#else
-#define VQX_ADM_CLONES
-#endif
-
-// Helpers are forced inline so that each clone compiles its own copy, and
-// so are the loop bodies given to for_columns (VQX_ADM_BODY after a
-// lambda's parameter list), which the vectoriser must see whole.
-#if defined(__GNUC__)
-#define VQX_ADM_INLINE [[gnu::always_inline]] inline
-#define VQX_ADM_BODY __attribute__((always_inline))
-#else
-#define VQX_ADM_INLINE inline
-#define VQX_ADM_BODY
-#endif
+#include "core/kernel_build.hpp"
 
 namespace vqx::adm {
 
@@ -46,7 +25,7 @@ namespace vqx::adm {
 // shift of the value biased by 2^63 (then unbiased): AVX2 has no 64-bit
 // arithmetic shift, and the vectoriser gives up on loops that need one.
 // Same result as v >> s for every v and 0 <= s < 64.
-VQX_ADM_INLINE std::int64_t shift_right(std::int64_t v, int s) {
+VQX_FORCE_INLINE std::int64_t shift_right(std::int64_t v, int s) {
   constexpr std::uint64_t kBias = std::uint64_t{1} << 63;
   return static_cast<std::int64_t>(((static_cast<std::uint64_t>(v) ^ kBias) >> s) - (kBias >> s));
 }
@@ -57,30 +36,22 @@ VQX_ADM_INLINE std::int64_t shift_right(std::int64_t v, int s) {
 // Shorter runs fall back to blocks of 16, then to single columns.
 inline constexpr int kLanes = 16;
 
-#if defined(__clang__)
-#define VQX_ADM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__)
-#define VQX_ADM_IVDEP _Pragma("GCC ivdep")
-#else
-#define VQX_ADM_IVDEP
-#endif
-
 // Calls body(j) for j in [begin, end): whole blocks of Block columns, then
 // of 16, then the remaining columns one by one. The body must not carry
 // state from one j to the next, and what it writes must not overlap what it
 // reads at another j: the block loops are declared free of dependencies
 // (ivdep), which spares the vectoriser run-time alias checks.
 template <int Block = kLanes, typename Body>
-VQX_ADM_INLINE void for_columns(int begin, int end, Body&& body) {
+VQX_FORCE_INLINE void for_columns(int begin, int end, Body&& body) {
   int j = begin;
   if constexpr (Block > kLanes) {
     for (; j + Block <= end; j += Block) {
-      VQX_ADM_IVDEP
+      VQX_IVDEP
       for (int l = 0; l < Block; ++l) body(j + l);
     }
   }
   for (; j + kLanes <= end; j += kLanes) {
-    VQX_ADM_IVDEP
+    VQX_IVDEP
     for (int l = 0; l < kLanes; ++l) body(j + l);
   }
   for (; j < end; ++j) body(j);
@@ -89,17 +60,17 @@ VQX_ADM_INLINE void for_columns(int begin, int end, Body&& body) {
 // Returns the sum of body(j) for j in [begin, end), in the same blocks.
 // Integer sums only: the order of the additions then does not matter.
 template <typename Sum, int Block = kLanes, typename Body>
-VQX_ADM_INLINE Sum sum_columns(int begin, int end, Body&& body) {
+VQX_FORCE_INLINE Sum sum_columns(int begin, int end, Body&& body) {
   Sum sum = 0;
   int j = begin;
   if constexpr (Block > kLanes) {
     for (; j + Block <= end; j += Block) {
-      VQX_ADM_IVDEP
+      VQX_IVDEP
       for (int l = 0; l < Block; ++l) sum += body(j + l);
     }
   }
   for (; j + kLanes <= end; j += kLanes) {
-    VQX_ADM_IVDEP
+    VQX_IVDEP
     for (int l = 0; l < kLanes; ++l) sum += body(j + l);
   }
   for (; j < end; ++j) sum += body(j);

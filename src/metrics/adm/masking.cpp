@@ -11,21 +11,21 @@ namespace {
 // 32-bit two's complement helpers: libvmaf's C code does these operations on
 // int32_t and relies on the hardware wrapping in the (pathological) cases
 // where they overflow; these give the same bits without undefined behaviour.
-VQX_ADM_INLINE std::int32_t wrap_abs(std::int32_t v) {
+VQX_FORCE_INLINE std::int32_t wrap_abs(std::int32_t v) {
   return v < 0 ? static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(v)) : v;
 }
-VQX_ADM_INLINE std::int32_t wrap_sub(std::int32_t a, std::int32_t b) {
+VQX_FORCE_INLINE std::int32_t wrap_sub(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }
-VQX_ADM_INLINE std::int32_t wrap_shl(std::int32_t v, int s) {
+VQX_FORCE_INLINE std::int32_t wrap_shl(std::int32_t v, int s) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << s);
 }
 
 // |c|/30 and |c|/15 in Q12 with rounding, truncated to 16 bits (scale 0).
-VQX_ADM_INLINE std::int32_t div30_q12(std::int32_t m) {
+VQX_FORCE_INLINE std::int32_t div30_q12(std::int32_t m) {
   return static_cast<std::int16_t>((kOneBy30Q12 * m + 2048) >> 12);
 }
-VQX_ADM_INLINE std::int32_t div15_q12(std::int32_t m) {
+VQX_FORCE_INLINE std::int32_t div15_q12(std::int32_t m) {
   return static_cast<std::int16_t>((kOneBy15Q12 * m + 2048) >> 12);
 }
 
@@ -33,29 +33,29 @@ VQX_ADM_INLINE std::int32_t div15_q12(std::int32_t m) {
 // (1u << 31) stored in an int32_t, i.e. -2^31: the quotient is rounded
 // down from one half below, and that is what must be reproduced.
 constexpr std::int64_t kQ32Bias = -(std::int64_t{1} << 31);
-VQX_ADM_INLINE std::int32_t div30_q32(std::int32_t m) {
+VQX_FORCE_INLINE std::int32_t div30_q32(std::int32_t m) {
   return static_cast<std::int32_t>(shift_right(kOneBy30Q32 * m + kQ32Bias, 32));
 }
-VQX_ADM_INLINE std::int32_t div15_q32(std::int32_t m) {
+VQX_FORCE_INLINE std::int32_t div15_q32(std::int32_t m) {
   return static_cast<std::int32_t>(shift_right(kOneBy15Q32 * m + kQ32Bias, 32));
 }
 
 // CSF weighting of scale 0: h and v in Q21 -> shifted by 15, d in Q23 ->
 // shifted by 17 (with libvmaf's rounding constant 65535 for d).
-VQX_ADM_INLINE std::int32_t weigh0_hv(std::int32_t q, std::int16_t s) {
+VQX_FORCE_INLINE std::int32_t weigh0_hv(std::int32_t q, std::int16_t s) {
   return static_cast<std::int16_t>((q * s + 16384) >> 15);
 }
-VQX_ADM_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) {
+VQX_FORCE_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) {
   return static_cast<std::int16_t>((q * s + 65535) >> 17);
 }
 
 // CSF weighting of scales 1..3: Q32 weight, result kept in Q28 units.
-VQX_ADM_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) {
+VQX_FORCE_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) {
   return static_cast<std::int32_t>(shift_right(q * s + (1 << 27), 28));
 }
 
 // max(|x| - thr, 0)^3 with libvmaf's intermediate roundings.
-VQX_ADM_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const CubeRounding& r) {
+VQX_FORCE_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const CubeRounding& r) {
   std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
   m = m < 0 ? 0 : m;
   const auto sq =
@@ -65,7 +65,7 @@ VQX_ADM_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const 
 
 }  // namespace
 
-VQX_ADM_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
+VQX_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
                                    const std::array<std::uint16_t, 3>& q, std::int32_t* flt_sum,
                                    std::int32_t* ctr_sum) {
   const std::int16_t* __restrict sh = src.h;
@@ -74,7 +74,7 @@ VQX_ADM_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int e
   std::int32_t* __restrict flt = flt_sum;
   std::int32_t* __restrict ctr = ctr_sum;
   const std::int32_t qh = q[0], qv = q[1], qd = q[2];
-  for_columns<32>(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns<32>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
     const std::int32_t mh = wrap_abs(weigh0_hv(qh, sh[j]));
     const std::int32_t mv = wrap_abs(weigh0_hv(qv, sv[j]));
     const std::int32_t md = wrap_abs(weigh0_d(qd, sd[j]));
@@ -83,7 +83,7 @@ VQX_ADM_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int e
   });
 }
 
-VQX_ADM_CLONES void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int end,
+VQX_CLONES void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int end,
                                     const std::array<std::uint32_t, 3>& q, std::int32_t* flt_sum,
                                     std::int32_t* ctr_sum) {
   const std::int32_t* __restrict sh = src.h;
@@ -92,7 +92,7 @@ VQX_ADM_CLONES void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int 
   std::int32_t* __restrict flt = flt_sum;
   std::int32_t* __restrict ctr = ctr_sum;
   const std::int64_t qh = q[0], qv = q[1], qd = q[2];
-  for_columns(begin, end, [=](int j) VQX_ADM_BODY {
+  for_columns(begin, end, [=](int j) VQX_INLINE_LAMBDA {
     const std::int32_t mh = wrap_abs(weigh_n(qh, sh[j]));
     const std::int32_t mv = wrap_abs(weigh_n(qv, sv[j]));
     const std::int32_t md = wrap_abs(weigh_n(qd, sd[j]));
@@ -101,7 +101,7 @@ VQX_ADM_CLONES void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int 
   });
 }
 
-VQX_ADM_CLONES void threshold_row(const std::int32_t* up, const std::int32_t* mid,
+VQX_CLONES void threshold_row(const std::int32_t* up, const std::int32_t* mid,
                                   const std::int32_t* down, const std::int32_t* ctr, int begin,
                                   int end, std::int32_t* col_scratch, std::int32_t* thr) {
   const std::int32_t* __restrict u = up;
@@ -110,13 +110,13 @@ VQX_ADM_CLONES void threshold_row(const std::int32_t* up, const std::int32_t* mi
   const std::int32_t* __restrict c = ctr;
   // Column sums over the three rows, for columns begin-1 .. end.
   std::int32_t* __restrict cs = col_scratch - (begin - 1);
-  for_columns(begin - 1, end + 1, [=](int j) VQX_ADM_BODY { cs[j] = u[j] + m[j] + dn[j]; });
+  for_columns(begin - 1, end + 1, [=](int j) VQX_INLINE_LAMBDA { cs[j] = u[j] + m[j] + dn[j]; });
   std::int32_t* __restrict t = thr;
   for_columns(begin, end,
-              [=](int j) VQX_ADM_BODY { t[j] = cs[j - 1] + cs[j] + cs[j + 1] - m[j] + c[j]; });
+              [=](int j) VQX_INLINE_LAMBDA { t[j] = cs[j - 1] + cs[j] + cs[j + 1] - m[j] + c[j]; });
 }
 
-VQX_ADM_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr,
+VQX_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr,
                                             int begin, int end,
                                             const std::array<std::uint16_t, 3>& q,
                                             const CubeRoundings& r) {
@@ -128,12 +128,12 @@ VQX_ADM_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std
     const std::int32_t qb = q[b];
     const CubeRounding rb = r[b];
     sums[b] = sum_columns<std::int64_t, 32>(
-        begin, end, [=](int j) VQX_ADM_BODY { return masked_cube(qb * s[j], t[j], rb); });
+        begin, end, [=](int j) VQX_INLINE_LAMBDA { return masked_cube(qb * s[j], t[j], rb); });
   }
   return sums;
 }
 
-VQX_ADM_CLONES BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr,
+VQX_CLONES BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr,
                                              int begin, int end,
                                              const std::array<std::uint32_t, 3>& q,
                                              const CubeRoundings& r) {
@@ -145,17 +145,17 @@ VQX_ADM_CLONES BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const st
     const std::int64_t qb = q[b];
     const CubeRounding rb = r[b];
     sums[b] = sum_columns<std::int64_t>(
-        begin, end, [=](int j) VQX_ADM_BODY { return masked_cube(weigh_n(qb, s[j]), t[j], rb); });
+        begin, end, [=](int j) VQX_INLINE_LAMBDA { return masked_cube(weigh_n(qb, s[j]), t[j], rb); });
   }
   return sums;
 }
 
-VQX_ADM_CLONES BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, int end) {
+VQX_CLONES BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, int end) {
   const std::int16_t* bands[3] = {o.h, o.v, o.d};
   BandSumsU sums{};
   for (int b = 0; b < 3; ++b) {
     const std::int16_t* __restrict s = bands[b];
-    sums[b] = sum_columns<std::uint64_t, 32>(begin, end, [=](int j) VQX_ADM_BODY {
+    sums[b] = sum_columns<std::uint64_t, 32>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
       const std::uint64_t m = static_cast<std::uint16_t>(wrap_abs(s[j]));
       return m * m * m;
     });
@@ -163,14 +163,14 @@ VQX_ADM_CLONES BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, 
   return sums;
 }
 
-VQX_ADM_CLONES BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int end,
+VQX_CLONES BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int end,
                                            const RefCubeRounding& r) {
   const std::int32_t* bands[3] = {o.h, o.v, o.d};
   BandSumsU sums{};
   const RefCubeRounding rr = r;
   for (int b = 0; b < 3; ++b) {
     const std::int32_t* __restrict s = bands[b];
-    sums[b] = sum_columns<std::uint64_t>(begin, end, [=](int j) VQX_ADM_BODY {
+    sums[b] = sum_columns<std::uint64_t>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
       const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(s[j]));
       return ((((m * m) + rr.sq_add) >> rr.sq_shift) * m + rr.cub_add) >> rr.cub_shift;
     });

@@ -7,7 +7,7 @@
 // check that the error cannot change that float (see batch.cpp); any other
 // case is recomputed with libm.
 //
-// Include only from .cpp files that define VQX_CIEDE_INLINE (see batch.cpp).
+// Include only from .cpp files that define VQX_FORCE_INLINE (see batch.cpp).
 #pragma once
 
 #include <array>
@@ -20,14 +20,14 @@ namespace vqx::ciede::approx {
 
 // Rounds |x| < 2^51 to the nearest integer (ties to even): adding 1.5 * 2^52
 // leaves no fraction bits.
-VQX_CIEDE_INLINE double round_to_integer(double x) {
+VQX_FORCE_INLINE double round_to_integer(double x) {
   constexpr double kShift = 0x1.8p52;
   return (x + kShift) - kShift;
 }
 
 // p(z) = c[0] + z (c[1] + z (c[2] + ...)), innermost first.
 template <std::size_t N>
-VQX_CIEDE_INLINE double horner(double z, const std::array<double, N>& c) {
+VQX_FORCE_INLINE double horner(double z, const std::array<double, N>& c) {
   double p = c[N - 1];
   for (std::size_t i = N - 1; i-- > 0;) {
     p = c[i] + z * p;
@@ -60,7 +60,7 @@ inline constexpr double kInvFactorial[] = {
 
 // Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
 // r^19 / 19! and r^20 / 20!, are below 1e-19 there.
-VQX_CIEDE_INLINE double sin_near_zero(double r) {
+VQX_FORCE_INLINE double sin_near_zero(double r) {
   constexpr std::array<double, 8> kC = {-kInvFactorial[3],  kInvFactorial[5],   -kInvFactorial[7],
                                         kInvFactorial[9],   -kInvFactorial[11], kInvFactorial[13],
                                         -kInvFactorial[15], kInvFactorial[17]};
@@ -68,7 +68,7 @@ VQX_CIEDE_INLINE double sin_near_zero(double r) {
   return r + r * z * horner(z, kC);
 }
 
-VQX_CIEDE_INLINE double cos_near_zero(double r) {
+VQX_FORCE_INLINE double cos_near_zero(double r) {
   constexpr std::array<double, 9> kC = {-kInvFactorial[2],  kInvFactorial[4],   -kInvFactorial[6],
                                         kInvFactorial[8],   -kInvFactorial[10], kInvFactorial[12],
                                         -kInvFactorial[14], kInvFactorial[16],  -kInvFactorial[18]};
@@ -83,7 +83,7 @@ struct Reduced {
   int quadrant;  // n mod 4
 };
 
-VQX_CIEDE_INLINE Reduced reduce_half_pi(double x) {
+VQX_FORCE_INLINE Reduced reduce_half_pi(double x) {
   constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
   constexpr double kHalfPi1 = 0x1.921fb544p+0;        // pi/2, first 33 bits
   constexpr double kHalfPi2 = 0x1.0b4611a6p-34;       // next 33 bits
@@ -93,7 +93,7 @@ VQX_CIEDE_INLINE Reduced reduce_half_pi(double x) {
   return {r, static_cast<int>(n) & 3};
 }
 
-VQX_CIEDE_INLINE double sin(double x) {
+VQX_FORCE_INLINE double sin(double x) {
   const Reduced red = reduce_half_pi(x);
   const double s = sin_near_zero(red.r);
   const double c = cos_near_zero(red.r);
@@ -103,7 +103,7 @@ VQX_CIEDE_INLINE double sin(double x) {
   return pick_bit((q >> 1) & 1, -v, v);
 }
 
-VQX_CIEDE_INLINE double cos(double x) {
+VQX_FORCE_INLINE double cos(double x) {
   const Reduced red = reduce_half_pi(x);
   const double s = sin_near_zero(red.r);
   const double c = cos_near_zero(red.r);
@@ -116,7 +116,7 @@ VQX_CIEDE_INLINE double cos(double x) {
 // atan(t) for 0 <= t <= 1: atan(t) = atan(c) + atan((t - c) / (1 + t c))
 // with c = 0, 7/16 or 7/8 (exact in binary) keeps the second argument within
 // +-0.21, where the Taylor series to u^23 is exact to 1e-18.
-VQX_CIEDE_INLINE double atan_unit(double t) {
+VQX_FORCE_INLINE double atan_unit(double t) {
   constexpr double kAtan7_16 = 0x1.a64eec3cc23fdp-2;  // atan(7/16), correctly rounded
   constexpr double kAtan7_8 = 0x1.700a7c5784634p-1;   // atan(7/8), correctly rounded
   const bool low = t < 0.21;
@@ -134,7 +134,7 @@ VQX_CIEDE_INLINE double atan_unit(double t) {
 
 // atan2(y, x) in [-pi, pi]; 0 for (0, 0). A -0.0 y gives -0.0 or -pi, as
 // libm does.
-VQX_CIEDE_INLINE double atan2(double y, double x) {
+VQX_FORCE_INLINE double atan2(double y, double x) {
   constexpr double kPi = 0x1.921fb54442d18p+1;
   constexpr double kHalfPi = 0x1.921fb54442d18p+0;
   const double ax = pick(x < 0.0, -x, x);
@@ -153,7 +153,7 @@ VQX_CIEDE_INLINE double atan2(double y, double x) {
 // exp(x) for -700 < x < 700: x = k ln2 + r with |r| <= ln2/2 (ln2 split
 // into a 33-bit part and the rest), exp(r) by its Taylor series to r^13,
 // times 2^k built in the exponent bits.
-VQX_CIEDE_INLINE double exp(double x) {
+VQX_FORCE_INLINE double exp(double x) {
   constexpr double kInvLn2 = 0x1.71547652b82fep+0;
   constexpr double kLn2Hi = 0x1.62e42ffp-1;
   constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
@@ -171,7 +171,7 @@ VQX_CIEDE_INLINE double exp(double x) {
 // log(x) for positive normal x: x = 2^e m with sqrt(1/2) <= m < sqrt(2),
 // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172, by its series to
 // s^23 (exact to 1e-18); e ln2 added in two parts.
-VQX_CIEDE_INLINE double log(double x) {
+VQX_FORCE_INLINE double log(double x) {
   constexpr double kLn2Hi = 0x1.62e42ffp-1;
   constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
   constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
@@ -193,6 +193,6 @@ VQX_CIEDE_INLINE double log(double x) {
 }
 
 // x^y for positive normal x and moderate y log(x), as exp(y log(x)).
-VQX_CIEDE_INLINE double pow(double x, double y) { return approx::exp(y * approx::log(x)); }
+VQX_FORCE_INLINE double pow(double x, double y) { return approx::exp(y * approx::log(x)); }
 
 }  // namespace vqx::ciede::approx

@@ -36,7 +36,7 @@ using steps::kTwoPi;
 
 // Chromas, a' and C' of each pair. Square roots only: vectorised where
 // sqrt() need not set errno (-fno-math-errno), else scalar.
-VQX_CIEDE_CLONES void chroma_stage(PairBatch& p) {
+VQX_CLONES void chroma_stage(PairBatch& p) {
   PairBatch::Work& w = p.work;
   constexpr double kPivot7 = 6103515625.0;  // 25^7, exact
   for (int i = 0; i < p.count; ++i) {
@@ -78,7 +78,7 @@ void rotation_ratio_stage(PairBatch& p) {
 }
 
 // h' from atan2(b, a'), checked, then moved into [0, 2 pi) as libvmaf does.
-VQX_CIEDE_INLINE float hue_angle(float b, float ap, bool& ok) {
+VQX_FORCE_INLINE float hue_angle(float b, float ap, bool& ok) {
   const double v = approx::atan2(b, ap);
   ok = ok & safe(v);
   const float h = static_cast<float>(v);
@@ -88,7 +88,7 @@ VQX_CIEDE_INLINE float hue_angle(float b, float ap, bool& ok) {
 }
 
 // Hue angles, delta H', T and R_T of each pair: no libm calls, vectorised.
-VQX_CIEDE_CLONES void hue_stage(PairBatch& p) {
+VQX_CLONES void hue_stage(PairBatch& p) {
   PairBatch::Work& w = p.work;
   for (int i = 0; i < p.count; ++i) {
     bool ok = w.exact[i] == 0;
@@ -114,7 +114,7 @@ VQX_CIEDE_CLONES void hue_stage(PairBatch& p) {
 
     // T: an absolute bound, as T lies between 0.3 and 1.7.
     const double t = steps::hue_weighting(
-        mean_h, [](double x) VQX_CIEDE_LAMBDA_INLINE { return approx::cos(x); });
+        mean_h, [](double x) VQX_INLINE_LAMBDA { return approx::cos(x); });
     ok = ok & same_float(t, kRelativeBound * 4.0);
 
     const double exponent = steps::rotation_exponent(mean_h);
@@ -133,7 +133,7 @@ VQX_CIEDE_CLONES void hue_stage(PairBatch& p) {
 
 // The weighted differences and the result, for every pair (vectorised as
 // chroma_stage is); then the pairs that failed a check again, with libm.
-VQX_CIEDE_CLONES void result_stage(PairBatch& p) {
+VQX_CLONES void result_stage(PairBatch& p) {
   const PairBatch::Work& w = p.work;
   for (int i = 0; i < p.count; ++i) {
     p.difference[i] = steps::combine(p.l1[i], p.l2[i], w.mean_cp[i], w.delta_cp[i],

@@ -13,7 +13,7 @@ namespace vqx::ciede {
 // inlines late: its IPA analyses then lose the loop's stores, and the caller
 // drops the whole call. memcpy between registers compiles to nothing.
 template <typename To, typename From>
-VQX_CIEDE_INLINE To bits_as(const From& from) {
+VQX_FORCE_INLINE To bits_as(const From& from) {
   static_assert(sizeof(To) == sizeof(From));
   To to;
   std::memcpy(&to, &from, sizeof(To));
@@ -26,17 +26,17 @@ VQX_CIEDE_INLINE To bits_as(const From& from) {
 // vectorised (except with AVX-512's masked instructions). pick_bit() takes
 // the condition as an integer 0 or 1: an int turned into a bool is not
 // vectorised either.
-VQX_CIEDE_INLINE float pick(bool c, float a, float b) {
+VQX_FORCE_INLINE float pick(bool c, float a, float b) {
   const std::uint32_t m = 0U - static_cast<std::uint32_t>(c);
   return bits_as<float>((bits_as<std::uint32_t>(a) & m) | (bits_as<std::uint32_t>(b) & ~m));
 }
 
-VQX_CIEDE_INLINE double pick_bit(std::uint64_t bit, double a, double b) {
+VQX_FORCE_INLINE double pick_bit(std::uint64_t bit, double a, double b) {
   const std::uint64_t m = 0U - bit;
   return bits_as<double>((bits_as<std::uint64_t>(a) & m) | (bits_as<std::uint64_t>(b) & ~m));
 }
 
-VQX_CIEDE_INLINE double pick(bool c, double a, double b) {
+VQX_FORCE_INLINE double pick(bool c, double a, double b) {
   return pick_bit(static_cast<std::uint64_t>(c), a, b);
 }
 

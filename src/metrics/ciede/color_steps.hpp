@@ -18,7 +18,7 @@ struct Rgb {
 };
 
 // Normalised samples through the BT.709 matrix: non-linear R'G'B'.
-VQX_CIEDE_INLINE Rgb rgb_prime(double y, double u, double v, const YuvScale& s) {
+VQX_FORCE_INLINE Rgb rgb_prime(double y, double u, double v, const YuvScale& s) {
   const double yn = (y - s.luma_offset) * s.luma_inv_range;
   const double un = (u - s.chroma_offset) * s.chroma_inv_range;
   const double vn = (v - s.chroma_offset) * s.chroma_inv_range;
@@ -26,25 +26,25 @@ VQX_CIEDE_INLINE Rgb rgb_prime(double y, double u, double v, const YuvScale& s) 
 }
 
 // The sRGB curve: pow(gamma_base(c), 2.4) above the threshold, else linear.
-VQX_CIEDE_INLINE bool on_gamma_segment(double c) { return c > kLinearThreshold; }
-VQX_CIEDE_INLINE double gamma_base(double c) { return (c + kGammaOffset) * (1.0 / kGammaScale); }
-VQX_CIEDE_INLINE double linear_segment(double c) { return c * (1.0 / kLinearSlope); }
+VQX_FORCE_INLINE bool on_gamma_segment(double c) { return c > kLinearThreshold; }
+VQX_FORCE_INLINE double gamma_base(double c) { return (c + kGammaOffset) * (1.0 / kGammaScale); }
+VQX_FORCE_INLINE double linear_segment(double c) { return c * (1.0 / kLinearSlope); }
 
 // One row of the RGB-to-XYZ matrix, then the white point (X and Z rows).
-VQX_CIEDE_INLINE double xyz_row(int row, double r, double g, double b) {
+VQX_FORCE_INLINE double xyz_row(int row, double r, double g, double b) {
   return r * kRgbToXyz[row][0] + g * kRgbToXyz[row][1] + b * kRgbToXyz[row][2];
 }
-VQX_CIEDE_INLINE double x_over_white(double x) { return x * (1.0 / kWhiteX); }
-VQX_CIEDE_INLINE double z_over_white(double z) { return z * (1.0 / kWhiteZ); }
+VQX_FORCE_INLINE double x_over_white(double x) { return x * (1.0 / kWhiteX); }
+VQX_FORCE_INLINE double z_over_white(double z) { return z * (1.0 / kWhiteZ); }
 
 // CIELAB's f(t): pow(t, 1/3) above epsilon, else this line.
-VQX_CIEDE_INLINE bool on_cube_root_segment(double t) { return t > kLabEpsilon; }
-VQX_CIEDE_INLINE double lab_f_linear(double t) {
+VQX_FORCE_INLINE bool on_cube_root_segment(double t) { return t > kLabEpsilon; }
+VQX_FORCE_INLINE double lab_f_linear(double t) {
   return (kLabKappa * t + kLabLinearOffset) * (1.0 / kLabLinearDivisor);
 }
 
 // L, a, b from the three f values (floats, as libvmaf's helper returns them).
-VQX_CIEDE_INLINE Lab lab_from_f(float fx, float fy, float fz) {
+VQX_FORCE_INLINE Lab lab_from_f(float fx, float fy, float fz) {
   const double x = fx;
   const double y = fy;
   const double z = fz;

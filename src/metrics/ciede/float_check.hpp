@@ -18,12 +18,12 @@ inline constexpr double kRelativeBound = 0x1p-44;
 inline constexpr double kAbsoluteFloor = 0x1p-1060;
 
 // Whether every double within `bound` of v rounds to the same float.
-VQX_CIEDE_INLINE bool same_float(double v, double bound) {
+VQX_FORCE_INLINE bool same_float(double v, double bound) {
   return static_cast<float>(v - bound) == static_cast<float>(v + bound);
 }
 
 // same_float() with the relative bound.
-VQX_CIEDE_INLINE bool safe(double v) {
+VQX_FORCE_INLINE bool safe(double v) {
   return same_float(v, std::fabs(v) * kRelativeBound + kAbsoluteFloor);
 }
 

@@ -29,14 +29,14 @@ constexpr double kPowBound = 0x1p-46;
 constexpr double kSumBound = 0x1p-45;
 
 // One linearised component: the approximate power on the gamma segment.
-VQX_CIEDE_INLINE double linearise(double c) {
+VQX_FORCE_INLINE double linearise(double c) {
   const double curve = approx::pow(steps::gamma_base(c), kGamma);
   return pick(steps::on_gamma_segment(c), curve, steps::linear_segment(c));
 }
 
 // f(t) of one XYZ value whose error is at most t_bound; clears `ok` when
 // libm's f could round to another float or lie on the other segment.
-VQX_CIEDE_INLINE float lab_f(double t, double t_bound, bool& ok) {
+VQX_FORCE_INLINE float lab_f(double t, double t_bound, bool& ok) {
   const bool cube = steps::on_cube_root_segment(t);
   const double root = approx::pow(t, kLabCubeRootExponent);
   const double line = steps::lab_f_linear(t);
@@ -50,7 +50,7 @@ VQX_CIEDE_INLINE float lab_f(double t, double t_bound, bool& ok) {
   return static_cast<float>(f);
 }
 
-VQX_CIEDE_CLONES void approximate_stage(LabBatch& batch, const YuvScale& scale) {
+VQX_CLONES void approximate_stage(LabBatch& batch, const YuvScale& scale) {
   for (int i = 0; i < batch.count; ++i) {
     const std::uint64_t key = batch.key[i];
     const steps::Rgb p =

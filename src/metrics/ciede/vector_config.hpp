@@ -12,30 +12,8 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-// The batch loops are written for the vectoriser. Where the toolchain can
-// dispatch at run time (GCC, x86-64, ELF ifuncs) they are also compiled for
-// x86-64-v3 (AVX2) and x86-64-v4 (AVX-512); the loader picks the best the
-// CPU has. IEEE arithmetic gives the same bits on every path. Define
-// VQX_CIEDE_NO_CLONES to build the baseline path only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(VQX_CIEDE_NO_CLONES)
-#define VQX_CIEDE_CLONES \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-#define VQX_CIEDE_HAS_CLONES 1
-#else
-#define VQX_CIEDE_CLONES
-#define VQX_CIEDE_HAS_CLONES 0
-#endif
-
-// Helpers are forced inline so that each clone compiles its own copy and
-// the vectoriser sees whole loop bodies.
-#if defined(__GNUC__)
-#define VQX_CIEDE_INLINE [[gnu::always_inline]] inline
-#define VQX_CIEDE_LAMBDA_INLINE __attribute__((always_inline))
-#else
-#define VQX_CIEDE_INLINE inline
-#define VQX_CIEDE_LAMBDA_INLINE
-#endif
+// The batch loops are written for the vectoriser (core/kernel_build.hpp).
+#include "core/kernel_build.hpp"
 
 namespace vqx::ciede {
 
@@ -44,7 +22,7 @@ namespace vqx::ciede {
 // libm's own functions are faster). Elsewhere it is assumed. Both paths give
 // the same results; this only picks the faster.
 inline bool approximate_path_pays() {
-#if VQX_CIEDE_HAS_CLONES
+#if VQX_HAS_CLONES
   return __builtin_cpu_supports("avx2") != 0;
 #elif defined(__x86_64__) || defined(__i386__)
 #if defined(__AVX2__)

@@ -19,7 +19,7 @@ using float_common::abs_of;
 // libvmaf run in turn (the second sees the first's result); their MIN and
 // MAX are formed in double because the gain limit is a double. Selections
 // stand for libvmaf's branches, so that the row loop vectorises.
-VQX_FLOAT_INLINE float restored(float o, float t, bool angle_ok, double gain_limit) {
+VQX_FORCE_INLINE float restored(float o, float t, bool angle_ok, double gain_limit) {
   float k = t * refined_rcp(o + kDecoupleEps);
   k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
   float r = k * o;
@@ -32,13 +32,13 @@ VQX_FLOAT_INLINE float restored(float o, float t, bool angle_ok, double gain_lim
 }
 
 // libvmaf's masking term: FLOAT_ONE_BY_30 * fabsf(x), a double product.
-VQX_FLOAT_INLINE float masking_term(float x) {
+VQX_FORCE_INLINE float masking_term(float x) {
   return static_cast<float>(kOneBy30 * static_cast<double>(abs_of(x)));
 }
 
 // The angle test without trigonometry (ADM_OPT_AVOID_ATAN): whether
 // (oh, ov) and (th, tv) are within 1 degree of each other, as 1 or 0.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void angle_row(const float* __restrict oh, const float* __restrict ov, const float* __restrict th,
                const float* __restrict tv, unsigned begin, unsigned end, float cos_1deg_sq,
                std::int32_t* __restrict ok) {
@@ -51,7 +51,7 @@ void angle_row(const float* __restrict oh, const float* __restrict ov, const flo
 }
 
 // One band of one row: the restored and additive coefficients, weighted.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void band_row(const float* __restrict o, const float* __restrict t,
               const std::int32_t* __restrict ok, unsigned begin, unsigned end, float weight,
               double gain_limit, float* __restrict csf_r, float* __restrict flt_r,

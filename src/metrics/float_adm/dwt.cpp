@@ -13,7 +13,7 @@ namespace {
 // row's start aligned.
 constexpr std::size_t kLead = 16;
 
-VQX_FLOAT_INLINE float taps4(const std::array<float, 4>& f, float s0, float s1, float s2,
+VQX_FORCE_INLINE float taps4(const std::array<float, 4>& f, float s0, float s1, float s2,
                              float s3) {
   float acc = 0;
   acc += f[0] * s0;
@@ -24,7 +24,7 @@ VQX_FLOAT_INLINE float taps4(const std::array<float, 4>& f, float s0, float s1, 
 }
 
 // The column pass: lo[j] and hi[j] for every column j of rows r0..r3.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void column_pass(const float* __restrict r0, const float* __restrict r1, const float* __restrict r2,
                  const float* __restrict r3, unsigned width, float* __restrict lo,
                  float* __restrict hi, bool approx_only) {
@@ -40,7 +40,7 @@ void column_pass(const float* __restrict r0, const float* __restrict r1, const f
 
 // The row pass over a column-pass row padded at -1, n and n + 1:
 // out_lo[j] and out_hi[j] from columns 2j - 1 .. 2j + 2.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void row_pass(const float* __restrict in, unsigned out_width, float* __restrict out_lo,
               float* __restrict out_hi) {
   for (unsigned j = 0; j < out_width; ++j) {
@@ -50,7 +50,7 @@ void row_pass(const float* __restrict in, unsigned out_width, float* __restrict 
   }
 }
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void row_pass_lo(const float* __restrict in, unsigned out_width, float* __restrict out_lo) {
   for (unsigned j = 0; j < out_width; ++j) {
     const float* s = in + 2 * static_cast<std::ptrdiff_t>(j) - 1;

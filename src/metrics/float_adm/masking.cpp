@@ -16,7 +16,7 @@ using float_common::abs_of;
 // starts at 0 and adds the eight neighbours' flt and the centre's
 // |csf| * 1/15 (the latter in double, as FLOAT_ONE_BY_15 is a double), row
 // by row; the bands' sums are added in float in the order h, v, d.
-VQX_FLOAT_INLINE float threshold(const Masker& m, std::ptrdiff_t j) {
+VQX_FORCE_INLINE float threshold(const Masker& m, std::ptrdiff_t j) {
   float thr = 0;
   for (int b = 0; b < kBands; ++b) {
     const float* up = m.flt[0][b];
@@ -38,13 +38,13 @@ VQX_FLOAT_INLINE float threshold(const Masker& m, std::ptrdiff_t j) {
   return thr;
 }
 
-VQX_FLOAT_INLINE float cube(float x) { return x * x * x; }
+VQX_FORCE_INLINE float cube(float x) { return x * x * x; }
 
 // Terms of columns [begin, end) into terms[b][j - begin]; `Power` maps the
 // masked value to its term. Bypass (no masking) is a template parameter so
 // that the loop has no branch.
 template <bool Bypass, typename Power>
-VQX_FLOAT_INLINE void masked_terms(const ConstBandRows& target, const Masker& m, unsigned begin,
+VQX_FORCE_INLINE void masked_terms(const ConstBandRows& target, const Masker& m, unsigned begin,
                                    unsigned end, float* __restrict th, float* __restrict tv,
                                    float* __restrict td, const Power& power) {
   for (unsigned j = begin; j < end; ++j) {
@@ -60,10 +60,10 @@ VQX_FLOAT_INLINE void masked_terms(const ConstBandRows& target, const Masker& m,
   }
 }
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void masked_cubes(const ConstBandRows& target, const Masker& m, unsigned begin, unsigned end,
                   bool bypass, float* th, float* tv, float* td) {
-  const auto power = [](float x) VQX_FLOAT_INLINE_LAMBDA { return cube(x); };
+  const auto power = [](float x) VQX_INLINE_LAMBDA { return cube(x); };
   if (bypass) {
     masked_terms<true>(target, m, begin, end, th, tv, td, power);
   } else {
@@ -71,7 +71,7 @@ void masked_cubes(const ConstBandRows& target, const Masker& m, unsigned begin, 
   }
 }
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void reference_cubes(const ConstBandRows& ref, const BandWeights& w, unsigned begin, unsigned end,
                      float* __restrict th, float* __restrict tv, float* __restrict td) {
   for (unsigned j = begin; j < end; ++j) {

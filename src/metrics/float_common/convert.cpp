@@ -9,7 +9,7 @@ namespace vqx::float_common {
 
 namespace {
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void convert_rows8(const Plane& plane, FloatImage& out) {
   for (unsigned y = 0; y < out.height(); ++y) {
     const std::uint8_t* __restrict src = plane.row<std::uint8_t>(y);
@@ -21,7 +21,7 @@ void convert_rows8(const Plane& plane, FloatImage& out) {
 }
 
 // Multiplying by 2^-(bpc-8) is exact and equals libvmaf's division.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void convert_rows16(const Plane& plane, float scale, FloatImage& out) {
   for (unsigned y = 0; y < out.height(); ++y) {
     const std::uint16_t* __restrict src = plane.row<std::uint16_t>(y);

@@ -19,7 +19,7 @@ constexpr std::size_t kBlock = 16;
 
 // out[j] = sum over k of term(k, j), for j < width.
 template <typename Term>
-VQX_FLOAT_INLINE void accumulate(std::size_t ntaps, std::size_t width, float* __restrict out,
+VQX_FORCE_INLINE void accumulate(std::size_t ntaps, std::size_t width, float* __restrict out,
                                  const Term& term) {
   std::size_t j = 0;
   for (; j + kBlock <= width; j += kBlock) {
@@ -39,18 +39,18 @@ VQX_FLOAT_INLINE void accumulate(std::size_t ntaps, std::size_t width, float* __
 
 }  // namespace
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void weighted_rows(std::span<const float> taps, const float* const* rows, unsigned width,
                    float* out) {
   const float* f = taps.data();
-  accumulate(taps.size(), width, out, [&](std::size_t k, std::size_t j) VQX_FLOAT_INLINE_LAMBDA {
+  accumulate(taps.size(), width, out, [&](std::size_t k, std::size_t j) VQX_INLINE_LAMBDA {
     return f[k] * rows[k][j];
   });
 }
 
 // The five sums of one column block side by side, so that each sample is
 // loaded once for all five.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void weighted_rows_moments(std::span<const float> taps, const float* const* a,
                            const float* const* b, unsigned width, float* const* out) {
   const float* f = taps.data();
@@ -129,7 +129,7 @@ void filter_row(std::span<const float> taps, const float* padded, unsigned width
   weighted_rows(taps, shifted.data(), width, out);
 }
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void filter_row_even(std::span<const float> taps, const float* padded, unsigned out_width,
                      float* out) {
   std::array<const float*, kMaxTaps> shifted;  // the first taps.size() are set
@@ -139,7 +139,7 @@ void filter_row_even(std::span<const float> taps, const float* padded, unsigned 
   const float* const* rows = shifted.data();
   accumulate(taps.size(), out_width, out,
              [&](std::size_t k, std::size_t j)
-                 VQX_FLOAT_INLINE_LAMBDA { return f[k] * rows[k][2 * j]; });
+                 VQX_INLINE_LAMBDA { return f[k] * rows[k][2 * j]; });
 }
 
 std::size_t filter_scratch_size(unsigned width, unsigned taps) {

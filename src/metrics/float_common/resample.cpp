@@ -176,7 +176,7 @@ void Resampler::run_nearest(const FloatImage& src, FloatImage& dst) const {
 
 // libvmaf: (1-dy)(1-dx) r1[x1] + (1-dy) dx r1[x2] + dy (1-dx) r2[x1] + dy dx r2[x2],
 // every product and sum in float, left to right.
-VQX_FLOAT_CLONES
+VQX_CLONES
 void Resampler::run_bilinear(const FloatImage& src, FloatImage& dst) const {
   const int* xi = cols_.index.data();
   const float* dxs = cols_.frac.data();

@@ -18,7 +18,7 @@ constexpr unsigned kRowsAtOnce = 8;
 // libvmaf adds fabs(x - y), a double, to a float sum and rounds back to
 // float; the sum of two floats rounded once from double equals the float
 // sum, so float arithmetic here gives the same bits.
-VQX_FLOAT_CLONES
+VQX_CLONES
 float mean_abs_difference(const float_common::FloatImage& a, const float_common::FloatImage& b) {
   assert(a.width() == b.width() && a.height() == b.height());
   const unsigned w = a.width();

@@ -22,7 +22,7 @@ constexpr std::uint32_t kOneBits = 0x3F800000U;  // 1.0f
 constexpr int kExponentBias = 127;
 constexpr int kMantissaBits = 23;
 
-VQX_FLOAT_INLINE float log2_bits(float x) {
+VQX_FORCE_INLINE float log2_bits(float x) {
   const std::uint32_t u = bits_of(x);
   const int exponent = static_cast<int>((u & kExponentMask) >> kMantissaBits);
   const float remain = float_of((u & kMantissaMask) | kOneBits);
@@ -49,7 +49,7 @@ constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 // Written with selections rather than branches, and with quiet comparisons
 // (same results as <), so that the row loop vectorises; the selected
 // values are those of libvmaf's branches.
-VQX_FLOAT_INLINE float log2_approx_inline(float x) {
+VQX_FORCE_INLINE float log2_approx_inline(float x) {
   float r = log2_bits(x);
   r = quiet_less(x, 0.0f) ? kNaN : r;
   return x == 0 ? kMinusInf : r;
@@ -64,7 +64,7 @@ struct Terms {
 // the gain g and the residual variance sv^2 with their special cases (each
 // `if` of libvmaf is a selection here), then the two log2 terms, whose
 // quotients are formed in double because sigma_nsq is a double.
-VQX_FLOAT_INLINE Terms pixel_terms(float mu1, float mu2, float xx, float yy, float xy,
+VQX_FORCE_INLINE Terms pixel_terms(float mu1, float mu2, float xx, float yy, float xy,
                                    const StatParams& p) {
   const float mu1_sq = mu1 * mu1;
   const float mu2_sq = mu2 * mu2;
@@ -102,7 +102,7 @@ VQX_FLOAT_INLINE Terms pixel_terms(float mu1, float mu2, float xx, float yy, flo
   return {num, den};
 }
 
-VQX_FLOAT_CLONES
+VQX_CLONES
 void row_terms(const float* __restrict mu1, const float* __restrict mu2, const float* __restrict xx,
                const float* __restrict yy, const float* __restrict xy, unsigned width,
                const StatParams& p, float* __restrict num, float* __restrict den) {

@@ -16,17 +16,8 @@
 #endif
 
 // The block loops run over kLanes blocks side by side, which the compiler
-// vectorises. Where the toolchain can dispatch at run time (GCC, x86-64, ELF
-// ifuncs) they are also compiled for x86-64-v3 (AVX2) and x86-64-v4
-// (AVX-512); the loader picks the best the CPU has. Integer and IEEE float
-// arithmetic give the same bits on every path. Define VQX_HVS_NO_CLONES to
-// build the baseline path only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(VQX_HVS_NO_CLONES)
-#define VQX_HVS_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-#else
-#define VQX_HVS_CLONES
-#endif
+// vectorises, cloned for AVX2 and AVX-512 (core/kernel_build.hpp).
+#include "core/kernel_build.hpp"
 // Loops over the lanes are kept as loops until the vectoriser turns each into
 // whole vectors: unrolled first, they are left to the SLP vectoriser, which
 // handles these bodies badly.
@@ -36,12 +27,6 @@
 #define VQX_HVS_LANE_LOOP _Pragma("GCC unroll 1")
 #else
 #define VQX_HVS_LANE_LOOP
-#endif
-// Helpers are forced inline so that each clone compiles its own copy.
-#if defined(__GNUC__)
-#define VQX_HVS_INLINE [[gnu::always_inline]] inline
-#else
-#define VQX_HVS_INLINE inline
 #endif
 
 #include "metrics/psnr_hvs/dct.hpp"
@@ -81,7 +66,7 @@ using LaneFloats = float[kLanes];
 // the samples are then taken out of all the lanes' words at once, which
 // the compiler vectorises (a lane-by-lane copy is a slow gather).
 template <typename Sample>
-VQX_HVS_INLINE void gather(const PlaneView<Sample>& v, unsigned y, const int* x, LaneRow* out) {
+VQX_FORCE_INLINE void gather(const PlaneView<Sample>& v, unsigned y, const int* x, LaneRow* out) {
   static_assert(std::endian::native == std::endian::little, "samples are unpacked from words");
   constexpr int kPerWord = 8 / static_cast<int>(sizeof(Sample));
   constexpr int kWords = kBlock / kPerWord;
@@ -110,7 +95,7 @@ VQX_HVS_INLINE void gather(const PlaneView<Sample>& v, unsigned y, const int* x,
 // order); the means are exact because the integer sums fit a float's
 // mantissa. Quadrants are numbered as libvmaf does: ((i & 12) >> 2) +
 // ((j & 12) >> 1) for row i, column j.
-VQX_HVS_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
+VQX_FORCE_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
   std::int32_t sum[kLanes] = {};
   for (int k = 0; k < kBlockArea; ++k) {
     VQX_HVS_LANE_LOOP
@@ -174,7 +159,7 @@ VQX_HVS_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
 // Each block's masking level from its DCT coefficients: sqrt(AC energy
 // weighted by the mask table * variance ratio) / 32, the square root taken
 // in double as libvmaf does.
-VQX_HVS_INLINE void masking_level(const LaneRow* coef, const LaneFloats& ratio, const Weights& w,
+VQX_FORCE_INLINE void masking_level(const LaneRow* coef, const LaneFloats& ratio, const Weights& w,
                                   LaneFloats& level) {
   float energy[kLanes] = {};
   for (int k = 1; k < kBlockArea; ++k) {
@@ -193,7 +178,7 @@ VQX_HVS_INLINE void masking_level(const LaneRow* coef, const LaneFloats& ratio, 
 }
 
 // The squared, masked, CSF-weighted coefficient differences of kLanes blocks.
-VQX_HVS_INLINE void chunk_terms(Scratch& s, const Weights& w) {
+VQX_FORCE_INLINE void chunk_terms(Scratch& s, const Weights& w) {
   LaneFloats ref_ratio;
   LaneFloats dist_ratio;
   variance_ratio(s.ref, ref_ratio);
@@ -234,7 +219,7 @@ VQX_HVS_INLINE void chunk_terms(Scratch& s, const Weights& w) {
 // (block by block, coefficients in raster order), one float addition at a
 // time. Zero terms leave a float sum unchanged, so only the others are
 // visited: a bit mask of them is built for every lane at once, then walked.
-VQX_HVS_INLINE float accumulate(const Scratch& s, int count, float sum) {
+VQX_FORCE_INLINE float accumulate(const Scratch& s, int count, float sum) {
   std::uint64_t nonzero[kLanes] = {};
   for (int k = 0; k < kBlockArea; ++k) {
     VQX_HVS_LANE_LOOP
@@ -252,7 +237,7 @@ VQX_HVS_INLINE float accumulate(const Scratch& s, int count, float sum) {
 }
 
 template <typename Sample>
-VQX_HVS_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
+VQX_FORCE_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
                                       unsigned bpc, const Weights& w, Scratch& s) {
   // Block origins x, y = 0, 7, 14, ... while the block fits.
   const unsigned blocks_x = (ref.width - kBlock) / kStep + 1;
@@ -281,13 +266,13 @@ VQX_HVS_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const PlaneV
   return sum;
 }
 
-VQX_HVS_CLONES float plane_error_8(const PlaneView<std::uint8_t>& ref,
+VQX_CLONES float plane_error_8(const PlaneView<std::uint8_t>& ref,
                                    const PlaneView<std::uint8_t>& dist, const Weights& w,
                                    Scratch& s) {
   return plane_error_impl(ref, dist, 8, w, s);
 }
 
-VQX_HVS_CLONES float plane_error_16(const PlaneView<std::uint16_t>& ref,
+VQX_CLONES float plane_error_16(const PlaneView<std::uint16_t>& ref,
                                     const PlaneView<std::uint16_t>& dist, unsigned bpc,
                                     const Weights& w, Scratch& s) {
   return plane_error_impl(ref, dist, bpc, w, s);

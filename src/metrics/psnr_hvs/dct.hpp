@@ -3,7 +3,7 @@
 // [coefficient or sample][lane], so each step is one operation over a row of
 // lanes that the compiler turns into vector instructions.
 //
-// Include only from .cpp files that set up VQX_HVS_INLINE and
+// Include only from .cpp files that set up VQX_FORCE_INLINE and
 // VQX_HVS_LANE_LOOP (see cpu.cpp).
 #pragma once
 
@@ -25,13 +25,13 @@ namespace dct_detail {
 // a / 2 rounded towards zero, as Daala's OD_DCT_RSHIFT(a, 1): add 1 to a
 // negative value, then shift arithmetically.
 template <typename T>
-VQX_HVS_INLINE T half(T a) {
+VQX_FORCE_INLINE T half(T a) {
   return (a + (a < 0 ? T{1} : T{0})) >> 1;
 }
 
 // One lifting step's increment: (a * mult + 2^(shift - 1)) >> shift.
 template <typename T>
-VQX_HVS_INLINE T lift(T a, Lift l) {
+VQX_FORCE_INLINE T lift(T a, Lift l) {
   return (a * l.mult + (std::int32_t{1} << (l.shift - 1))) >> l.shift;
 }
 
@@ -42,7 +42,7 @@ VQX_HVS_INLINE T lift(T a, Lift l) {
 // code runs it on int32_t, as libvmaf does. With samples of at most 12 bits
 // no value or product leaves int32 (the unit test checks the worst cases).
 template <typename T>
-VQX_HVS_INLINE std::array<T, kBlock> fdct8(const std::array<T, kBlock>& x) {
+VQX_FORCE_INLINE std::array<T, kBlock> fdct8(const std::array<T, kBlock>& x) {
   using dct_detail::half;
   using dct_detail::lift;
   // Sums and differences of mirrored inputs, each difference halved into
@@ -93,7 +93,7 @@ VQX_HVS_INLINE std::array<T, kBlock> fdct8(const std::array<T, kBlock>& x) {
 }
 
 // One 8-point DCT per lane: x[m * xstep][lane] (m = 0..7) -> y[k * ystep][lane].
-VQX_HVS_INLINE void fdct8_lanes(const LaneRow* x, std::ptrdiff_t xstep, LaneRow* y,
+VQX_FORCE_INLINE void fdct8_lanes(const LaneRow* x, std::ptrdiff_t xstep, LaneRow* y,
                                 std::ptrdiff_t ystep) {
   VQX_HVS_LANE_LOOP
   for (int b = 0; b < kLanes; ++b) {
@@ -112,7 +112,7 @@ VQX_HVS_INLINE void fdct8_lanes(const LaneRow* x, std::ptrdiff_t xstep, LaneRow*
 // sample (row i, column j) on entry and coefficient (vertical frequency i,
 // horizontal frequency j) on return. `tmp` is scratch of the same shape.
 // Columns are transformed first, then rows, as libvmaf does.
-VQX_HVS_INLINE void fdct8x8_lanes(LaneRow* block, LaneRow* tmp) {
+VQX_FORCE_INLINE void fdct8x8_lanes(LaneRow* block, LaneRow* tmp) {
   for (int col = 0; col < kBlock; ++col) {
     fdct8_lanes(block + col, kBlock, tmp + std::ptrdiff_t{col} * kBlock, 1);
   }

@@ -29,7 +29,7 @@ void horizontal(const Taps& t, const float* in, int n, int first, int step, int 
 }
 
 // acc[x] += f * row[x]: one tap of a vertical pass.
-VQX_SPEED_CLONES void add_tap(float* __restrict acc, const float* __restrict row, float f, int n) {
+VQX_CLONES void add_tap(float* __restrict acc, const float* __restrict row, float f, int n) {
   for (int x = 0; x < n; ++x) {
     acc[x] += f * row[x];
   }

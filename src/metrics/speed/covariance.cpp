@@ -34,7 +34,7 @@ using Means = std::array<double, kN>;
   }
 }
 
-VQX_SPEED_CLONES void sums_of_products(const float* band, std::size_t stride, unsigned sub_w,
+VQX_CLONES void sums_of_products(const float* band, std::size_t stride, unsigned sub_w,
                                        unsigned sub_h, const Offsets& offsets, const Means& means,
                                        Sums& sums) {
   std::array<Row, kStep> c{};  // lanes kN.. stay 0

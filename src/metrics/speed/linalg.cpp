@@ -237,7 +237,7 @@ void diagonalise(Vector& diag, Vector& sub) {
 // --- QR solve --------------------------------------------------------------
 
 // dst = x y, each entry summed over k ascending from 0 (matrix_mul()).
-VQX_SPEED_CLONES void multiply(const Square& x, const Square& y, Square& dst) {
+VQX_CLONES void multiply(const Square& x, const Square& y, Square& dst) {
   dst.fill(0.0F);
   for (int i = 0; i < kN; ++i) {
     for (int k = 0; k < kN; ++k) {
@@ -310,7 +310,7 @@ void householder_qr(const Square& a, Square& qt, Square& r) {
 // Q^T b, then back substitution (solve_triangular_system()): row by row
 // from the bottom, every column's value subtracting x[k] * r[i][k] for k
 // ascending. False when a pivot is below kEigenEps.
-VQX_SPEED_CLONES bool apply_qr(const Square& qt, const Square& r, const float* b, std::size_t n,
+VQX_CLONES bool apply_qr(const Square& qt, const Square& r, const float* b, std::size_t n,
                                float* qtb, float* x) {
   std::fill(qtb, qtb + std::size_t{kN} * n, 0.0F);
   for (int i = 0; i < kN; ++i) {

@@ -31,19 +31,19 @@ template <typename Sample>
 }
 
 // The four instances, each compiled for every vector extension.
-VQX_SPEED_CLONES void convert_u8(const std::uint8_t* in, unsigned width, float inv_scale,
+VQX_CLONES void convert_u8(const std::uint8_t* in, unsigned width, float inv_scale,
                                  float* out) {
   convert(in, width, inv_scale, out);
 }
-VQX_SPEED_CLONES void convert_u16(const std::uint16_t* in, unsigned width, float inv_scale,
+VQX_CLONES void convert_u16(const std::uint16_t* in, unsigned width, float inv_scale,
                                   float* out) {
   convert(in, width, inv_scale, out);
 }
-VQX_SPEED_CLONES void difference_u8(const std::uint8_t* a, const std::uint8_t* b, unsigned width,
+VQX_CLONES void difference_u8(const std::uint8_t* a, const std::uint8_t* b, unsigned width,
                                     float inv_scale, float* out) {
   convert_difference(a, b, width, inv_scale, out);
 }
-VQX_SPEED_CLONES void difference_u16(const std::uint16_t* a, const std::uint16_t* b, unsigned width,
+VQX_CLONES void difference_u16(const std::uint16_t* a, const std::uint16_t* b, unsigned width,
                                      float inv_scale, float* out) {
   convert_difference(a, b, width, inv_scale, out);
 }

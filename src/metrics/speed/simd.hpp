@@ -1,5 +1,5 @@
-// Compilation settings of SpEED's hot loops: run-time dispatch to AVX2 and
-// AVX-512 builds, and no fused multiply-add.
+// Compilation settings of SpEED's hot loops: no fused multiply-add, and the
+// shared kernel build settings (core/kernel_build.hpp).
 //
 // Include this only from .cpp files, after the other headers: it switches
 // off floating-point contraction for the rest of the file.
@@ -13,16 +13,6 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-// Where the toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs),
-// the marked functions are also compiled for x86-64-v3 (AVX2) and x86-64-v4
-// (AVX-512) and the loader picks the best the CPU has. The loops only
-// vectorise across independent sums (lanes never change an order of
-// summation), so every path gives the same bits. Define VQX_SPEED_NO_CLONES
-// to build the baseline path only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(VQX_SPEED_NO_CLONES)
-#define VQX_SPEED_CLONES \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-#else
-#define VQX_SPEED_CLONES
-#endif
+// The loops only vectorise across independent sums (lanes never change an
+// order of summation), so every clone gives the same bits.
+#include "core/kernel_build.hpp"

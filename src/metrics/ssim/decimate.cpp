@@ -31,7 +31,7 @@ int mirror(int i, int n) {
 // The filter of `size` x `size` taps at every output sample of a row:
 // rows[v] is the phase-split input row of filter row v, its phases
 // phase_stride apart. Sums stay in memory, one output row of them.
-VQX_SSIM_CLONES void filter_row(const float* const* rows, const float* taps, int size, int factor,
+VQX_CLONES void filter_row(const float* const* rows, const float* taps, int size, int factor,
                                 int phase_stride, double* __restrict acc, float* __restrict out,
                                 int count) {
   for (int x = 0; x < count; ++x) acc[x] = 0.0;
@@ -39,7 +39,7 @@ VQX_SSIM_CLONES void filter_row(const float* const* rows, const float* taps, int
     for (int u = 0; u < size; ++u) {
       const float* __restrict in = rows[v] + (u % factor) * phase_stride + u / factor;
       const float tap = taps[v * size + u];
-      VQX_SSIM_IVDEP
+      VQX_IVDEP
       for (int x = 0; x < count; ++x) acc[x] += static_cast<double>(in[x] * tap);
     }
   }
@@ -50,13 +50,13 @@ VQX_SSIM_CLONES void filter_row(const float* const* rows, const float* taps, int
 // 9x9 low-pass, factor 2): one pass over the row per filter row, with that
 // row's taps unrolled, so that each sum leaves its register once per row.
 template <int Size, int Factor>
-VQX_SSIM_INLINE void filter_row_fixed(const float* const* rows, const float* taps, int phase_stride,
+VQX_FORCE_INLINE void filter_row_fixed(const float* const* rows, const float* taps, int phase_stride,
                                       double* __restrict acc, float* __restrict out, int count) {
   for (int x = 0; x < count; ++x) acc[x] = 0.0;
   for (int v = 0; v < Size; ++v) {
     const float* __restrict row = rows[v];
     const float* row_taps = taps + v * Size;
-    VQX_SSIM_IVDEP
+    VQX_IVDEP
     for (int x = 0; x < count; ++x) {
       double sum = acc[x];
 #pragma GCC unroll 16
@@ -69,7 +69,7 @@ VQX_SSIM_INLINE void filter_row_fixed(const float* const* rows, const float* tap
   for (int x = 0; x < count; ++x) out[x] = static_cast<float>(acc[x]);
 }
 
-VQX_SSIM_CLONES void filter_row_lpf(const float* const* rows, const float* taps, int phase_stride,
+VQX_CLONES void filter_row_lpf(const float* const* rows, const float* taps, int phase_stride,
                                     double* __restrict acc, float* __restrict out, int count) {
   filter_row_fixed<kLpfSize, 2>(rows, taps, phase_stride, acc, out, count);
 }
@@ -78,7 +78,7 @@ VQX_SSIM_CLONES void filter_row_lpf(const float* const* rows, const float* taps,
 // compiler vectorises these loops): samples k in [first, last), which read
 // inside the row for every phase.
 template <int Factor>
-VQX_SSIM_INLINE void split_inside(const float* __restrict row, int half, int first, int last,
+VQX_FORCE_INLINE void split_inside(const float* __restrict row, int half, int first, int last,
                                   int phase_stride, float* __restrict phases) {
   for (int k = first; k < last; ++k) {
     for (int j = 0; j < Factor; ++j) phases[j * phase_stride + k] = row[k * Factor + j - half];
@@ -90,7 +90,7 @@ VQX_SSIM_INLINE void split_inside(const float* __restrict row, int half, int fir
 // `len` samples, phase_stride apart: phase j, sample k is padded sample
 // k * factor + j, i.e. input column k * factor + j - half. Every factor
 // float_ssim's "scale" option allows has its own inner loop.
-VQX_SSIM_CLONES void split_phases(const float* __restrict row, int w, int half, int factor, int len,
+VQX_CLONES void split_phases(const float* __restrict row, int w, int half, int factor, int len,
                                   int phase_stride, float* __restrict phases) {
   const int last = std::min(len, (w + half - factor) / factor + 1);
   const int first = std::min(last, ceil_div(half, factor));

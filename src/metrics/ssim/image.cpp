@@ -10,16 +10,16 @@ namespace vqx::ssim {
 namespace {
 
 template <typename Sample>
-VQX_SSIM_INLINE void scale_row(const Sample* __restrict in, float* __restrict out, int width,
+VQX_FORCE_INLINE void scale_row(const Sample* __restrict in, float* __restrict out, int width,
                                float unit) {
   for (int x = 0; x < width; ++x) out[x] = static_cast<float>(in[x]) * unit;
 }
 
-VQX_SSIM_CLONES void convert_8bit(const std::uint8_t* in, float* out, int width) {
+VQX_CLONES void convert_8bit(const std::uint8_t* in, float* out, int width) {
   scale_row(in, out, width, 1.0f);
 }
 
-VQX_SSIM_CLONES void convert_16bit(const std::uint16_t* in, float* out, int width, float unit) {
+VQX_CLONES void convert_16bit(const std::uint16_t* in, float* out, int width, float unit) {
   scale_row(in, out, width, unit);
 }
 

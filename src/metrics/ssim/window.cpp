@@ -24,7 +24,7 @@ namespace vqx::ssim {
 namespace {
 
 // The products of one input row that the second moments filter.
-VQX_SSIM_CLONES void row_products(const float* __restrict a, const float* __restrict b,
+VQX_CLONES void row_products(const float* __restrict a, const float* __restrict b,
                                   float* __restrict aa, float* __restrict bb, float* __restrict ab,
                                   int count) {
   for (int x = 0; x < count; ++x) {
@@ -35,7 +35,7 @@ VQX_SSIM_CLONES void row_products(const float* __restrict a, const float* __rest
 }
 
 // One horizontally filtered row: out[x] = sum over t of in[x + t] * tap[t].
-VQX_SSIM_CLONES void filter_row_horizontal(const float* __restrict in, float* __restrict out,
+VQX_CLONES void filter_row_horizontal(const float* __restrict in, float* __restrict out,
                                            int count) {
   for (int x = 0; x < count; ++x) {
     double sum = 0.0;
@@ -45,9 +45,9 @@ VQX_SSIM_CLONES void filter_row_horizontal(const float* __restrict in, float* __
 }
 
 // One vertically filtered row: out[x] = sum over v of rows[v][x] * tap[v].
-VQX_SSIM_CLONES void filter_row_vertical(const float* const* rows, float* __restrict out,
+VQX_CLONES void filter_row_vertical(const float* const* rows, float* __restrict out,
                                          int count) {
-  VQX_SSIM_IVDEP
+  VQX_IVDEP
   for (int x = 0; x < count; ++x) {
     double sum = 0.0;
     for (int v = 0; v < kWindow; ++v) sum += static_cast<double>(rows[v][x] * kGaussian[v]);
@@ -58,7 +58,7 @@ VQX_SSIM_CLONES void filter_row_vertical(const float* const* rows, float* __rest
 // The variances and the covariance of one output row, in place of the
 // second moments and the cross moment (m11 -> var1, m22 -> var2, m12 ->
 // cov), and the product var1 * var2 in `prod`. All float, as in libvmaf.
-VQX_SSIM_CLONES void row_moments(const float* __restrict mu1, const float* __restrict mu2,
+VQX_CLONES void row_moments(const float* __restrict mu1, const float* __restrict mu2,
                                  float* __restrict m11, float* __restrict m22,
                                  float* __restrict m12, float* __restrict prod, int count) {
   for (int x = 0; x < count; ++x) {
@@ -79,7 +79,7 @@ VQX_SSIM_CLONES void row_moments(const float* __restrict mu1, const float* __res
 // value and rounds it to float, which is the float root (53 >= 2 * 24 + 2
 // bits). GCC vectorises std::sqrt only under -fno-math-errno, which a
 // pragma cannot switch on, hence the SSE form on x86-64.
-VQX_SSIM_CLONES void root_row(float* v, int count) {
+VQX_CLONES void root_row(float* v, int count) {
   int x = 0;
 #if defined(__SSE2__)
   for (; x + 4 <= count; x += 4) _mm_storeu_ps(v + x, _mm_sqrt_ps(_mm_loadu_ps(v + x)));
@@ -91,7 +91,7 @@ VQX_SSIM_CLONES void root_row(float* v, int count) {
 // variances, the covariance and the root of the variances' product. Types
 // follow libvmaf exactly: the luminance and contrast quotients divide a
 // double by a float sum, the structure quotient is float.
-VQX_SSIM_CLONES void row_terms(const float* __restrict mu1, const float* __restrict mu2,
+VQX_CLONES void row_terms(const float* __restrict mu1, const float* __restrict mu2,
                                const float* __restrict var1, const float* __restrict var2,
                                const float* __restrict cov, const float* __restrict sd12,
                                double* __restrict ssim, double* __restrict lum,

@@ -51,7 +51,7 @@ std::array<double, 3> solve3(const Matrix3& a, const std::array<double, 3>& b) {
   return x;
 }
 
-VQX_S2_INLINE Lanes8 fma8(Lanes8 a, Lanes8 b, Lanes8 c) {
+VQX_FORCE_INLINE Lanes8 fma8(Lanes8 a, Lanes8 b, Lanes8 c) {
   Lanes8 r;
   for (unsigned l = 0; l < kGroupRows; ++l) {
     r[l] = __builtin_fmaf(a[l], b[l], c[l]);
@@ -59,12 +59,12 @@ VQX_S2_INLINE Lanes8 fma8(Lanes8 a, Lanes8 b, Lanes8 c) {
   return r;
 }
 
-VQX_S2_INLINE Lanes8 splat(float v) { return Lanes8{v, v, v, v, v, v, v, v}; }
+VQX_FORCE_INLINE Lanes8 splat(float v) { return Lanes8{v, v, v, v, v, v, v, v}; }
 
 // Quantity q of the interleaved pixel at buffer index i (products rounded
 // to float, as libjxl stores them in an image before blurring).
 template <unsigned Q>
-VQX_S2_INLINE Lanes8 quantity(const Lanes8* a, const Lanes8* b, unsigned i) {
+VQX_FORCE_INLINE Lanes8 quantity(const Lanes8* a, const Lanes8* b, unsigned i) {
   if constexpr (Q == kAA) {
     return a[i] * a[i];
   } else if constexpr (Q == kBB) {
@@ -81,7 +81,7 @@ VQX_S2_INLINE Lanes8 quantity(const Lanes8* a, const Lanes8* b, unsigned i) {
 // The input sum of output n: buffer indices n - N - 1 and n + N - 1 (plus
 // kPadLeft).
 template <unsigned Q>
-VQX_S2_INLINE Lanes8 input_sum(const Lanes8* a, const Lanes8* b, int n) {
+VQX_FORCE_INLINE Lanes8 input_sum(const Lanes8* a, const Lanes8* b, int n) {
   constexpr int kN = kBlurRadius;
   const auto left = static_cast<unsigned>(n - kN - 1 + static_cast<int>(kPadLeft));
   return quantity<Q>(a, b, left) + quantity<Q>(a, b, left + 2 * kN);
@@ -94,7 +94,7 @@ struct LineState {
 
 // One output by the plain recursion: (n2 s - p2) + (-d1) p1, fused as libjxl.
 template <unsigned Q>
-VQX_S2_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
+VQX_FORCE_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
                                  LineState& st) {
   const Lanes8 s = input_sum<Q>(a, b, n);
   Lanes8 y[3];
@@ -111,7 +111,7 @@ VQX_S2_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n, const 
 // filter's outputs before the block, in libjxl's order of fused operations
 // (its lanes shift the input weights: input i's is in[J - i], 0 when i > J).
 template <int F, int J>
-VQX_S2_INLINE Lanes8 block_output(const Lanes8* s, const BlurCoefficients& k, Lanes8 p1,
+VQX_FORCE_INLINE Lanes8 block_output(const Lanes8* s, const BlurCoefficients& k, Lanes8 p1,
                                   Lanes8 p2) {
   Lanes8 o = s[0] * k.in[F][J];
   if constexpr (J >= 1) {
@@ -128,7 +128,7 @@ VQX_S2_INLINE Lanes8 block_output(const Lanes8* s, const BlurCoefficients& k, La
 }
 
 template <int J>
-VQX_S2_INLINE Lanes8 block_sum(const Lanes8* s, const BlurCoefficients& k, const LineState& st) {
+VQX_FORCE_INLINE Lanes8 block_sum(const Lanes8* s, const BlurCoefficients& k, const LineState& st) {
   const Lanes8 y0 = block_output<0, J>(s, k, st.p1[0], st.p2[0]);
   const Lanes8 y1 = block_output<1, J>(s, k, st.p1[1], st.p2[1]);
   const Lanes8 y2 = block_output<2, J>(s, k, st.p1[2], st.p2[2]);
@@ -136,7 +136,7 @@ VQX_S2_INLINE Lanes8 block_sum(const Lanes8* s, const BlurCoefficients& k, const
 }
 
 template <int F>
-VQX_S2_INLINE void block_advance(const Lanes8* s, const BlurCoefficients& k, LineState& st) {
+VQX_FORCE_INLINE void block_advance(const Lanes8* s, const BlurCoefficients& k, LineState& st) {
   const Lanes8 y2 = block_output<F, 2>(s, k, st.p1[F], st.p2[F]);
   const Lanes8 y3 = block_output<F, 3>(s, k, st.p1[F], st.p2[F]);
   st.p2[F] = y2;
@@ -147,7 +147,7 @@ VQX_S2_INLINE void block_advance(const Lanes8* s, const BlurCoefficients& k, Lin
 // before n. (Outputs 2 and 3 are computed twice, once for the sum and once
 // for the state: the compiler merges the two.)
 template <unsigned Q>
-VQX_S2_INLINE void block_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
+VQX_FORCE_INLINE void block_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
                               LineState& st, Lanes8* out) {
   Lanes8 s[kBlockOutputs];
   for (int i = 0; i < kBlockOutputs; ++i) {
@@ -167,7 +167,7 @@ VQX_S2_INLINE void block_step(const Lanes8* a, const Lanes8* b, int n, const Blu
 // warm-up n = -N + 1 up to the first multiple of four past N, blocks of four
 // while the block's inputs lie inside the row, single steps for the rest.
 template <unsigned Q>
-VQX_S2_INLINE void horizontal_quantity(const Lanes8* a, const Lanes8* b, unsigned width,
+VQX_FORCE_INLINE void horizontal_quantity(const Lanes8* a, const Lanes8* b, unsigned width,
                                        const BlurCoefficients& k, Lanes8* out) {
   constexpr int kN = kBlurRadius;
   constexpr int kFirstBlock = (kN + 1 + kBlockOutputs - 1) / kBlockOutputs * kBlockOutputs;
@@ -189,7 +189,7 @@ VQX_S2_INLINE void horizontal_quantity(const Lanes8* a, const Lanes8* b, unsigne
 }
 
 // 8x8 transpose: v[i][j] becomes v[j][i] (pairs, then quads, then halves).
-VQX_S2_INLINE void transpose8(Lanes8* v) {
+VQX_FORCE_INLINE void transpose8(Lanes8* v) {
   Lanes8 t[8];
   for (int i = 0; i < 8; i += 2) {
     t[i] = __builtin_shufflevector(v[i], v[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
@@ -208,16 +208,16 @@ VQX_S2_INLINE void transpose8(Lanes8* v) {
   }
 }
 
-VQX_S2_INLINE Lanes8 load8(const float* p) {
+VQX_FORCE_INLINE Lanes8 load8(const float* p) {
   Lanes8 v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
 
-VQX_S2_INLINE void store8(float* p, Lanes8 v) { __builtin_memcpy(p, &v, sizeof v); }
+VQX_FORCE_INLINE void store8(float* p, Lanes8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 // 8 rows (x = 0 .. width - 1) to one Lanes8 per column, from lanes[0] on.
-VQX_S2_INLINE void interleave(const float* const* rows, unsigned width, Lanes8* lanes) {
+VQX_FORCE_INLINE void interleave(const float* const* rows, unsigned width, Lanes8* lanes) {
   unsigned x = 0;
   for (; x + kGroupRows <= width; x += kGroupRows) {
     Lanes8 v[kGroupRows];
@@ -237,7 +237,7 @@ VQX_S2_INLINE void interleave(const float* const* rows, unsigned width, Lanes8* 
 }
 
 // The inverse: one Lanes8 per column back to 8 rows.
-VQX_S2_INLINE void deinterleave(const Lanes8* lanes, unsigned width, float* const* rows) {
+VQX_FORCE_INLINE void deinterleave(const Lanes8* lanes, unsigned width, float* const* rows) {
   unsigned x = 0;
   for (; x + kGroupRows <= width; x += kGroupRows) {
     Lanes8 v[kGroupRows];
@@ -304,7 +304,7 @@ BlurCoefficients blur_coefficients(double sigma) {
   return k;
 }
 
-VQX_S2_CLONES void horizontal_group(const float* const* a_rows, const float* const* b_rows,
+VQX_CLONES void horizontal_group(const float* const* a_rows, const float* const* b_rows,
                                     unsigned width, const BlurCoefficients& k, Lanes8* a_lanes,
                                     Lanes8* b_lanes, Lanes8* out_lanes,
                                     float* const (*out)[kGroupRows]) {
@@ -336,7 +336,7 @@ namespace {
 // The vertical step with every row a restrict parameter (GCC honours
 // restrict on parameters, not on local copies, and without it gives up on
 // so many possibly overlapping rows).
-VQX_S2_CLONES void vertical_kernel(const float* __restrict top, const float* __restrict bottom,
+VQX_CLONES void vertical_kernel(const float* __restrict top, const float* __restrict bottom,
                                    unsigned width, float n2a, float n2b, float n2c, float d1a,
                                    float d1b, float d1c, const float* __restrict p1a,
                                    const float* __restrict p1b, const float* __restrict p1c,

@@ -37,7 +37,7 @@ double power_part(Transfer t, double v) {
   return v;
 }
 
-VQX_S2_INLINE float clamp01(float v) {
+VQX_FORCE_INLINE float clamp01(float v) {
   v = v < 0.0f ? 0.0f : v;
   return v > 1.0f ? 1.0f : v;
 }
@@ -55,7 +55,7 @@ struct CurveView {
 // would smear.) A function of its own with restrict parameters: inlined, the
 // table and the row may alias as far as GCC knows, and its vector loop is
 // skipped at run time.
-VQX_S2_CLONES void curve_row(float* __restrict v, unsigned n, const float* __restrict table,
+VQX_CLONES void curve_row(float* __restrict v, unsigned n, const float* __restrict table,
                              float threshold, float inv_slope) {
   for (unsigned x = 0; x < n; ++x) {
     const float t = v[x] * static_cast<float>(kTransferTableIntervals);
@@ -68,7 +68,7 @@ VQX_S2_CLONES void curve_row(float* __restrict v, unsigned n, const float* __res
   }
 }
 
-VQX_S2_INLINE void apply_curve(float* v, unsigned n, const CurveView c) {
+VQX_FORCE_INLINE void apply_curve(float* v, unsigned n, const CurveView c) {
   curve_row(v, n, c.table, c.threshold, c.inv_slope);
 }
 
@@ -77,7 +77,7 @@ VQX_S2_INLINE void apply_curve(float* v, unsigned n, const CurveView c) {
 // table look-up are separate loops: GCC vectorises neither when they share
 // one.
 template <typename Sample>
-VQX_S2_INLINE void ycbcr_row(const Sample* __restrict luma, const float* __restrict pb,
+VQX_FORCE_INLINE void ycbcr_row(const Sample* __restrict luma, const float* __restrict pb,
                              const float* __restrict pr, unsigned n, const YcbcrCoefficients c,
                              const CurveView curve, float* __restrict r, float* __restrict g,
                              float* __restrict b) {
@@ -93,7 +93,7 @@ VQX_S2_INLINE void ycbcr_row(const Sample* __restrict luma, const float* __restr
 }
 
 template <typename Sample>
-VQX_S2_INLINE void grey_row(const Sample* __restrict luma, unsigned n, const YcbcrCoefficients c,
+VQX_FORCE_INLINE void grey_row(const Sample* __restrict luma, unsigned n, const YcbcrCoefficients c,
                             const CurveView curve, float* __restrict r, float* __restrict g,
                             float* __restrict b) {
   for (unsigned x = 0; x < n; ++x) {
@@ -109,7 +109,7 @@ VQX_S2_INLINE void grey_row(const Sample* __restrict luma, unsigned n, const Ycb
 // Chroma row to normalised Pb or Pr at luma resolution (n samples), each
 // chroma sample used for 1 (halve = false) or 2 luma columns.
 template <typename Sample>
-VQX_S2_INLINE void chroma_row(const Sample* __restrict in, bool halve, unsigned n,
+VQX_FORCE_INLINE void chroma_row(const Sample* __restrict in, bool halve, unsigned n,
                               const YcbcrCoefficients c, float* __restrict out) {
   if (!halve) {
     for (unsigned x = 0; x < n; ++x) {
@@ -128,34 +128,34 @@ VQX_S2_INLINE void chroma_row(const Sample* __restrict in, bool halve, unsigned 
   }
 }
 
-VQX_S2_CLONES void ycbcr_row8(const std::uint8_t* luma, const float* pb, const float* pr,
+VQX_CLONES void ycbcr_row8(const std::uint8_t* luma, const float* pb, const float* pr,
                               unsigned n, const YcbcrCoefficients& c, const CurveView& curve,
                               float* r, float* g, float* b) {
   ycbcr_row(luma, pb, pr, n, c, curve, r, g, b);
 }
 
-VQX_S2_CLONES void ycbcr_row16(const std::uint16_t* luma, const float* pb, const float* pr,
+VQX_CLONES void ycbcr_row16(const std::uint16_t* luma, const float* pb, const float* pr,
                                unsigned n, const YcbcrCoefficients& c, const CurveView& curve,
                                float* r, float* g, float* b) {
   ycbcr_row(luma, pb, pr, n, c, curve, r, g, b);
 }
 
-VQX_S2_CLONES void grey_row8(const std::uint8_t* luma, unsigned n, const YcbcrCoefficients& c,
+VQX_CLONES void grey_row8(const std::uint8_t* luma, unsigned n, const YcbcrCoefficients& c,
                              const CurveView& curve, float* r, float* g, float* b) {
   grey_row(luma, n, c, curve, r, g, b);
 }
 
-VQX_S2_CLONES void grey_row16(const std::uint16_t* luma, unsigned n, const YcbcrCoefficients& c,
+VQX_CLONES void grey_row16(const std::uint16_t* luma, unsigned n, const YcbcrCoefficients& c,
                               const CurveView& curve, float* r, float* g, float* b) {
   grey_row(luma, n, c, curve, r, g, b);
 }
 
-VQX_S2_CLONES void chroma_row8(const std::uint8_t* in, bool halve, unsigned n,
+VQX_CLONES void chroma_row8(const std::uint8_t* in, bool halve, unsigned n,
                                const YcbcrCoefficients& c, float* out) {
   chroma_row(in, halve, n, c, out);
 }
 
-VQX_S2_CLONES void chroma_row16(const std::uint16_t* in, bool halve, unsigned n,
+VQX_CLONES void chroma_row16(const std::uint16_t* in, bool halve, unsigned n,
                                 const YcbcrCoefficients& c, float* out) {
   chroma_row(in, halve, n, c, out);
 }

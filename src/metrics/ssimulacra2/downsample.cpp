@@ -5,7 +5,7 @@
 
 namespace vqx::ssimulacra2 {
 
-VQX_S2_CLONES void downsample_row(const float* row0, const float* row1, unsigned in_width,
+VQX_CLONES void downsample_row(const float* row0, const float* row1, unsigned in_width,
                                   float* out) {
   const unsigned pairs = in_width / 2;
   for (unsigned ox = 0; ox < pairs; ++ox) {

@@ -23,16 +23,16 @@ using Float8 = float __attribute__((vector_size(32)));
 using Double8 = double __attribute__((vector_size(64)));
 constexpr unsigned kLanes = 8;
 
-VQX_S2_INLINE Float8 load8(const float* p) {
+VQX_FORCE_INLINE Float8 load8(const float* p) {
   Float8 v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
 
-VQX_S2_INLINE Float8 abs8(Float8 v) { return v < 0.0f ? -v : v; }
+VQX_FORCE_INLINE Float8 abs8(Float8 v) { return v < 0.0f ? -v : v; }
 
 template <typename T>
-VQX_S2_INLINE T quartic(T x) {
+VQX_FORCE_INLINE T quartic(T x) {
   const T x2 = x * x;
   return x2 * x2;
 }
@@ -43,7 +43,7 @@ struct Errors8 {
   Double8 edge;
 };
 
-VQX_S2_INLINE Errors8 errors8(const MapRow& r, unsigned x) {
+VQX_FORCE_INLINE Errors8 errors8(const MapRow& r, unsigned x) {
   const Float8 mu1 = load8(r.mu1 + x);
   const Float8 mu2 = load8(r.mu2 + x);
   const Float8 mu11 = mu1 * mu1;
@@ -59,7 +59,7 @@ VQX_S2_INLINE Errors8 errors8(const MapRow& r, unsigned x) {
   return {d > 0.0 ? d : 0.0, ((1.0 + edge_b) / (1.0 + edge_a)) - 1.0};
 }
 
-VQX_S2_INLINE void add_pixel(const MapRow& r, unsigned x, double* sums) {
+VQX_FORCE_INLINE void add_pixel(const MapRow& r, unsigned x, double* sums) {
   const float mu1 = r.mu1[x];
   const float mu2 = r.mu2[x];
   const float diff = mu1 - mu2;
@@ -83,7 +83,7 @@ VQX_S2_INLINE void add_pixel(const MapRow& r, unsigned x, double* sums) {
 
 }  // namespace
 
-VQX_S2_CLONES void accumulate_maps(const MapRow& row, unsigned width, double* sums) {
+VQX_CLONES void accumulate_maps(const MapRow& row, unsigned width, double* sums) {
   Double8 acc[kMapSums] = {};
   unsigned x = 0;
   for (; x + kLanes <= width; x += kLanes) {

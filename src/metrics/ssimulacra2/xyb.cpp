@@ -22,7 +22,7 @@ namespace {
 // need the same ones. v = 0 has seed 0 and gives the addend. (The seed's
 // constants are in params.hpp.)
 
-VQX_S2_INLINE float cube_root_and_add(float v, float add) {
+VQX_FORCE_INLINE float cube_root_and_add(float v, float add) {
   const std::int32_t bits = __builtin_bit_cast(std::int32_t, v);
   const std::int32_t seed =
       bits == 0 ? 0 : kCubeRootSeedBias - (bits >> 23) * kCubeRootSeedExponentMul;
@@ -42,7 +42,7 @@ VQX_S2_INLINE float cube_root_and_add(float v, float add) {
 
 // Row i of the opsin matrix applied to (r, g, b), plus the bias, fused as
 // libjxl: m0 r + (m1 g + (m2 b + bias)); negative results become 0.
-VQX_S2_INLINE float opsin_mix(const std::array<float, 3>& m, float r, float g, float b) {
+VQX_FORCE_INLINE float opsin_mix(const std::array<float, 3>& m, float r, float g, float b) {
   const float mixed =
       __builtin_fmaf(m[0], r, __builtin_fmaf(m[1], g, __builtin_fmaf(m[2], b, kOpsinBias)));
   return mixed > 0.0f ? mixed : 0.0f;
@@ -52,7 +52,7 @@ VQX_S2_INLINE float opsin_mix(const std::array<float, 3>& m, float r, float g, f
 
 float cube_root(float v) { return cube_root_and_add(v, 0.0f); }
 
-VQX_S2_CLONES void linear_to_xyb(const float* __restrict r, const float* __restrict g,
+VQX_CLONES void linear_to_xyb(const float* __restrict r, const float* __restrict g,
                                  const float* __restrict b, unsigned n, float* __restrict x,
                                  float* __restrict y, float* __restrict bp) {
   const float neg_cbrt_bias = -std::cbrt(kOpsinBias);

@@ -19,23 +19,9 @@
 #pragma GCC optimize("fp-contract=off", "vect-cost-model=dynamic")
 #endif
 
-// The hot loops are written to be vectorised by the compiler. Where the
-// toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs), each scale
-// is also compiled for x86-64-v3 (AVX2) and x86-64-v4 (AVX-512); the loader
-// picks the best the CPU has. Integer and IEEE double arithmetic give the
-// same bits on every path. Define VQX_VIF_NO_CLONES to build one path only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(VQX_VIF_NO_CLONES)
-#define VQX_VIF_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-#else
-#define VQX_VIF_CLONES
-#endif
-// Helpers are forced inline so that they are compiled for each clone.
-#if defined(__GNUC__)
-#define VQX_VIF_INLINE [[gnu::always_inline]] inline
-#else
-#define VQX_VIF_INLINE inline
-#endif
+// The hot loops are written to be vectorised by the compiler; each scale
+// is cloned for AVX2 and AVX-512 (core/kernel_build.hpp).
+#include "core/kernel_build.hpp"
 
 namespace vqx::vif {
 
@@ -63,7 +49,7 @@ std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m;
 // Row index y reflected into [0, n) about the first and last rows, without
 // repeating them (..., 2, 1, 0, 1, 2, ...): libvmaf's border rule for rows
 // and columns alike. Valid for -n < y < 2n - 1.
-VQX_VIF_INLINE int mirror(int y, int n) {
+VQX_FORCE_INLINE int mirror(int y, int n) {
   if (y < 0) return -y;
   if (y >= n) return 2 * (n - 1) - y;
   return y;
@@ -71,7 +57,7 @@ VQX_VIF_INLINE int mirror(int y, int n) {
 
 // Fills the `half` margin entries either side of row[0, w) by reflection.
 template <typename T>
-VQX_VIF_INLINE void mirror_edges(T* row, unsigned w, int half) {
+VQX_FORCE_INLINE void mirror_edges(T* row, unsigned w, int half) {
   const int last = static_cast<int>(w) - 1;
   for (int f = 1; f <= half; ++f) {
     row[-f] = row[f];
@@ -129,7 +115,7 @@ MomentRounding moment_rounding(int scale, unsigned bpc) {
 // filter F, symmetric about src[Half]. Samples are below 2^16 and the taps
 // sum to 2^16, so 32-bit sums are exact.
 template <int F, typename Src>
-VQX_VIF_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks,
+VQX_FORCE_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks,
                                      std::uint32_t* __restrict out) {
   constexpr int kHalf = kFilters[F].half;
   const std::uint16_t* taps = kFilters[F].taps.data();
@@ -150,7 +136,7 @@ VQX_VIF_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks,
 // The same filter along one row: out[j] = sum_k taps[k] * row[j + k - Half].
 // row[-Half .. n + Half) must be valid and below 2^16.
 template <int F>
-VQX_VIF_INLINE void row_filter(const std::uint32_t* row, std::size_t blocks,
+VQX_FORCE_INLINE void row_filter(const std::uint32_t* row, std::size_t blocks,
                                std::uint32_t* __restrict out) {
   constexpr int kHalf = kFilters[F].half;
   const std::uint16_t* taps = kFilters[F].taps.data();
@@ -170,7 +156,7 @@ VQX_VIF_INLINE void row_filter(const std::uint32_t* row, std::size_t blocks,
 // The filter F of a row at its even columns only, rounded back to 16 bits:
 // out[j] = filtered value at column 2j.
 template <int F>
-VQX_VIF_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t blocks,
+VQX_FORCE_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t blocks,
                                         std::uint16_t* __restrict out) {
   constexpr int kHalf = kFilters[F].half;
   const std::uint16_t* taps = kFilters[F].taps.data();
@@ -190,7 +176,7 @@ VQX_VIF_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t bl
 
 // Splits the products of one source row into the planes the vertical pass
 // filters: x, y, x*x, y*y, x*y, all below 2^16 for 8-bit samples.
-VQX_VIF_INLINE void prepare_row_8bit(const std::uint8_t* __restrict r,
+VQX_FORCE_INLINE void prepare_row_8bit(const std::uint8_t* __restrict r,
                                      const std::uint8_t* __restrict d, std::size_t blocks,
                                      std::uint16_t* __restrict px, std::uint16_t* __restrict py,
                                      std::uint16_t* __restrict pxx, std::uint16_t* __restrict pyy,
@@ -208,7 +194,7 @@ VQX_VIF_INLINE void prepare_row_8bit(const std::uint8_t* __restrict r,
 }
 
 // The same for 16-bit samples: the 32-bit products as high and low halves.
-VQX_VIF_INLINE void prepare_row_16bit(const std::uint16_t* __restrict r,
+VQX_FORCE_INLINE void prepare_row_16bit(const std::uint16_t* __restrict r,
                                       const std::uint16_t* __restrict d, std::size_t blocks,
                                       std::uint16_t* __restrict px, std::uint16_t* __restrict py,
                                       std::uint16_t* __restrict pxx_hi,
@@ -236,7 +222,7 @@ VQX_VIF_INLINE void prepare_row_16bit(const std::uint16_t* __restrict r,
 }
 
 // A filtered row rounded to 16 bits: (sum + add) >> shift.
-VQX_VIF_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::size_t blocks,
+VQX_FORCE_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::size_t blocks,
                                    std::uint32_t add, int shift, std::uint16_t* __restrict out) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<std::uint16_t>((sum[j] + add) >> shift);
@@ -244,7 +230,7 @@ VQX_VIF_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::siz
 
 // Vertical means rounded to 16 bits, (sum + add) >> shift, as libvmaf casts
 // them.
-VQX_VIF_INLINE void round_means(const std::uint32_t* __restrict s1,
+VQX_FORCE_INLINE void round_means(const std::uint32_t* __restrict s1,
                                 const std::uint32_t* __restrict s2, std::size_t blocks,
                                 std::uint32_t add, int shift, std::uint32_t* __restrict mu1,
                                 std::uint32_t* __restrict mu2) {
@@ -256,7 +242,7 @@ VQX_VIF_INLINE void round_means(const std::uint32_t* __restrict s1,
 }
 
 // An exact 32-bit vertical second moment (8-bit input), split into halves.
-VQX_VIF_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t blocks,
+VQX_FORCE_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t blocks,
                                  std::uint32_t* __restrict hi, std::uint32_t* __restrict lo) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
@@ -269,7 +255,7 @@ VQX_VIF_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t 
 // `shift` bits to 32 bits and split into halves again:
 // (hi * 2^16 + lo + add) >> shift = (hi << (16 - shift)) + ((lo + add) >> shift),
 // modulo 2^32 as in libvmaf (the low sum plus add stays below 2^32).
-VQX_VIF_INLINE void round_moment(const std::uint32_t* __restrict s_hi,
+VQX_FORCE_INLINE void round_moment(const std::uint32_t* __restrict s_hi,
                                  const std::uint32_t* __restrict s_lo, std::size_t blocks,
                                  std::uint32_t add, int shift, std::uint32_t* __restrict hi,
                                  std::uint32_t* __restrict lo) {
@@ -286,7 +272,7 @@ VQX_VIF_INLINE void round_moment(const std::uint32_t* __restrict s_hi,
 // (16-bit sample)^2: sigma1^2 = E[x^2] - mu1^2 etc. The mean products keep
 // their rounded top 32 bits; E[.] = hi + ((lo + 2^15) >> 16) is the 48-bit
 // sum rounded by 16 bits. sigma2^2 is clamped at 0, the others are not.
-VQX_VIF_INLINE void local_statistics(
+VQX_FORCE_INLINE void local_statistics(
     const std::uint32_t* __restrict m1, const std::uint32_t* __restrict m2,
     const std::uint32_t* __restrict xx_hi, const std::uint32_t* __restrict xx_lo,
     const std::uint32_t* __restrict yy_hi, const std::uint32_t* __restrict yy_lo,
@@ -321,7 +307,7 @@ struct ScaleAccum {
 // every x86 level (floor itself does not without -fno-trapping-math): x
 // rounded to an integer by adding and removing 2^52, less 1 where that
 // rounded up. Non-negative doubles order as their bit patterns do.
-VQX_VIF_INLINE double floor_small(double x) {
+VQX_FORCE_INLINE double floor_small(double x) {
   const double r = (x + 0x1p52) - 0x1p52;
   const bool rounded_up = std::bit_cast<std::int64_t>(r) > std::bit_cast<std::int64_t>(x);
   const std::uint64_t one_if_up = std::bit_cast<std::uint64_t>(1.0) & -std::uint64_t{rounded_up};
@@ -332,10 +318,10 @@ VQX_VIF_INLINE double floor_small(double x) {
 // holding v exactly: its exponent e gives the whole part, and its top 16
 // significant bits, (v >> (e - 15)), index the table. This is libvmaf's
 // log2_32 / log2_64 (which find e with a count of leading zeros).
-VQX_VIF_INLINE std::int32_t log2_exponent(double v) {
+VQX_FORCE_INLINE std::int32_t log2_exponent(double v) {
   return static_cast<std::int32_t>(std::bit_cast<std::uint64_t>(v) >> 52) - 1023;
 }
-VQX_VIF_INLINE std::uint16_t log2_index(double v) {
+VQX_FORCE_INLINE std::uint16_t log2_index(double v) {
   return static_cast<std::uint16_t>(((std::bit_cast<std::uint64_t>(v) >> 37) & 0x7fff) | 0x8000);
 }
 
@@ -357,7 +343,7 @@ VQX_VIF_INLINE std::uint16_t log2_index(double v) {
 // Pass 1: flat pixels add to the linear sums; the others get their den
 // argument (0: none); pixels without a num term get stand-ins
 // (sigma12 = 0 marks them) that keep pass 2 harmless.
-VQX_VIF_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __restrict s22,
+VQX_FORCE_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __restrict s22,
                              std::int32_t* __restrict s12, std::size_t blocks,
                              std::int32_t* __restrict den_arg, ScaleAccum& acc) {
   const std::size_t n = blocks * kLanes;
@@ -383,7 +369,7 @@ VQX_VIF_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __restr
 // Pass 2: the gain g and the noise left after it, in double as libvmaf has
 // them. The noise (an int) replaces sigma2^2; signal = noise +
 // trunc(g^2 sigma1^2) is an integer below 2^53, exact in double.
-VQX_VIF_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_t* __restrict s22,
+VQX_FORCE_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_t* __restrict s22,
                                const std::int32_t* __restrict s12, std::size_t blocks,
                                double gain_limit, double* __restrict signal) {
   constexpr double kEps = 65536 * 1.0e-10;
@@ -406,7 +392,7 @@ VQX_VIF_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_t*
 
 // Pass 3: the whole parts of the log2s, 2048 * (e - 15) each (den also
 // less 2048 * 17 = log2(sigma_nsq)), summed; the table indices stored.
-VQX_VIF_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
+VQX_FORCE_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
                                const std::int32_t* __restrict noise,
                                const std::int32_t* __restrict s12,
                                const double* __restrict signal, std::size_t blocks,
@@ -435,7 +421,7 @@ VQX_VIF_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
 // Pass 4: the table entries. Plain loads do best here: the table is 16-bit,
 // which has no gather instruction, and emulated gathers are slower, so the
 // table is read through a volatile pointer, which keeps this loop scalar.
-VQX_VIF_INLINE void log2_table_sums(const volatile std::uint16_t* lut,
+VQX_FORCE_INLINE void log2_table_sums(const volatile std::uint16_t* lut,
                                     const std::uint16_t* __restrict den_idx,
                                     const std::uint16_t* __restrict sig_idx,
                                     const std::uint16_t* __restrict noise_idx, std::size_t blocks,
@@ -451,7 +437,7 @@ VQX_VIF_INLINE void log2_table_sums(const volatile std::uint16_t* lut,
   acc.num_log += num_table;
 }
 
-VQX_VIF_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain_limit,
+VQX_FORCE_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain_limit,
                               ScaleAccum& acc) {
   std::int32_t* s11 = ws.sigma.data();
   std::int32_t* s22 = s11 + ws.padded;
@@ -497,7 +483,7 @@ struct ScaleJob {
 // of 2 * Half + 1 slots (row y in slot y mod slots: the mirrored rows an
 // output row needs always lie within Half rows of it, so in the ring).
 template <int Scale, typename Src, bool Wide>
-VQX_VIF_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
+VQX_FORCE_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
   constexpr int kHalf = kFilters[Scale].half;
   constexpr int kTaps = 2 * kHalf + 1;
   constexpr int kPlanes = Wide ? 8 : 5;
@@ -568,7 +554,7 @@ VQX_VIF_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
 // column. Scale 0 arrives at bpc bits and leaves the vertical pass as 16
 // bits; later scales are 16-bit throughout.
 template <int Scale, typename Src>
-VQX_VIF_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
+VQX_FORCE_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
                                std::uint16_t* out_dis, std::size_t out_stride) {
   constexpr int kHalf = kFilters[Scale + 1].half;
   constexpr int kTaps = 2 * kHalf + 1;
@@ -598,34 +584,34 @@ VQX_VIF_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
 }
 
 // The entry points, one per (scale, sample type), compiled once per target.
-VQX_VIF_CLONES ScaleAccum sums_scale0_8bit(const ScaleJob& job) {
+VQX_CLONES ScaleAccum sums_scale0_8bit(const ScaleJob& job) {
   return scale_sums<0, std::uint8_t, false>(job);
 }
-VQX_VIF_CLONES ScaleAccum sums_scale0_16bit(const ScaleJob& job) {
+VQX_CLONES ScaleAccum sums_scale0_16bit(const ScaleJob& job) {
   return scale_sums<0, std::uint16_t, true>(job);
 }
-VQX_VIF_CLONES ScaleAccum sums_scale1(const ScaleJob& job) {
+VQX_CLONES ScaleAccum sums_scale1(const ScaleJob& job) {
   return scale_sums<1, std::uint16_t, true>(job);
 }
-VQX_VIF_CLONES ScaleAccum sums_scale2(const ScaleJob& job) {
+VQX_CLONES ScaleAccum sums_scale2(const ScaleJob& job) {
   return scale_sums<2, std::uint16_t, true>(job);
 }
-VQX_VIF_CLONES ScaleAccum sums_scale3(const ScaleJob& job) {
+VQX_CLONES ScaleAccum sums_scale3(const ScaleJob& job) {
   return scale_sums<3, std::uint16_t, true>(job);
 }
-VQX_VIF_CLONES void downsample_scale0_8bit(const ScaleJob& job, std::uint16_t* out_ref,
+VQX_CLONES void downsample_scale0_8bit(const ScaleJob& job, std::uint16_t* out_ref,
                                            std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<0, std::uint8_t>(job, out_ref, out_dis, out_stride);
 }
-VQX_VIF_CLONES void downsample_scale0_16bit(const ScaleJob& job, std::uint16_t* out_ref,
+VQX_CLONES void downsample_scale0_16bit(const ScaleJob& job, std::uint16_t* out_ref,
                                             std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<0, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
-VQX_VIF_CLONES void downsample_scale1(const ScaleJob& job, std::uint16_t* out_ref,
+VQX_CLONES void downsample_scale1(const ScaleJob& job, std::uint16_t* out_ref,
                                       std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<1, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
-VQX_VIF_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
+VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
                                       std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }

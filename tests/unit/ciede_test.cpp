@@ -24,7 +24,7 @@
 #include "metrics/families.hpp"
 
 // approx_math.hpp expects the inline macro of the batch sources.
-#define VQX_CIEDE_INLINE inline
+#define VQX_FORCE_INLINE inline
 #include "metrics/ciede/approx_math.hpp"
 
 namespace vqx {

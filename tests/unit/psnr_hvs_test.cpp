@@ -20,7 +20,7 @@
 #include "metrics/psnr_hvs/params.hpp"
 
 // dct.hpp expects the loop and inline macros of cpu.cpp; plain ones suffice.
-#define VQX_HVS_INLINE inline
+#define VQX_FORCE_INLINE inline
 #define VQX_HVS_LANE_LOOP
 #include "metrics/psnr_hvs/dct.hpp"
 

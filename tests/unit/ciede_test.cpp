@@ -23,8 +23,6 @@
 #include "metrics/ciede/lab_batch.hpp"
 #include "metrics/families.hpp"
 
-// approx_math.hpp expects the inline macro of the batch sources.
-#define VQX_FORCE_INLINE inline
 #include "metrics/ciede/approx_math.hpp"
 
 namespace vqx {

@@ -19,8 +19,7 @@
 #include "metrics/psnr_hvs/cpu.hpp"
 #include "metrics/psnr_hvs/params.hpp"
 
-// dct.hpp expects the loop and inline macros of cpu.cpp; plain ones suffice.
-#define VQX_FORCE_INLINE inline
+// dct.hpp expects the loop macro of cpu.cpp; a plain loop suffices.
 #define VQX_HVS_LANE_LOOP
 #include "metrics/psnr_hvs/dct.hpp"
 

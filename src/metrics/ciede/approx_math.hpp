@@ -7,13 +7,13 @@
 // check that the error cannot change that float (see batch.cpp); any other
 // case is recomputed with libm.
 //
-// Include only from .cpp files that define VQX_FORCE_INLINE (see batch.cpp).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 
+#include "core/kernel_build.hpp"
 #include "metrics/ciede/blend.hpp"
 
 namespace vqx::ciede::approx {

@@ -3,14 +3,14 @@
 // [coefficient or sample][lane], so each step is one operation over a row of
 // lanes that the compiler turns into vector instructions.
 //
-// Include only from .cpp files that set up VQX_FORCE_INLINE and
-// VQX_HVS_LANE_LOOP (see cpu.cpp).
+// Include only from .cpp files that set up VQX_HVS_LANE_LOOP (see cpu.cpp).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 
+#include "core/kernel_build.hpp"
 #include "metrics/psnr_hvs/params.hpp"
 
 namespace vqx::psnr_hvs {

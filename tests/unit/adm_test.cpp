@@ -18,6 +18,7 @@
 #include "metrics/adm/decouple.hpp"
 #include "metrics/adm/params.hpp"
 #include "metrics/families.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -25,15 +26,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // Helpers
 
-// Keeps the last value written to each slot.
-class SlotWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned /*frame*/, double value) override {
-    if (slot >= values.size()) values.resize(slot + 1, -12345.0);
-    values[slot] = value;
-  }
-  std::vector<double> values;
-};
+using testutil::LastValueWriter;
 
 using SampleFn = std::function<std::uint32_t(int x, int y)>;
 
@@ -80,23 +73,14 @@ Picture synthetic_picture(unsigned w, unsigned h, unsigned bpc, bool distorted) 
 }
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = integer_adm_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
+  return testutil::spec_for(integer_adm_family(), options);
 }
 
 // Runs the extractor on one pair; every output in slot order.
 std::vector<double> run(const OptionMap& options, const Picture& ref, const Picture& dis) {
   const ExtractorSpec spec = spec_for(options);
   if (!spec.make) return {};
-  auto ex = spec.make();
-  const Status init = ex->init(ref.format());
-  EXPECT_TRUE(init.ok()) << init.message();
-  SlotWriter w;
-  const Status st = ex->extract(ref, dis, 0, w);
-  EXPECT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(w.values.size(), spec.outputs.size());
-  return w.values;
+  return testutil::output_values(spec, ref, dis);
 }
 
 // Slots of the default outputs.
@@ -300,7 +284,7 @@ TEST(AdmExtractor, RefusesPicturesOfAnotherFormat) {
   const Picture a = synthetic_picture(64, 48, 8, false);
   const Picture b = synthetic_picture(64, 50, 8, false);
   ASSERT_TRUE(ex->init(a.format()).ok());
-  SlotWriter w;
+  LastValueWriter w;
   EXPECT_EQ(ex->extract(a, b, 0, w).code(), Errc::kMismatch);
   EXPECT_TRUE(w.values.empty());
 }

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -24,6 +23,7 @@
 #include "metrics/cambi/spatial.hpp"
 #include "metrics/cambi/window.hpp"
 #include "metrics/families.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -33,48 +33,12 @@ using cambi::Eotf;
 // ---------------------------------------------------------------------------
 // Helpers
 
-class RecordingWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned frame, double value) override {
-    values[{slot, frame}] = value;
-  }
-  std::map<std::pair<std::size_t, unsigned>, double> values;
-};
+using testutil::format;
+using testutil::MapWriter;
+using testutil::grey_chroma::make_picture;
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = cambi_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
-}
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-// A picture whose luma is fn(x, y) and whose chroma is mid-grey.
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        const std::uint32_t v = p == 0 ? fn(x, y) : (1U << (fmt.bpc - 1));
-        if (pl.bytes_per_sample() == 1) {
-          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
+  return testutil::spec_for(cambi_family(), options);
 }
 
 // A slow diagonal gradient quantised to the depth (the bands CAMBI looks
@@ -98,7 +62,7 @@ std::map<std::string, double> run_frame(const OptionMap& options, const Picture&
   const ExtractorSpec spec = spec_for(options);
   auto ex = spec.make();
   Status s = ex->init(dist.format());
-  RecordingWriter out;
+  MapWriter out;
   if (s.ok()) s = ex->extract(ref, dist, 0, out);
   if (s.ok()) s = ex->flush(out);
   if (status != nullptr) {
@@ -584,7 +548,7 @@ TEST(Cambi, Heatmaps) {
   EXPECT_EQ(spec.outputs.at(0).name, "cambi");
   auto ex = spec.make();
   ASSERT_TRUE(ex->init(fmt).ok());
-  RecordingWriter out;
+  MapWriter out;
   ASSERT_TRUE(ex->extract(pic, pic, 0, out).ok());
   ASSERT_TRUE(ex->extract(pic, pic, 1, out).ok());
   ASSERT_TRUE(ex->flush(out).ok());

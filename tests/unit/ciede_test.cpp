@@ -22,6 +22,7 @@
 #include "metrics/ciede/delta_e.hpp"
 #include "metrics/ciede/lab_batch.hpp"
 #include "metrics/families.hpp"
+#include "test_util.hpp"
 
 #include "metrics/ciede/approx_math.hpp"
 
@@ -46,55 +47,19 @@ class CiedeWriter final : public FeatureWriter {
 
 enum class Pattern { kRampNoise, kFlat, kIdentical };
 
-std::uint32_t noise_hash(unsigned x, unsigned y, unsigned p) {
-  std::uint32_t h = x * 73856093U ^ y * 19349663U ^ p * 83492791U ^ 1U * 2654435761U;
-  h ^= h >> 13;
-  h *= 0x5bd1e995U;
-  h ^= h >> 15;
-  return h;
-}
+using testutil::format;
 
 // The synthetic pictures the expected values were computed on (with
 // libvmaf 3.2.0's ciede.c): a diagonal ramp, and the ramp plus +-5 (8-bit
-// units) of hashed noise; or flat planes, `flat_ref` and `flat_dist`.
-unsigned sample(Pattern pattern, bool dist, unsigned p, unsigned x, unsigned y, unsigned bpc,
-                const unsigned* flat_ref, const unsigned* flat_dist) {
-  const unsigned max = (1U << bpc) - 1;
-  if (pattern == Pattern::kFlat) return dist ? flat_dist[p] : flat_ref[p];
-  const unsigned base = ((x * 7 + y * 3 + p * 50) << (bpc - 8)) % (max + 1);
-  if (pattern == Pattern::kIdentical || !dist) return base;
-  const int noise = (static_cast<int>(noise_hash(x, y, p) % 11) - 5) * (1 << (bpc - 8));
-  return static_cast<unsigned>(
-      std::clamp(static_cast<int>(base) + noise, 0, static_cast<int>(max)));
-}
-
-PictureFormat format(ChromaFormat chroma, unsigned bpc, unsigned w, unsigned h) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
+// units) of hashed noise (testutil::ramp_sample); or flat planes,
+// `flat_ref` and `flat_dist`.
 Picture make_picture(const PictureFormat& fmt, Pattern pattern, bool dist,
                      const unsigned* flat_ref = nullptr, const unsigned* flat_dist = nullptr) {
-  auto pic = Picture::make(fmt);
-  EXPECT_TRUE(pic.ok()) << pic.status().message();
-  Picture out = std::move(pic).value();
-  for (unsigned p = 0; p < fmt.plane_count(); ++p) {
-    Plane& plane = out.plane(p);
-    for (unsigned y = 0; y < plane.height(); ++y) {
-      for (unsigned x = 0; x < plane.width(); ++x) {
-        const unsigned v = sample(pattern, dist, p, x, y, fmt.bpc, flat_ref, flat_dist);
-        if (fmt.bpc == 8) {
-          plane.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          plane.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
+  Picture out = testutil::new_picture(fmt);
+  testutil::fill_planes(out, [&](unsigned p, unsigned x, unsigned y) -> std::uint32_t {
+    if (pattern == Pattern::kFlat) return dist ? flat_dist[p] : flat_ref[p];
+    return testutil::ramp_sample(p, x, y, fmt.bpc, dist && pattern == Pattern::kRampNoise);
+  });
   return out;
 }
 
@@ -142,7 +107,7 @@ TEST(Ciede, EqualsLibvmafOnSyntheticPictures) {
   for (const LibvmafCase& c : cases) {
     SCOPED_TRACE(std::string(to_string(c.chroma)) + " " + std::to_string(c.bpc) + "-bit " +
                  std::to_string(c.w) + "x" + std::to_string(c.h));
-    EXPECT_EQ(run(format(c.chroma, c.bpc, c.w, c.h), Pattern::kRampNoise), c.expected);
+    EXPECT_EQ(run(format(c.w, c.h, c.bpc, c.chroma), Pattern::kRampNoise), c.expected);
   }
 }
 
@@ -151,14 +116,14 @@ TEST(Ciede, EqualsLibvmafOnSyntheticPictures) {
 // stride, then the next row (cpu.cpp). 80 and 96 wide pictures have 40 and
 // 48 chroma samples per row, a 64-sample stride, so both effects show.
 TEST(Ciede, EqualsLibvmafOn422WithItsChromaAddressing) {
-  EXPECT_EQ(run(format(ChromaFormat::k422, 10, 80, 8), Pattern::kRampNoise), 41.380985482589757);
-  EXPECT_EQ(run(format(ChromaFormat::k422, 8, 96, 4), Pattern::kRampNoise), 41.260204259427297);
-  EXPECT_EQ(run(format(ChromaFormat::k422, 8, 300, 4), Pattern::kRampNoise), 41.023910280943028);
+  EXPECT_EQ(run(format(80, 8, 10, ChromaFormat::k422), Pattern::kRampNoise), 41.380985482589757);
+  EXPECT_EQ(run(format(96, 4, 8, ChromaFormat::k422), Pattern::kRampNoise), 41.260204259427297);
+  EXPECT_EQ(run(format(300, 4, 8, ChromaFormat::k422), Pattern::kRampNoise), 41.023910280943028);
 }
 
 TEST(Ciede, IdenticalPicturesScoreInfinity) {
   for (ChromaFormat c : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
-    EXPECT_EQ(run(format(c, 8, 16, 16), Pattern::kIdentical),
+    EXPECT_EQ(run(format(16, 16, 8, c), Pattern::kIdentical),
               std::numeric_limits<double>::infinity());
   }
 }
@@ -170,7 +135,7 @@ TEST(Ciede, IdenticalPicturesScoreInfinity) {
 TEST(Ciede, GreyPairByHand) {
   const unsigned ref[3] = {100, 128, 128};
   const unsigned dist[3] = {101, 128, 128};
-  const PictureFormat fmt = format(ChromaFormat::k444, 8, 16, 16);
+  const PictureFormat fmt = format(16, 16, 8, ChromaFormat::k444);
   const double got = run(make_picture(fmt, Pattern::kFlat, false, ref, dist),
                          make_picture(fmt, Pattern::kFlat, true, ref, dist));
   EXPECT_EQ(got, 48.56693607688532);  // libvmaf's output
@@ -191,7 +156,7 @@ TEST(Ciede, GreyPairByHand) {
 // The caches carry colours from frame to frame; a frame's score must not
 // depend on what came before.
 TEST(Ciede, ScoreDoesNotDependOnEarlierFrames) {
-  const PictureFormat fmt = format(ChromaFormat::k420, 8, 300, 4);
+  const PictureFormat fmt = format(300, 4, 8, ChromaFormat::k420);
   const Picture a = make_picture(fmt, Pattern::kRampNoise, false);
   const Picture b = make_picture(fmt, Pattern::kRampNoise, true);
   const double fresh = run(a, b);
@@ -207,7 +172,7 @@ TEST(Ciede, ScoreDoesNotDependOnEarlierFrames) {
 
 TEST(Ciede, OddSizesGiveFiniteScores) {
   for (ChromaFormat c : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
-    const double v = run(format(c, 10, 33, 7), Pattern::kRampNoise);
+    const double v = run(format(33, 7, 10, c), Pattern::kRampNoise);
     EXPECT_TRUE(std::isfinite(v));
     EXPECT_GT(v, 30.0);
   }
@@ -364,29 +329,29 @@ TEST(Ciede, HasNoOptions) {
 
 TEST(Ciede, RefusesLumaOnlyPictures) {
   auto ex = make_extractor();
-  const Status st = ex->init(format(ChromaFormat::k400, 8, 16, 16));
+  const Status st = ex->init(format(16, 16, 8, ChromaFormat::k400));
   EXPECT_EQ(st.code(), Errc::kUnsupported);
   EXPECT_NE(st.message().find("4:0:0"), std::string::npos);
 }
 
 TEST(Ciede, AcceptsEveryDepth) {
   for (unsigned bpc = 8; bpc <= 16; ++bpc) {
-    const double v = run(format(ChromaFormat::k420, bpc, 16, 8), Pattern::kRampNoise);
+    const double v = run(format(16, 8, bpc, ChromaFormat::k420), Pattern::kRampNoise);
     EXPECT_TRUE(std::isfinite(v)) << bpc;
   }
 }
 
 TEST(Ciede, RefusesAFrameOfAnotherFormat) {
   auto ex = make_extractor();
-  ASSERT_TRUE(ex->init(format(ChromaFormat::k420, 8, 16, 16)).ok());
-  const Picture a = make_picture(format(ChromaFormat::k444, 8, 16, 16), Pattern::kRampNoise, false);
+  ASSERT_TRUE(ex->init(format(16, 16, 8, ChromaFormat::k420)).ok());
+  const Picture a = make_picture(format(16, 16, 8, ChromaFormat::k444), Pattern::kRampNoise, false);
   CiedeWriter w;
   EXPECT_EQ(ex->extract(a, a, 0, w).code(), Errc::kMismatch);
 }
 
 TEST(Ciede, ExtractBeforeInitIsAnError) {
   auto ex = make_extractor();
-  const Picture a = make_picture(format(ChromaFormat::k420, 8, 16, 16), Pattern::kRampNoise, false);
+  const Picture a = make_picture(format(16, 16, 8, ChromaFormat::k420), Pattern::kRampNoise, false);
   CiedeWriter w;
   EXPECT_EQ(ex->extract(a, a, 0, w).code(), Errc::kInternal);
 }

@@ -6,9 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "metrics/float_adm/csf.hpp"
 #include "metrics/float_adm/dwt.hpp"
 #include "metrics/float_adm/recip.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -25,74 +24,14 @@ namespace {
 // ---------------------------------------------------------------------------
 // Helpers
 
-class LastValueWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned /*frame*/, double value) override {
-    if (slot >= values.size()) values.resize(slot + 1, -12345.0);
-    values[slot] = value;
-  }
-  std::vector<double> values;
-};
+using testutil::format;
+using testutil::last_values;
+using testutil::noise;
+using testutil::slot_of;
+using testutil::grey_chroma::make_picture;
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = float_adm_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
-}
-
-std::size_t slot_of(const ExtractorSpec& spec, const std::string& base) {
-  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
-    if (spec.outputs[i].base == base) return i;
-  }
-  ADD_FAILURE() << "no output " << base;
-  return 0;
-}
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        const std::uint32_t v = p == 0 ? fn(x, y) : (1U << (fmt.bpc - 1));
-        if (pl.bytes_per_sample() == 1) {
-          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
-}
-
-std::function<std::uint32_t(unsigned, unsigned)> noise(unsigned seed, unsigned lo, unsigned hi,
-                                                       unsigned bpc = 8) {
-  auto rng = std::make_shared<std::mt19937>(seed);
-  return [rng, lo, hi, bpc](unsigned, unsigned) {
-    return (lo + static_cast<std::uint32_t>((*rng)() % (hi - lo + 1))) << (bpc - 8);
-  };
-}
-
-std::vector<double> scores(const ExtractorSpec& spec, const Picture& ref, const Picture& dist) {
-  auto ex = spec.make();
-  const Status init = ex->init(ref.format());
-  EXPECT_TRUE(init.ok()) << init.message();
-  LastValueWriter out;
-  const Status st = ex->extract(ref, dist, 0, out);
-  EXPECT_TRUE(st.ok()) << st.message();
-  return out.values;
+  return testutil::spec_for(float_adm_family(), options);
 }
 
 // ---------------------------------------------------------------------------
@@ -211,7 +150,7 @@ TEST(FloatAdm, MidGreyPicturesScoreOneExactly) {
   const PictureFormat fmt = format(64, 48, 8);
   const Picture grey = make_picture(fmt, [](unsigned, unsigned) { return 128U; });
   const ExtractorSpec spec = spec_for({{"debug", "true"}});
-  const auto v = scores(spec, grey, grey);
+  const auto v = last_values(spec, grey, grey);
   EXPECT_EQ(v[slot_of(spec, "adm2")], 1.0);
   EXPECT_EQ(v[slot_of(spec, "aim")], 0.0);
   EXPECT_EQ(v[slot_of(spec, "adm3")], 1.0);
@@ -228,8 +167,8 @@ TEST(FloatAdm, FlatPicturesScoreOne) {
   // Other flat levels leave only float rounding in the detail bands.
   const PictureFormat fmt = format(64, 48, 8);
   const ExtractorSpec spec = spec_for({});
-  const auto v = scores(spec, make_picture(fmt, [](unsigned, unsigned) { return 40U; }),
-                        make_picture(fmt, [](unsigned, unsigned) { return 90U; }));
+  const auto v = last_values(spec, make_picture(fmt, [](unsigned, unsigned) { return 40U; }),
+                             make_picture(fmt, [](unsigned, unsigned) { return 90U; }));
   EXPECT_NEAR(v[slot_of(spec, "adm2")], 1.0, 1e-5);
   EXPECT_NEAR(v[slot_of(spec, "aim")], 0.0, 1e-5);
 }
@@ -241,7 +180,7 @@ TEST(FloatAdm, NoDetailAndNoNoiseFloor) {
   const Picture grey = make_picture(fmt, [](unsigned, unsigned) { return 128U; });
   const ExtractorSpec spec = spec_for({{"adm_noise_weight", "0"}});
   EXPECT_EQ(spec.outputs[0].name, "adm2_nw_0");
-  const auto v = scores(spec, grey, grey);
+  const auto v = last_values(spec, grey, grey);
   EXPECT_EQ(v[slot_of(spec, "adm2")], 1.0);
   EXPECT_EQ(v[slot_of(spec, "aim")], 0.0);
   EXPECT_EQ(v[slot_of(spec, "adm3")], 1.0);
@@ -251,7 +190,7 @@ TEST(FloatAdm, IdenticalPicturesScoreOne) {
   const PictureFormat fmt = format(64, 48, 8);
   const Picture a = make_picture(fmt, noise(1, 0, 255));
   const ExtractorSpec spec = spec_for({});
-  const auto v = scores(spec, a, a);
+  const auto v = last_values(spec, a, a);
   EXPECT_NEAR(v[slot_of(spec, "adm2")], 1.0, 1e-5);
   EXPECT_NEAR(v[slot_of(spec, "aim")], 0.0, 1e-5);
   EXPECT_NEAR(v[slot_of(spec, "adm3")], 1.0, 1e-5);
@@ -271,8 +210,8 @@ TEST(FloatAdm, LostDetailLowersAdm2AndAddedNoiseRaisesAim) {
   const Picture flat = make_picture(fmt, [](unsigned, unsigned) { return 128U; });
   const Picture n = make_picture(fmt, [&](unsigned x, unsigned y) { return noisy[y * 64 + x]; });
   const ExtractorSpec spec = spec_for({});
-  const auto lost = scores(spec, r, flat);
-  const auto added = scores(spec, r, n);
+  const auto lost = last_values(spec, r, flat);
+  const auto added = last_values(spec, r, n);
   // All detail lost: the numerator keeps only its noise floor, and no
   // detail was added.
   EXPECT_LT(lost[slot_of(spec, "adm2")], 0.3);
@@ -289,8 +228,9 @@ TEST(FloatAdm, DeeperSamplesOfTheSameValuesScoreTheSame) {
   std::vector<double> first;
   for (unsigned bpc : {8U, 9U, 10U, 12U, 16U}) {
     const PictureFormat fmt = format(41, 35, bpc);
-    const auto v = scores(spec_for({{"debug", "true"}}), make_picture(fmt, noise(3, 0, 255, bpc)),
-                          make_picture(fmt, noise(4, 20, 230, bpc)));
+    const auto v =
+        last_values(spec_for({{"debug", "true"}}), make_picture(fmt, noise(3, 0, 255, bpc)),
+                    make_picture(fmt, noise(4, 20, 230, bpc)));
     if (first.empty()) {
       first = v;
     } else {
@@ -304,7 +244,7 @@ TEST(FloatAdm, OddSizesAndTheSmallestPicture) {
     const PictureFormat fmt = format(w, 17, 8, ChromaFormat::k400);
     const Picture a = make_picture(fmt, noise(9, 0, 255));
     const ExtractorSpec spec = spec_for({});
-    const auto v = scores(spec, a, a);
+    const auto v = last_values(spec, a, a);
     EXPECT_NEAR(v[slot_of(spec, "adm2")], 1.0, 1e-5) << w;
   }
 }
@@ -314,7 +254,7 @@ TEST(FloatAdm, SkipScale0AndSkipAimScale) {
   const Picture a = make_picture(fmt, noise(10, 0, 255));
   const Picture b = make_picture(fmt, noise(11, 0, 255));
   const ExtractorSpec skip = spec_for({{"adm_skip_scale0", "true"}, {"debug", "true"}});
-  const auto v = scores(skip, a, b);
+  const auto v = last_values(skip, a, b);
   EXPECT_EQ(v[slot_of(skip, "adm_scale0")], 0.0);
   EXPECT_EQ(v[slot_of(skip, "adm_num_scale0")], 0.0);
   EXPECT_EQ(v[slot_of(skip, "adm_den_scale0")], static_cast<double>(1e-10f));
@@ -323,8 +263,8 @@ TEST(FloatAdm, SkipScale0AndSkipAimScale) {
   // Leaving scale 3 out of AIM changes AIM only.
   const ExtractorSpec all = spec_for({});
   const ExtractorSpec no3 = spec_for({{"adm_skip_aim_scale", "3"}});
-  const auto va = scores(all, a, b);
-  const auto vb = scores(no3, a, b);
+  const auto va = last_values(all, a, b);
+  const auto vb = last_values(no3, a, b);
   EXPECT_EQ(va[slot_of(all, "adm2")], vb[slot_of(no3, "adm2")]);
   EXPECT_NE(va[slot_of(all, "aim")], vb[slot_of(no3, "aim")]);
   EXPECT_EQ(no3.outputs[1].name, "aim_sasc_3");
@@ -335,13 +275,13 @@ TEST(FloatAdm, Adm3Options) {
   const Picture a = make_picture(fmt, noise(12, 0, 255));
   const Picture b = make_picture(fmt, noise(13, 0, 255));
   const ExtractorSpec hm = spec_for({{"adm_adm3_apply_hm", "true"}});
-  const auto v = scores(hm, a, b);
+  const auto v = last_values(hm, a, b);
   const double adm2 = v[slot_of(hm, "adm2")];
   const double aim = v[slot_of(hm, "aim")];
   EXPECT_EQ(v[slot_of(hm, "adm3")], 2 * adm2 * aim / (adm2 + aim));
   const ExtractorSpec floor = spec_for({{"adm_min_val", "0.99"}});
   EXPECT_EQ(floor.outputs[2].name, "adm3_min_0.99");
-  EXPECT_EQ(scores(floor, a, b)[slot_of(floor, "adm3")], 0.99);
+  EXPECT_EQ(last_values(floor, a, b)[slot_of(floor, "adm3")], 0.99);
 }
 
 // ---------------------------------------------------------------------------

@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_motion/params.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -24,85 +24,16 @@ using float_common::FloatImage;
 // ---------------------------------------------------------------------------
 // Helpers
 
-class RecordingWriter final : public FeatureWriter {
- public:
-  struct Entry {
-    std::size_t slot;
-    unsigned frame;
-    double value;
-  };
-  void write(std::size_t slot, unsigned frame, double value) override {
-    entries.push_back({slot, frame, value});
-  }
-  // The value written for (slot, frame); fails the test unless written once.
-  double get(std::size_t slot, unsigned frame) const {
-    int found = 0;
-    double v = -1;
-    for (const Entry& e : entries) {
-      if (e.slot == slot && e.frame == frame) {
-        ++found;
-        v = e.value;
-      }
-    }
-    EXPECT_EQ(found, 1) << "slot " << slot << " frame " << frame;
-    return v;
-  }
-  std::vector<Entry> entries;
-};
+using testutil::format;
+using testutil::make_picture_per_plane;
+using testutil::RecordingWriter;
+using testutil::set_sample;
+using testutil::slot_of;
+using testutil::grey_chroma::flat_picture;
+using testutil::grey_chroma::make_picture;
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = float_motion_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
-}
-
-std::size_t slot_of(const ExtractorSpec& spec, const std::string& base) {
-  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
-    if (spec.outputs[i].base == base) return i;
-  }
-  ADD_FAILURE() << "no output " << base;
-  return 0;
-}
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-void set_sample(Plane& p, unsigned x, unsigned y, std::uint32_t v) {
-  if (p.bytes_per_sample() == 1) {
-    p.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-  } else {
-    p.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-  }
-}
-
-// A picture whose luma is fn(x, y) and whose chroma is chroma_fn(x, y).
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& chroma_fn = {}) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        std::uint32_t v = 1U << (fmt.bpc - 1);
-        if (p == 0) v = fn(x, y);
-        if (p > 0 && chroma_fn) v = chroma_fn(x, y);
-        set_sample(pl, x, y, v);
-      }
-    }
-  }
-  return pic;
-}
-
-Picture flat_picture(const PictureFormat& fmt, std::uint32_t v) {
-  return make_picture(fmt, [v](unsigned, unsigned) { return v; });
+  return testutil::spec_for(float_motion_family(), options);
 }
 
 // Runs an extractor over `frames` (as reference and distorted) and flushes.
@@ -359,8 +290,8 @@ TEST(FloatMotion, ChromaAddsItsScores) {
   const PictureFormat fmt = format(12, 10, 8, ChromaFormat::k444);
   std::vector<Picture> frames;
   for (std::uint32_t v : {100U, 110U}) {
-    frames.push_back(make_picture(
-        fmt, [v](unsigned, unsigned) { return v; }, [v](unsigned, unsigned) { return v / 2; }));
+    frames.push_back(make_picture_per_plane(
+        fmt, [v](unsigned p, unsigned, unsigned) { return p == 0 ? v : v / 2; }));
   }
   const ExtractorSpec spec = spec_for({{"motion_add_uv", "true"}});
   const RecordingWriter out = run(spec, frames);

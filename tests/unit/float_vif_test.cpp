@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
@@ -16,6 +15,7 @@
 #include "metrics/float_common/resample.hpp"
 #include "metrics/float_vif/gaussian.hpp"
 #include "metrics/float_vif/statistic.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -25,76 +25,14 @@ using float_common::FloatImage;
 // ---------------------------------------------------------------------------
 // Helpers
 
-// The last value written to each slot (one frame per run here).
-class LastValueWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned /*frame*/, double value) override {
-    if (slot >= values.size()) values.resize(slot + 1, -12345.0);
-    values[slot] = value;
-  }
-  std::vector<double> values;
-};
+using testutil::format;
+using testutil::last_values;
+using testutil::noise;
+using testutil::slot_of;
+using testutil::grey_chroma::make_picture;
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = float_vif_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
-}
-
-std::size_t slot_of(const ExtractorSpec& spec, const std::string& base) {
-  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
-    if (spec.outputs[i].base == base) return i;
-  }
-  ADD_FAILURE() << "no output " << base;
-  return 0;
-}
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        const std::uint32_t v = p == 0 ? fn(x, y) : (1U << (fmt.bpc - 1));
-        if (pl.bytes_per_sample() == 1) {
-          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
-}
-
-// Random samples in [lo, hi], shifted to bpc bits.
-std::function<std::uint32_t(unsigned, unsigned)> noise(unsigned seed, unsigned lo, unsigned hi,
-                                                       unsigned bpc = 8) {
-  auto rng = std::make_shared<std::mt19937>(seed);
-  return [rng, lo, hi, bpc](unsigned, unsigned) {
-    return (lo + static_cast<std::uint32_t>((*rng)() % (hi - lo + 1))) << (bpc - 8);
-  };
-}
-
-std::vector<double> scores(const ExtractorSpec& spec, const Picture& ref, const Picture& dist) {
-  auto ex = spec.make();
-  const Status init = ex->init(ref.format());
-  EXPECT_TRUE(init.ok()) << init.message();
-  LastValueWriter out;
-  const Status st = ex->extract(ref, dist, 0, out);
-  EXPECT_TRUE(st.ok()) << st.message();
-  return out.values;
+  return testutil::spec_for(float_vif_family(), options);
 }
 
 // ---------------------------------------------------------------------------
@@ -211,8 +149,8 @@ TEST(FloatVif, FlatPicturesScoreOneAtEveryScale) {
   // means.
   const PictureFormat fmt = format(32, 24, 8);
   const ExtractorSpec spec = spec_for({{"debug", "true"}});
-  const auto v = scores(spec, make_picture(fmt, [](unsigned, unsigned) { return 50U; }),
-                        make_picture(fmt, [](unsigned, unsigned) { return 200U; }));
+  const auto v = last_values(spec, make_picture(fmt, [](unsigned, unsigned) { return 50U; }),
+                             make_picture(fmt, [](unsigned, unsigned) { return 200U; }));
   for (int s = 0; s < 4; ++s) EXPECT_NEAR(v[s], 1.0, 1e-6) << s;
   EXPECT_NEAR(v[slot_of(spec, "vif")], 1.0, 1e-6);
   // The denominators count the pixels of each scale: 32x24, 16x12, 8x6, 4x3.
@@ -227,7 +165,7 @@ TEST(FloatVif, FlatPicturesScoreOneAtEveryScale) {
 TEST(FloatVif, IdenticalPicturesScoreOne) {
   const PictureFormat fmt = format(48, 40, 8);
   const Picture a = make_picture(fmt, noise(1, 0, 255));
-  const auto v = scores(spec_for({}), a, a);
+  const auto v = last_values(spec_for({}), a, a);
   for (int s = 0; s < 4; ++s) EXPECT_NEAR(v[s], 1.0, 1e-5) << s;
 }
 
@@ -235,8 +173,8 @@ TEST(FloatVif, FlatDistortionOfNoiseScoresNearZero) {
   // All detail lost: the distorted variance is 0, so the numerator keeps
   // only the flat-area terms.
   const PictureFormat fmt = format(48, 40, 8);
-  const auto v = scores(spec_for({}), make_picture(fmt, noise(2, 0, 255)),
-                        make_picture(fmt, [](unsigned, unsigned) { return 128U; }));
+  const auto v = last_values(spec_for({}), make_picture(fmt, noise(2, 0, 255)),
+                             make_picture(fmt, [](unsigned, unsigned) { return 128U; }));
   for (int s = 0; s < 4; ++s) {
     EXPECT_GE(v[s], 0.0) << s;
     EXPECT_LT(v[s], 0.05) << s;
@@ -250,7 +188,7 @@ TEST(FloatVif, AddedNoiseLowersTheScores) {
   for (auto& s : ref) s = 40 + static_cast<std::uint32_t>(rng() % 160);
   std::vector<std::uint32_t> dist = ref;
   for (auto& s : dist) s = s + static_cast<std::uint32_t>(rng() % 41) - 20;
-  const auto v = scores(
+  const auto v = last_values(
       spec_for({}), make_picture(fmt, [&](unsigned x, unsigned y) { return ref[y * 64 + x]; }),
       make_picture(fmt, [&](unsigned x, unsigned y) { return dist[y * 64 + x]; }));
   for (int s = 0; s < 4; ++s) {
@@ -263,8 +201,9 @@ TEST(FloatVif, DeeperSamplesOfTheSameValuesScoreTheSame) {
   std::vector<double> first;
   for (unsigned bpc : {8U, 9U, 10U, 12U, 16U}) {
     const PictureFormat fmt = format(40, 33, bpc);
-    const auto v = scores(spec_for({{"debug", "true"}}), make_picture(fmt, noise(3, 0, 255, bpc)),
-                          make_picture(fmt, noise(4, 20, 230, bpc)));
+    const auto v =
+        last_values(spec_for({{"debug", "true"}}), make_picture(fmt, noise(3, 0, 255, bpc)),
+                    make_picture(fmt, noise(4, 20, 230, bpc)));
     if (first.empty()) {
       first = v;
     } else {
@@ -278,7 +217,7 @@ TEST(FloatVif, SkipScale0) {
   const ExtractorSpec spec = spec_for({{"vif_skip_scale0", "true"}, {"debug", "true"}});
   EXPECT_EQ(spec.outputs[0].name, "vif_scale0_ssclz");
   const auto v =
-      scores(spec, make_picture(fmt, noise(5, 0, 255)), make_picture(fmt, noise(6, 0, 255)));
+      last_values(spec, make_picture(fmt, noise(5, 0, 255)), make_picture(fmt, noise(6, 0, 255)));
   EXPECT_EQ(v[0], 0.0);
   EXPECT_EQ(v[slot_of(spec, "vif_num_scale0")], 0.0);
   EXPECT_EQ(v[slot_of(spec, "vif_den_scale0")], -1.0);
@@ -289,10 +228,10 @@ TEST(FloatVif, MinimumValuesRaiseScales1To3) {
   const PictureFormat fmt = format(40, 32, 8);
   const Picture a = make_picture(fmt, noise(7, 0, 255));
   const Picture b = make_picture(fmt, noise(8, 0, 255));
-  const auto v = scores(spec_for({{"vif_scale1_min_val", "0.9"},
-                                  {"vif_scale2_min_val", "0.95"},
-                                  {"vif_scale3_min_val", "0.99"}}),
-                        a, b);
+  const auto v = last_values(spec_for({{"vif_scale1_min_val", "0.9"},
+                                       {"vif_scale2_min_val", "0.95"},
+                                       {"vif_scale3_min_val", "0.99"}}),
+                             a, b);
   EXPECT_LT(v[0], 0.9);
   EXPECT_EQ(v[1], 0.9);
   EXPECT_EQ(v[2], 0.95);
@@ -303,7 +242,7 @@ TEST(FloatVif, OddSizesAndTheSmallestPicture) {
   for (unsigned w : {16U, 17U, 31U}) {
     const PictureFormat fmt = format(w, 16, 8, ChromaFormat::k400);
     const Picture a = make_picture(fmt, noise(9, 0, 255));
-    const auto v = scores(spec_for({}), a, a);
+    const auto v = last_values(spec_for({}), a, a);
     for (int s = 0; s < 4; ++s) EXPECT_NEAR(v[s], 1.0, 1e-5) << w << " " << s;
   }
 }
@@ -318,7 +257,7 @@ TEST(FloatVif, PrescalingAndKernelScales) {
         OptionMap{{"vif_prescale", "1.2"}, {"vif_prescale_method", "lanczos4"}},
         OptionMap{{"vif_prescale", "1.5"}, {"vif_prescale_method", "bilinear"}},
         OptionMap{{"vif_kernelscale", "1.5"}}}) {
-    const auto v = scores(spec_for(o), a, a);
+    const auto v = last_values(spec_for(o), a, a);
     for (int s = 0; s < 4; ++s) EXPECT_NEAR(v[s], 1.0, 1e-5) << s;
   }
 }

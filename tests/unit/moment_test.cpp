@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <cstdint>
-#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -13,6 +11,7 @@
 
 #include "metrics/families.hpp"
 #include "metrics/moment/cpu.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -29,39 +28,9 @@ class ArrayWriter final : public FeatureWriter {
   int writes = 0;
 };
 
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        const std::uint32_t v = p == 0 ? fn(x, y) : 0;
-        if (pl.bytes_per_sample() == 1) {
-          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
-}
-
-Picture random_picture(const PictureFormat& fmt, std::mt19937& rng) {
-  const std::uint32_t max = (1U << fmt.bpc) - 1;
-  return make_picture(fmt, [&](unsigned, unsigned) { return rng() % (max + 1); });
-}
+using testutil::format;
+using testutil::zero_chroma::make_picture;
+using testutil::zero_chroma::random_picture;
 
 // ref1st, dis1st, ref2nd, dis2nd as the extractor writes them.
 std::array<double, 4> moments(const Picture& ref, const Picture& dist) {

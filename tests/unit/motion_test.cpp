@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <functional>
 #include <map>
 #include <new>
 #include <random>
@@ -18,6 +17,7 @@
 #include "metrics/families.hpp"
 #include "metrics/motion/cpu.hpp"
 #include "metrics/motion/params.hpp"
+#include "test_util.hpp"
 
 // Counts this thread's heap allocations, to check that extract() allocates
 // nothing. This replaces the global operator new/delete of the unit-test
@@ -44,90 +44,22 @@ namespace {
 // ---------------------------------------------------------------------------
 // Helpers
 
-// Records every write, in order.
-class RecordingWriter final : public FeatureWriter {
+using testutil::format;
+using testutil::set_sample;
+using testutil::slot_of;
+using testutil::grey_chroma::flat_picture;
+using testutil::grey_chroma::make_picture;
+using testutil::grey_chroma::random_picture;
+
+// Records every write, in order, with room reserved so that write() does
+// not allocate.
+class RecordingWriter final : public testutil::RecordingWriter {
  public:
-  struct Entry {
-    std::size_t slot;
-    unsigned frame;
-    double value;
-  };
-  RecordingWriter() { entries.reserve(4096); }  // so that write() does not allocate
-  void write(std::size_t slot, unsigned frame, double value) override {
-    entries.push_back({slot, frame, value});
-  }
-  // The value written for (slot, frame); fails the test unless written once.
-  double get(std::size_t slot, unsigned frame) const {
-    int found = 0;
-    double v = -1;
-    for (const Entry& e : entries) {
-      if (e.slot == slot && e.frame == frame) {
-        ++found;
-        v = e.value;
-      }
-    }
-    EXPECT_EQ(found, 1) << "slot " << slot << " frame " << frame;
-    return v;
-  }
-  std::vector<Entry> entries;
+  RecordingWriter() : testutil::RecordingWriter(4096) {}
 };
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = integer_motion_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
-}
-
-std::size_t slot_of(const ExtractorSpec& spec, const std::string& base) {
-  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
-    if (spec.outputs[i].base == base) {
-      return i;
-    }
-  }
-  ADD_FAILURE() << "no output " << base;
-  return 0;
-}
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-void set_sample(Plane& p, unsigned x, unsigned y, std::uint32_t v) {
-  if (p.bytes_per_sample() == 1) {
-    p.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-  } else {
-    p.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-  }
-}
-
-// A picture whose luma is fn(x, y) and whose chroma is mid-grey.
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        set_sample(pl, x, y, p == 0 ? fn(x, y) : (1U << (fmt.bpc - 1)));
-      }
-    }
-  }
-  return pic;
-}
-
-Picture flat_picture(const PictureFormat& fmt, std::uint32_t value) {
-  return make_picture(fmt, [value](unsigned, unsigned) { return value; });
-}
-
-Picture random_picture(const PictureFormat& fmt, std::mt19937& rng) {
-  const std::uint32_t max = (1U << fmt.bpc) - 1;
-  return make_picture(fmt, [&](unsigned, unsigned) { return rng() % (max + 1); });
+  return testutil::spec_for(integer_motion_family(), options);
 }
 
 std::vector<Picture> random_sequence(const PictureFormat& fmt, int n, std::mt19937& rng) {

@@ -6,10 +6,7 @@
 // ssim_test.cpp.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -20,6 +17,7 @@
 #include "metrics/ssim/image.hpp"
 #include "metrics/ssim/params.hpp"
 #include "metrics/ssim/window.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -30,87 +28,25 @@ using ssim::RowSource;
 // ---------------------------------------------------------------------------
 // Helpers
 
-class LastValueWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned /*frame*/, double value) override {
-    if (slot >= values.size()) values.resize(slot + 1, std::nan(""));
-    values[slot] = value;
-  }
-  std::vector<double> values;
-};
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-// A picture whose luma is fn(x, y) and whose chroma is 0.
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        const std::uint32_t v = p == 0 ? fn(x, y) : 0;
-        if (pl.bytes_per_sample() == 1) {
-          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
-}
-
-Picture flat_picture(const PictureFormat& fmt, std::uint32_t value) {
-  return make_picture(fmt, [value](unsigned, unsigned) { return value; });
-}
+using testutil::distorted;
+using testutil::format;
+using testutil::LastValueWriter;
+using testutil::zero_chroma::flat_picture;
+using testutil::zero_chroma::make_picture;
 
 // Smooth content plus noise, in [0, 2^bpc).
 Picture textured_picture(const PictureFormat& fmt, std::mt19937& rng, double noise) {
-  const double max = static_cast<double>((1U << fmt.bpc) - 1);
-  std::normal_distribution<double> n(0.0, noise * max);
-  return make_picture(fmt, [&](unsigned x, unsigned y) {
-    const double v = max * (0.5 + 0.35 * std::sin(0.05 * x) * std::cos(0.04 * y)) + n(rng);
-    return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0, max)));
-  });
-}
-
-// `base` with noise added to every luma sample.
-Picture distorted(const Picture& base, std::mt19937& rng, double noise) {
-  const double max = static_cast<double>((1U << base.bpc()) - 1);
-  std::normal_distribution<double> n(0.0, noise * max);
-  return make_picture(base.format(), [&](unsigned x, unsigned y) {
-    const double v = base.plane(0).at(x, y) + n(rng);
-    return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0, max)));
-  });
+  return testutil::textured_picture(fmt, rng, noise, 0.05, 0.04);
 }
 
 ExtractorSpec ms_ssim_spec(const OptionMap& options = {}) {
-  auto spec = float_ms_ssim_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
+  return testutil::spec_for(float_ms_ssim_family(), options);
 }
 
 // Runs one frame pair; the values by slot.
 std::vector<double> run_ms_ssim(const Picture& ref, const Picture& dist,
                                 const OptionMap& options = {}) {
-  const ExtractorSpec spec = ms_ssim_spec(options);
-  auto ex = spec.make();
-  const Status init = ex->init(ref.format());
-  EXPECT_TRUE(init.ok()) << init.message();
-  LastValueWriter out;
-  const Status s = ex->extract(ref, dist, 0, out);
-  EXPECT_TRUE(s.ok()) << s.message();
-  EXPECT_EQ(out.values.size(), spec.outputs.size());
-  return out.values;
+  return testutil::output_values(ms_ssim_spec(options), ref, dist, std::nan(""));
 }
 
 // libvmaf's _iqa_decimate with ms_ssim.c's 9x9 low-pass and factor 2,
@@ -365,7 +301,7 @@ TEST(FloatMsSsim, RejectsFramesOfAnotherSizeOrDepth) {
   const ExtractorSpec spec = ms_ssim_spec();
   auto ex = spec.make();
   ASSERT_TRUE(ex->init(format(200, 180, 8)).ok());
-  LastValueWriter out;
+  LastValueWriter out(std::nan(""));
   const Picture good = flat_picture(format(200, 180, 8), 9);
   const Picture wider = flat_picture(format(202, 180, 8), 9);
   const Picture deeper = flat_picture(format(200, 180, 12), 9);

@@ -18,6 +18,7 @@
 #include "metrics/families.hpp"
 #include "metrics/psnr_hvs/cpu.hpp"
 #include "metrics/psnr_hvs/params.hpp"
+#include "test_util.hpp"
 
 // dct.hpp expects the loop macro of cpu.cpp; a plain loop suffices.
 #define VQX_HVS_LANE_LOOP
@@ -29,59 +30,21 @@ namespace {
 // ---------------------------------------------------------------------------
 // Helpers
 
-class HvsWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned frame, double value) override {
-    if (slot >= values.size()) values.resize(slot + 1, std::nan(""));
-    values[slot] = value;
-    last_frame = frame;
-  }
-  std::vector<double> values;
-  unsigned last_frame = 0;
-};
+using testutil::LastValueWriter;
 
 enum class Pattern { kRampNoise, kFlat, kIdentical };
 
-std::uint32_t noise_hash(unsigned x, unsigned y, unsigned p) {
-  std::uint32_t h = x * 73856093U ^ y * 19349663U ^ p * 83492791U ^ 1U * 2654435761U;
-  h ^= h >> 13;
-  h *= 0x5bd1e995U;
-  h ^= h >> 15;
-  return h;
-}
-
 // The synthetic pictures the expected values were computed on (with
 // libvmaf 3.2.0's psnr_hvs.c): a diagonal ramp, and the ramp plus +-5 (8-bit
-// units) of hashed noise; or flat planes of values a (ref) and b (dist).
-unsigned sample(Pattern pattern, bool dist, unsigned p, unsigned x, unsigned y, unsigned bpc,
-                unsigned a, unsigned b) {
-  const unsigned max = (1U << bpc) - 1;
-  if (pattern == Pattern::kFlat) return dist ? b : a;
-  const unsigned base = ((x * 7 + y * 3 + p * 50) << (bpc - 8)) % (max + 1);
-  if (pattern == Pattern::kIdentical || !dist) return base;
-  const int noise = (static_cast<int>(noise_hash(x, y, p) % 11) - 5) * (1 << (bpc - 8));
-  return static_cast<unsigned>(
-      std::clamp(static_cast<int>(base) + noise, 0, static_cast<int>(max)));
-}
-
+// units) of hashed noise (testutil::ramp_sample); or flat planes of values
+// a (ref) and b (dist).
 Picture make_picture(const PictureFormat& fmt, Pattern pattern, bool dist, unsigned a = 0,
                      unsigned b = 0) {
-  auto pic = Picture::make(fmt);
-  EXPECT_TRUE(pic.ok()) << pic.status().message();
-  Picture out = std::move(pic).value();
-  for (unsigned p = 0; p < fmt.plane_count(); ++p) {
-    Plane& plane = out.plane(p);
-    for (unsigned y = 0; y < plane.height(); ++y) {
-      for (unsigned x = 0; x < plane.width(); ++x) {
-        const unsigned v = sample(pattern, dist, p, x, y, fmt.bpc, a, b);
-        if (fmt.bpc == 8) {
-          plane.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          plane.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
+  Picture out = testutil::new_picture(fmt);
+  testutil::fill_planes(out, [&](unsigned p, unsigned x, unsigned y) -> std::uint32_t {
+    if (pattern == Pattern::kFlat) return dist ? b : a;
+    return testutil::ramp_sample(p, x, y, fmt.bpc, dist && pattern == Pattern::kRampNoise);
+  });
   return out;
 }
 
@@ -99,7 +62,7 @@ std::array<double, 4> run(const PictureFormat& fmt, Pattern pattern, unsigned a 
   EXPECT_TRUE(st.ok()) << st.message();
   const Picture ref = make_picture(fmt, pattern, false, a, b);
   const Picture dist = make_picture(fmt, pattern, true, a, b);
-  HvsWriter w;
+  LastValueWriter w(std::nan(""));
   const Status xs = ex->extract(ref, dist, 7, w);
   EXPECT_TRUE(xs.ok()) << xs.message();
   EXPECT_EQ(w.values.size(), 4U);
@@ -108,14 +71,7 @@ std::array<double, 4> run(const PictureFormat& fmt, Pattern pattern, unsigned a 
   return {w.values[0], w.values[1], w.values[2], w.values[3]};
 }
 
-PictureFormat format(ChromaFormat chroma, unsigned bpc, unsigned w, unsigned h) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
+using testutil::format;
 
 // ---------------------------------------------------------------------------
 // Scores
@@ -163,7 +119,7 @@ TEST(PsnrHvs, EqualsLibvmafOnSyntheticPictures) {
   for (const LibvmafCase& c : cases) {
     SCOPED_TRACE(std::string(to_string(c.chroma)) + " " + std::to_string(c.bpc) + "-bit " +
                  std::to_string(c.w) + "x" + std::to_string(c.h));
-    const auto got = run(format(c.chroma, c.bpc, c.w, c.h), Pattern::kRampNoise);
+    const auto got = run(format(c.w, c.h, c.bpc, c.chroma), Pattern::kRampNoise);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], c.expected[i]) << "output " << i;
   }
 }
@@ -171,7 +127,7 @@ TEST(PsnrHvs, EqualsLibvmafOnSyntheticPictures) {
 // An odd size: the luma plane is the same as libvmaf's (its chroma planes
 // round down, ours up, so only luma is compared).
 TEST(PsnrHvs, OddSizeLumaEqualsLibvmaf) {
-  const auto got = run(format(ChromaFormat::k420, 8, 37, 29), Pattern::kRampNoise);
+  const auto got = run(format(37, 29, 8, ChromaFormat::k420), Pattern::kRampNoise);
   EXPECT_EQ(got[0], 46.058573542291825);
   for (double v : got) EXPECT_TRUE(std::isfinite(v));
 }
@@ -211,7 +167,7 @@ TEST(PsnrHvs, FlatBlockByHand) {
   const float d = static_cast<float>(cd[0][0] - cr[0][0]);
   EXPECT_EQ(d, 15.0f);  // the DC gain is about 7.5, rounded in the lifting steps
 
-  const auto got = run(format(ChromaFormat::k444, 8, 8, 8), Pattern::kFlat, 100, 102);
+  const auto got = run(format(8, 8, 8, ChromaFormat::k444), Pattern::kFlat, 100, 102);
   const psnr_hvs::Table* tables[3] = {&psnr_hvs::kCsfY, &psnr_hvs::kCsfCb, &psnr_hvs::kCsfCr};
   double errors[3];
   for (int p = 0; p < 3; ++p) {
@@ -228,7 +184,7 @@ TEST(PsnrHvs, FlatBlockByHand) {
 
 TEST(PsnrHvs, IdenticalPicturesScoreInfinity) {
   for (ChromaFormat c : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
-    const auto got = run(format(c, 10, 32, 32), Pattern::kIdentical);
+    const auto got = run(format(32, 32, 10, c), Pattern::kIdentical);
     for (double v : got) EXPECT_EQ(v, std::numeric_limits<double>::infinity());
   }
 }
@@ -353,11 +309,11 @@ TEST(PsnrHvs, HasNoOptions) {
 
 TEST(PsnrHvs, RefusesWhatLibvmafRefuses) {
   auto ex = make_extractor();
-  const Status mono = ex->init(format(ChromaFormat::k400, 8, 64, 64));
+  const Status mono = ex->init(format(64, 64, 8, ChromaFormat::k400));
   EXPECT_EQ(mono.code(), Errc::kUnsupported);
   EXPECT_NE(mono.message().find("4:0:0"), std::string::npos);
   for (unsigned bpc : {13U, 16U}) {
-    const Status deep = ex->init(format(ChromaFormat::k420, bpc, 64, 64));
+    const Status deep = ex->init(format(64, 64, bpc, ChromaFormat::k420));
     EXPECT_EQ(deep.code(), Errc::kUnsupported);
     EXPECT_NE(deep.message().find("bit depth"), std::string::npos);
   }
@@ -366,27 +322,27 @@ TEST(PsnrHvs, RefusesWhatLibvmafRefuses) {
 TEST(PsnrHvs, RefusesPlanesSmallerThanABlock) {
   auto ex = make_extractor();
   // 4:2:0 14x14 has 7x7 chroma planes.
-  const Status small = ex->init(format(ChromaFormat::k420, 8, 14, 14));
+  const Status small = ex->init(format(14, 14, 8, ChromaFormat::k420));
   EXPECT_EQ(small.code(), Errc::kUnsupported);
   EXPECT_NE(small.message().find("8x8"), std::string::npos);
-  EXPECT_TRUE(ex->init(format(ChromaFormat::k420, 8, 16, 16)).ok());
-  EXPECT_TRUE(ex->init(format(ChromaFormat::k444, 8, 8, 8)).ok());
+  EXPECT_TRUE(ex->init(format(16, 16, 8, ChromaFormat::k420)).ok());
+  EXPECT_TRUE(ex->init(format(8, 8, 8, ChromaFormat::k444)).ok());
 }
 
 TEST(PsnrHvs, RefusesAFrameOfAnotherFormat) {
   auto ex = make_extractor();
-  ASSERT_TRUE(ex->init(format(ChromaFormat::k420, 8, 32, 32)).ok());
+  ASSERT_TRUE(ex->init(format(32, 32, 8, ChromaFormat::k420)).ok());
   const Picture a =
-      make_picture(format(ChromaFormat::k420, 10, 32, 32), Pattern::kRampNoise, false);
-  HvsWriter w;
+      make_picture(format(32, 32, 10, ChromaFormat::k420), Pattern::kRampNoise, false);
+  LastValueWriter w(std::nan(""));
   const Status st = ex->extract(a, a, 0, w);
   EXPECT_EQ(st.code(), Errc::kMismatch);
 }
 
 TEST(PsnrHvs, ExtractBeforeInitIsAnError) {
   auto ex = make_extractor();
-  const Picture a = make_picture(format(ChromaFormat::k420, 8, 32, 32), Pattern::kRampNoise, false);
-  HvsWriter w;
+  const Picture a = make_picture(format(32, 32, 8, ChromaFormat::k420), Pattern::kRampNoise, false);
+  LastValueWriter w(std::nan(""));
   EXPECT_EQ(ex->extract(a, a, 0, w).code(), Errc::kInternal);
 }
 

@@ -6,9 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <map>
 #include <random>
 #include <string>
 #include <utility>
@@ -18,6 +16,7 @@
 #include "metrics/psnr/cpu.hpp"
 #include "metrics/psnr/params.hpp"
 #include "metrics/psnr/score.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -25,62 +24,24 @@ namespace {
 // ---------------------------------------------------------------------------
 // Helpers
 
-// Keeps the last value written for each (slot, frame) and each aggregate.
-class MapWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned frame, double value) override {
-    values[{slot, frame}] = value;
-  }
-  void write_aggregate(std::size_t slot, double value) override { aggregates[slot] = value; }
-  std::map<std::pair<std::size_t, unsigned>, double> values;
-  std::map<std::size_t, double> aggregates;
-};
+using testutil::format;
+using testutil::make_picture_per_plane;
+using testutil::MapWriter;
 
-PictureFormat format(unsigned w, unsigned h, unsigned bpc, ChromaFormat chroma) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-void set_sample(Plane& p, unsigned x, unsigned y, std::uint32_t v) {
-  if (p.bytes_per_sample() == 1) {
-    p.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-  } else {
-    p.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-  }
-}
-
-// Every plane p gets fn(p, x, y).
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned, unsigned)>& fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        set_sample(pl, x, y, fn(p, x, y));
-      }
-    }
-  }
-  return pic;
-}
-
+// Every plane, chroma too, is `value`.
 Picture flat_picture(const PictureFormat& fmt, std::uint32_t value) {
-  return make_picture(fmt, [value](unsigned, unsigned, unsigned) { return value; });
+  return make_picture_per_plane(fmt, [value](unsigned, unsigned, unsigned) { return value; });
 }
 
+// Every plane, chroma too, uniform in [0, 2^bpc), drawn in plane and row order.
 Picture random_picture(const PictureFormat& fmt, std::mt19937& rng) {
   const std::uint32_t max = (1U << fmt.bpc) - 1;
-  return make_picture(fmt, [&](unsigned, unsigned, unsigned) { return rng() % (max + 1); });
+  return make_picture_per_plane(fmt,
+                                [&](unsigned, unsigned, unsigned) { return rng() % (max + 1); });
 }
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = psnr_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
+  return testutil::spec_for(psnr_family(), options);
 }
 
 std::vector<std::string> names(const std::vector<ExtractorOutput>& outputs) {
@@ -223,7 +184,7 @@ TEST(Psnr, PlanesAreScoredSeparately) {
   const std::uint32_t offsets[3] = {1, 2, 4};
   const Picture a = flat_picture(fmt, 512);
   const Picture b =
-      make_picture(fmt, [&](unsigned p, unsigned, unsigned) { return 512 + offsets[p]; });
+      make_picture_per_plane(fmt, [&](unsigned p, unsigned, unsigned) { return 512 + offsets[p]; });
   const MapWriter out = run_one(spec_for({{"enable_mse", "true"}}), a, b);
   for (std::size_t p = 0; p < 3; ++p) {
     const double mse = static_cast<double>(offsets[p] * offsets[p]);

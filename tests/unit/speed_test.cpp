@@ -25,6 +25,7 @@
 #include "metrics/speed/rescale.hpp"
 #include "metrics/speed/rows.hpp"
 #include "metrics/speed/taps.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -63,39 +64,12 @@ std::uint32_t dist_sample(unsigned x, unsigned y, unsigned f, unsigned p, unsign
 using SampleFn = std::uint32_t (*)(unsigned, unsigned, unsigned, unsigned, unsigned);
 
 Picture make_picture(const PictureFormat& fmt, unsigned frame, SampleFn fn) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& plane = pic.plane(p);
-    for (unsigned y = 0; y < plane.height(); ++y) {
-      for (unsigned x = 0; x < plane.width(); ++x) {
-        const std::uint32_t v = fn(x, y, frame, p, fmt.bpc);
-        if (fmt.bpc > 8) {
-          plane.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        } else {
-          plane.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
+  return testutil::make_picture_per_plane(
+      fmt, [&](unsigned p, unsigned x, unsigned y) { return fn(x, y, frame, p, fmt.bpc); });
 }
 
-PictureFormat format(unsigned w, unsigned h, unsigned bpc, ChromaFormat c) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = c;
-  return f;
-}
-
-class MapWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned frame, double value) override {
-    values[{slot, frame}] = value;
-  }
-  std::map<std::pair<std::size_t, unsigned>, double> values;
-};
+using testutil::format;
+using testutil::MapWriter;
 
 // Runs a family over `frames` frames of the test pictures: (ref, dist) =
 // (ref_sample, dist_sample) unless `identical`. Values by (slot, frame).

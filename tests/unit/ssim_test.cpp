@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -21,6 +19,7 @@
 #include "metrics/ssim/image.hpp"
 #include "metrics/ssim/params.hpp"
 #include "metrics/ssim/window.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -32,84 +31,25 @@ using ssim::WindowMeans;
 // ---------------------------------------------------------------------------
 // Helpers
 
-class LastValueWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned /*frame*/, double value) override {
-    if (slot >= values.size()) values.resize(slot + 1, std::nan(""));
-    values[slot] = value;
-  }
-  std::vector<double> values;
-};
-
-PictureFormat format(unsigned w, unsigned h, unsigned bpc,
-                     ChromaFormat chroma = ChromaFormat::k420) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bpc = bpc;
-  f.chroma = chroma;
-  return f;
-}
-
-// A picture whose luma is fn(x, y) and whose chroma is `chroma_value`.
-Picture make_picture(const PictureFormat& fmt,
-                     const std::function<std::uint32_t(unsigned, unsigned)>& fn,
-                     std::uint32_t chroma_value = 0) {
-  Picture pic = Picture::make(fmt).value();
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    Plane& pl = pic.plane(p);
-    for (unsigned y = 0; y < pl.height(); ++y) {
-      for (unsigned x = 0; x < pl.width(); ++x) {
-        const std::uint32_t v = p == 0 ? fn(x, y) : chroma_value;
-        if (pl.bytes_per_sample() == 1) {
-          pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        } else {
-          pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-        }
-      }
-    }
-  }
-  return pic;
-}
+using testutil::distorted;
+using testutil::format;
+using testutil::LastValueWriter;
+using testutil::make_picture;
+using testutil::zero_chroma::make_picture;
 
 // Smooth content plus noise, in [0, 2^bpc).
 Picture textured_picture(const PictureFormat& fmt, std::mt19937& rng, double noise) {
-  const double max = static_cast<double>((1U << fmt.bpc) - 1);
-  std::normal_distribution<double> n(0.0, noise * max);
-  return make_picture(fmt, [&](unsigned x, unsigned y) {
-    const double v = max * (0.5 + 0.35 * std::sin(0.11 * x) * std::cos(0.07 * y)) + n(rng);
-    return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0, max)));
-  });
-}
-
-// `base` with noise added to every luma sample.
-Picture distorted(const Picture& base, std::mt19937& rng, double noise) {
-  const double max = static_cast<double>((1U << base.bpc()) - 1);
-  std::normal_distribution<double> n(0.0, noise * max);
-  return make_picture(base.format(), [&](unsigned x, unsigned y) {
-    const double v = base.plane(0).at(x, y) + n(rng);
-    return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0, max)));
-  });
+  return testutil::textured_picture(fmt, rng, noise, 0.11, 0.07);
 }
 
 ExtractorSpec ssim_spec(const OptionMap& options = {}) {
-  auto spec = float_ssim_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
+  return testutil::spec_for(float_ssim_family(), options);
 }
 
 // Runs one frame pair; the values by slot.
 std::vector<double> run_ssim(const Picture& ref, const Picture& dist,
                              const OptionMap& options = {}) {
-  const ExtractorSpec spec = ssim_spec(options);
-  auto ex = spec.make();
-  const Status init = ex->init(ref.format());
-  EXPECT_TRUE(init.ok()) << init.message();
-  LastValueWriter out;
-  const Status s = ex->extract(ref, dist, 0, out);
-  EXPECT_TRUE(s.ok()) << s.message();
-  EXPECT_EQ(out.values.size(), spec.outputs.size());
-  return out.values;
+  return testutil::output_values(ssim_spec(options), ref, dist, std::nan(""));
 }
 
 // A float image of random values in 8-bit units: smooth content plus noise,
@@ -549,7 +489,7 @@ TEST(FloatSsim, RejectsFramesOfAnotherSizeOrDepth) {
   const ExtractorSpec spec = ssim_spec();
   auto ex = spec.make();
   ASSERT_TRUE(ex->init(format(64, 48, 8)).ok());
-  LastValueWriter out;
+  LastValueWriter out(std::nan(""));
   const Picture good = make_picture(format(64, 48, 8), [](unsigned, unsigned) { return 7U; });
   const Picture taller = make_picture(format(64, 50, 8), [](unsigned, unsigned) { return 7U; });
   const Picture deeper = make_picture(format(64, 48, 10), [](unsigned, unsigned) { return 7U; });

@@ -22,6 +22,7 @@
 #include "metrics/ssimulacra2/cpu.hpp"
 #include "metrics/ssimulacra2/params.hpp"
 #include "metrics/ssimulacra2/xyb.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -51,11 +52,7 @@ class LastValueWriter final : public FeatureWriter {
   int count = 0;
 };
 
-Picture make_picture(const PictureFormat& fmt) {
-  auto pic = Picture::make(fmt);
-  EXPECT_TRUE(pic.ok()) << pic.status().message();
-  return std::move(pic).value();
-}
+using testutil::new_picture;
 
 void set_sample(Picture& pic, unsigned p, unsigned x, unsigned y, unsigned v) {
   if (pic.bpc() > 8) {
@@ -72,7 +69,7 @@ Picture load_raw(const fs::path& path, const PictureFormat& fmt) {
   EXPECT_TRUE(in.good()) << path;
   const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
                                          std::istreambuf_iterator<char>());
-  Picture pic = make_picture(fmt);
+  Picture pic = new_picture(fmt);
   EXPECT_EQ(bytes.size(), fmt.packed_frame_bytes()) << path;
   if (bytes.size() != fmt.packed_frame_bytes()) return pic;
   std::size_t pos = 0;
@@ -90,7 +87,7 @@ Picture load_raw(const fs::path& path, const PictureFormat& fmt) {
 
 // Deterministic noise around `mean` (in units of the full scale).
 Picture noise_picture(const PictureFormat& fmt, std::uint32_t seed, double mean, double amp) {
-  Picture pic = make_picture(fmt);
+  Picture pic = new_picture(fmt);
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u(-amp, amp);
   const double max = std::ldexp(1.0, static_cast<int>(fmt.bpc)) - 1;
@@ -106,9 +103,7 @@ Picture noise_picture(const PictureFormat& fmt, std::uint32_t seed, double mean,
 }
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = ssimulacra2_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return spec.ok() ? std::move(spec).value() : ExtractorSpec{};
+  return testutil::spec_for(ssimulacra2_family(), options);
 }
 
 // The score of one frame pair through the extractor.
@@ -176,8 +171,8 @@ TEST(Ssimulacra2, IdenticalPicturesScore100) {
 TEST(Ssimulacra2, MoreDistortionScoresLower) {
   const PictureFormat fmt{64, 48, 8, ChromaFormat::k420};
   const Picture ref = noise_picture(fmt, 1, 0.5, 0.2);
-  Picture mild = make_picture(fmt);
-  Picture strong = make_picture(fmt);
+  Picture mild = new_picture(fmt);
+  Picture strong = new_picture(fmt);
   std::mt19937 gen(2);
   for (unsigned p = 0; p < 3; ++p) {
     for (unsigned y = 0; y < fmt.plane_height(p); ++y) {
@@ -201,8 +196,8 @@ TEST(Ssimulacra2, GreyEqualsNeutralChroma) {
   const PictureFormat colour{40, 30, 10, ChromaFormat::k444};
   const Picture ga = noise_picture(grey, 3, 0.5, 0.3);
   const Picture gb = noise_picture(grey, 4, 0.5, 0.3);
-  Picture ca = make_picture(colour);
-  Picture cb = make_picture(colour);
+  Picture ca = new_picture(colour);
+  Picture cb = new_picture(colour);
   for (unsigned y = 0; y < 30; ++y) {
     for (unsigned x = 0; x < 40; ++x) {
       set_sample(ca, 0, x, y, ga.plane(0).at(x, y));
@@ -269,7 +264,7 @@ TEST(Ssimulacra2, RefusesFramesOfAnotherFormat) {
   const ExtractorSpec spec = spec_for({});
   auto ex = spec.make();
   ASSERT_TRUE(ex->init(PictureFormat{16, 16, 8, ChromaFormat::k420}).ok());
-  const Picture a = make_picture(PictureFormat{16, 16, 10, ChromaFormat::k420});
+  const Picture a = new_picture(PictureFormat{16, 16, 10, ChromaFormat::k420});
   LastValueWriter out;
   const Status st = ex->extract(a, a, 0, out);
   EXPECT_EQ(st.code(), Errc::kMismatch);
@@ -331,7 +326,7 @@ struct Rgb {
 Rgb convert_one(const ssimulacra2::Params& params, unsigned bpc, ChromaFormat chroma, unsigned y,
                 unsigned cb, unsigned cr) {
   const PictureFormat fmt{8, 2, bpc, chroma};
-  Picture pic = make_picture(fmt);
+  Picture pic = new_picture(fmt);
   for (unsigned p = 0; p < fmt.plane_count(); ++p) {
     for (unsigned yy = 0; yy < fmt.plane_height(p); ++yy) {
       for (unsigned x = 0; x < fmt.plane_width(p); ++x) {
@@ -424,7 +419,7 @@ TEST(Ssimulacra2Colour, ChromaIsReplicatedNotFiltered) {
   // 4:2:0, 10 wide: chroma column c covers luma columns 2c and 2c + 1 (and
   // row pairs). A red chroma sample at column 2 must colour luma 4 and 5 only.
   const PictureFormat fmt{10, 4, 8, ChromaFormat::k420};
-  Picture pic = make_picture(fmt);
+  Picture pic = new_picture(fmt);
   for (unsigned y = 0; y < 4; ++y) {
     for (unsigned x = 0; x < 10; ++x) set_sample(pic, 0, x, y, 126);
   }

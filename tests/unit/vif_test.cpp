@@ -15,6 +15,7 @@
 #include "metrics/families.hpp"
 #include "metrics/vif/cpu.hpp"
 #include "metrics/vif/params.hpp"
+#include "test_util.hpp"
 
 namespace vqx {
 namespace {
@@ -54,13 +55,7 @@ std::uint32_t test_dist(unsigned x, unsigned y, unsigned bpc, int strength) {
   return static_cast<std::uint32_t>(std::clamp<std::int64_t>(v, 0, maxv));
 }
 
-void set_sample(Picture& pic, unsigned x, unsigned y, std::uint32_t v) {
-  if (pic.bpc() == 8) {
-    pic.plane(0).row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-  } else {
-    pic.plane(0).row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-  }
-}
+using testutil::set_sample;
 
 enum class Content { kNoisy, kIdentical, kFlatRefNoisyDist };
 
@@ -82,8 +77,8 @@ PicturePair make_pair(unsigned w, unsigned h, unsigned bpc, Content content, int
                                            static_cast<std::uint32_t>(2 * strength + 1))
                     * (1U << (bpc - 8));
       }
-      set_sample(p.ref, x, y, r);
-      set_sample(p.dist, x, y, d);
+      set_sample(p.ref.plane(0), x, y, r);
+      set_sample(p.dist.plane(0), x, y, d);
     }
   }
   return p;
@@ -91,18 +86,10 @@ PicturePair make_pair(unsigned w, unsigned h, unsigned bpc, Content content, int
 
 // --- Running the extractor -------------------------------------------------
 
-class MapWriter final : public FeatureWriter {
- public:
-  void write(std::size_t slot, unsigned frame, double value) override {
-    values[{slot, frame}] = value;
-  }
-  std::map<std::pair<std::size_t, unsigned>, double> values;
-};
+using testutil::MapWriter;
 
 ExtractorSpec spec_for(const OptionMap& options) {
-  auto spec = integer_vif_family().make_spec(options);
-  EXPECT_TRUE(spec.ok()) << spec.status().message();
-  return std::move(spec).value();
+  return testutil::spec_for(integer_vif_family(), options);
 }
 
 // Runs one frame and returns every output by name.
@@ -176,8 +163,8 @@ TEST(IntegerVif, FlatPicturesScoreExactlyOne) {
     PicturePair pair{std::move(Picture::make(fmt).value()), std::move(Picture::make(fmt).value())};
     for (unsigned y = 0; y < 24; ++y) {
       for (unsigned x = 0; x < 40; ++x) {
-        set_sample(pair.ref, x, y, level);
-        set_sample(pair.dist, x, y, 255 - level);
+        set_sample(pair.ref.plane(0), x, y, level);
+        set_sample(pair.dist.plane(0), x, y, 255 - level);
       }
     }
     const auto got = run_frame(pair, debug_options());

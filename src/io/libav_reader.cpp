@@ -4,8 +4,8 @@
 // 16 bits maps onto a Picture (an alpha plane is dropped); anything else (RGB,
 // NV12, P010, packed, paletted, 4:1:1, ...) is an "unsupported pixel format".
 //
-// The only file of VQX that includes FFmpeg headers; left out of the build
-// when VQX_WITH_LIBAV is off.
+// With libav_log.cpp, the only files of VQX that include FFmpeg headers;
+// left out of the build when VQX_WITH_LIBAV is off.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -24,6 +24,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "io/libav_log.hpp"
 #include "io/video_reader.hpp"
 
 namespace vqx {
@@ -151,16 +152,31 @@ class LibavReader final : public VideoReader {
   }
 
  private:
+  // Errors name the file and end with FFmpeg's first error message, if it
+  // logged one (which says more than its error codes).
   Status error(Errc code, const std::string& what) const {
-    return Error(code, path_ + ": " + what);
+    return Error(code, path_ + ": " + what + ffmpeg_said());
   }
   Status av_error(Errc code, const std::string& what, int err) const {
-    return Error(code, path_ + ": " + what + ": " + av_error_text(err));
+    return Error(code, path_ + ": " + what + ": " + av_error_text(err) + ffmpeg_said());
+  }
+  std::string ffmpeg_said() const {
+    const std::string said = log_.first_error();
+    return said.empty() ? std::string() : " (FFmpeg: " + said + ")";
+  }
+
+  // A decoder that logged an error has concealed damage (FFV1 slice CRC
+  // mismatches are reported no other way): the frames are not scored.
+  Status check_decoder_log() const {
+    if (log_.decoder_errors() == 0) return Status::Ok();
+    return error(Errc::kParse, "the decoder reported damaged data by frame " +
+                                   std::to_string(frames_) + "; damaged frames are not scored");
   }
 
   // Decodes the next frame into frame_: true on a frame, false once the
   // decoder is drained at the end of the stream.
   Expected<bool> next_frame() {
+    const libav_log::Sink::OnThisThread scope(log_);
     if (pending_) {
       pending_ = false;
       return true;
@@ -172,6 +188,7 @@ class LibavReader final : public VideoReader {
         return true;
       }
       if (r == AVERROR_EOF) {
+        VQX_RETURN_IF_ERROR(check_decoder_log());
         VQX_RETURN_IF_ERROR(check_complete());
         return false;
       }
@@ -241,6 +258,7 @@ class LibavReader final : public VideoReader {
           std::max(frame_us_, duration > 0 ? av_rescale_q(duration, time_base_, us) : 0);
       last_end_us_ = std::max(last_end_us_, start_us + length_us);
     }
+    VQX_RETURN_IF_ERROR(check_decoder_log());
     if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame_->decode_error_flags != 0) {
       return error(Errc::kParse, "frame " + std::to_string(frames_) +
                                      " was decoded with errors (corrupt stream)");
@@ -258,6 +276,8 @@ class LibavReader final : public VideoReader {
   }
 
   std::string path_;
+  // Before the contexts: it outlives them (the destructor frees them first).
+  libav_log::Sink log_;
   PictureFormat fmt_;
   VideoInfo info_;
   AVFormatContext* fmt_ctx_ = nullptr;
@@ -276,6 +296,12 @@ class LibavReader final : public VideoReader {
 };
 
 Status LibavReader::open() {
+  libav_log::install();
+  const libav_log::Sink::OnThisThread scope(log_);
+  fmt_ctx_ = avformat_alloc_context();
+  if (fmt_ctx_ == nullptr) return error(Errc::kLimit, "out of memory opening the file");
+  fmt_ctx_->opaque = &log_;
+  // (On failure avformat_open_input frees the context and sets it to null.)
   int r = avformat_open_input(&fmt_ctx_, path_.c_str(), nullptr, nullptr);
   if (r < 0) {
     const Errc code = r == AVERROR_INVALIDDATA ? Errc::kUnsupported : Errc::kIo;
@@ -311,6 +337,7 @@ Status LibavReader::open() {
   r = avcodec_parameters_to_context(dec_, st->codecpar);
   if (r < 0) return av_error(Errc::kInternal, "cannot set up the decoder", r);
   dec_->pkt_timebase = st->time_base;
+  dec_->opaque = &log_;  // its messages, and its threads' copies', go to log_
   // Decoder threads: FFmpeg's decoders give bit-identical output whatever the
   // thread count (FATE checks this), so threading keeps results
   // deterministic; it costs a few frames of latency and memory per thread and
@@ -320,7 +347,7 @@ Status LibavReader::open() {
   // Verify the checksums a stream carries even in decoders that check them
   // only when asked. (FFV1 always checks its slice CRCs, but on a mismatch it
   // conceals the slice and only logs "slice CRC mismatch", as `ffmpeg -i`
-  // does too: no frame flag or return code reports it.)
+  // does too: no frame flag or return code reports it; log_ catches it.)
   dec_->err_recognition |= AV_EF_CRCCHECK;
   r = avcodec_open2(dec_, codec, nullptr);
   if (r < 0)

@@ -897,5 +897,49 @@ TEST(Libav, TruncatedFile) {
   EXPECT_NE(last.message().find(path), std::string::npos) << last.message();
 }
 
+// FFV1 conceals a slice whose CRC does not match and says so only in its
+// log (exit status 0 from `ffmpeg -i`): VQX must refuse the frames, in one
+// message of its own, with nothing of FFmpeg's on stderr.
+TEST(Libav, DamagedSliceIsAnErrorNotAConcealedScore) {
+  if (!libav_available()) GTEST_SKIP() << "built without libav";
+  TempDir dir;
+  std::ifstream in(data_dir() / "ffv1_64x48_420p8.mkv", std::ios::binary);
+  Bytes b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Inside the second frame's slice data (its packet starts at byte 1478).
+  constexpr std::size_t kOffset = 1478 + 300;
+  ASSERT_GT(b.size(), kOffset);
+  b[kOffset] ^= 0x5a;
+  const std::string path = dir.file("damaged.mkv");
+  write_file(path, b);
+
+  testing::internal::CaptureStderr();
+  Status failed;
+  unsigned good_frames = 0;
+  {
+    auto r = open_video(path, std::nullopt);
+    ASSERT_TRUE(r.ok()) << r.status().message();  // the first frame is intact
+    Picture pic;
+    for (int i = 0; i < 10 && failed.ok(); ++i) {
+      auto got = (*r)->read(pic);
+      if (!got.ok()) {
+        failed = got.status();
+      } else if (!*got) {
+        break;
+      } else {
+        ++good_frames;
+      }
+    }
+  }
+  const std::string stderr_text = testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(failed.ok()) << "the damaged frame was read as if intact";
+  EXPECT_LE(good_frames, 1U);
+  EXPECT_EQ(failed.code(), Errc::kParse);
+  EXPECT_NE(failed.message().find(path), std::string::npos) << failed.message();
+  EXPECT_NE(failed.message().find("damaged"), std::string::npos) << failed.message();
+  EXPECT_NE(failed.message().find("CRC mismatch"), std::string::npos) << failed.message();
+  EXPECT_EQ(failed.message().find('\n'), std::string::npos) << failed.message();
+  EXPECT_EQ(stderr_text, "");
+}
+
 }  // namespace
 }  // namespace vqx

@@ -58,7 +58,12 @@ bool print_ours() {
 
 void callback(void* avcl, int level, const char* fmt, va_list vl) {
   Origin o = origin_of(avcl);
-  if (o.opaque == nullptr && t_current != nullptr) o.opaque = t_current;
+  if (o.opaque == nullptr && t_current != nullptr) {
+    // Not a context of the reader's (perhaps none, perhaps one that
+    // libavformat made to probe the streams): kept, but never counted as
+    // the reader's decoder reporting damage.
+    o = {t_current, false};
+  }
   std::lock_guard lock(g_sinks_mutex);
   auto it = o.opaque == nullptr ? sinks().end() : sinks().find(static_cast<Sink*>(o.opaque));
   if (it == sinks().end() || print_ours()) {

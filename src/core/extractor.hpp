@@ -46,6 +46,22 @@ class Extractor {
   virtual Status flush(FeatureWriter& /*out*/) { return Status::Ok(); }
 };
 
+// How closely the pictures given to extract() must match the format given
+// to init(): in everything, or in the luma's size and bit depth (families
+// that read only the luma take any chroma format).
+enum class FormatMatch { kExact, kLuma };
+
+// The checks at the top of every extract(): the instance was initialised
+// (kInternal otherwise), and `ref` and `dist` are in the format init() was
+// given (kMismatch otherwise). Messages name `family` and the frame.
+Status check_extract_input(const char* family, bool initialised, const PictureFormat& fmt,
+                           FormatMatch match, const Picture& ref, const Picture& dist,
+                           unsigned index);
+
+// Temporal extractors: frame `index` is the one expected next (kInternal
+// otherwise).
+Status check_frame_order(const char* family, unsigned index, unsigned expected);
+
 struct ExtractorOutput {
   std::string base;  // the name without option suffix, e.g. "integer_adm2"
   std::string name;  // what is written to the output, e.g. "integer_adm2_egl_1"

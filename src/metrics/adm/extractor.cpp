@@ -34,12 +34,8 @@ class IntegerAdmExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!cpu_) return Error(Errc::kInternal, "adm: extract() before init()");
-    for (const Picture* p : {&ref, &dist}) {
-      if (p->width() != fmt_.width || p->height() != fmt_.height || p->bpc() != fmt_.bpc) {
-        return Error(Errc::kMismatch, "adm: picture format differs from the initialised one");
-      }
-    }
+    VQX_RETURN_IF_ERROR(
+        check_extract_input("adm", cpu_.has_value(), fmt_, FormatMatch::kLuma, ref, dist, index));
     AdmScores s;
     cpu_->compute(ref.plane(0), dist.plane(0), s);
 

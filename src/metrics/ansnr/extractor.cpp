@@ -45,13 +45,8 @@ class AnsnrExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!kernel_) {
-      return Error(Errc::kInternal, "float_ansnr: extract() before init()");
-    }
-    if (!(ref.format() == fmt_) || !(dist.format() == fmt_)) {
-      return Error(Errc::kMismatch, "float_ansnr: frame " + std::to_string(index) +
-                                        " differs in format from the one given to init()");
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("float_ansnr", kernel_.has_value(), fmt_,
+                                            FormatMatch::kExact, ref, dist, index));
     const ansnr::Energies e = kernel_->compute(ref.plane(0), dist.plane(0), fmt_.bpc);
     const double peak = float_psnr::peak(fmt_.bpc);
     const double cap = float_psnr::psnr_max(fmt_.bpc);

@@ -165,16 +165,8 @@ class CambiExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "cambi: extract() before init()");
-    }
-    for (const Picture* pic : {&ref, &dist}) {
-      const PictureFormat& f = pic->format();
-      if (f.width != fmt_.width || f.height != fmt_.height || f.bpc != fmt_.bpc) {
-        return Error(Errc::kMismatch, "cambi: frame " + std::to_string(index) +
-                                          " differs in size or bit depth from the first frame");
-      }
-    }
+    VQX_RETURN_IF_ERROR(
+        check_extract_input("cambi", initialised_, fmt_, FormatMatch::kLuma, ref, dist, index));
     cambi::ScoreSetup setup;
     setup.bpc = fmt_.bpc;
     setup.anti_dither = anti_dither_;

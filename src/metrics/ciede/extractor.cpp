@@ -28,14 +28,8 @@ class CiedeExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "ciede: extract() before init()");
-    }
-    if (ref.format() != fmt_ || dist.format() != fmt_) {
-      return Error(Errc::kMismatch, "ciede: frame " + std::to_string(index) +
-                                        " differs in size, bit depth or chroma format from the "
-                                        "initialised one");
-    }
+    VQX_RETURN_IF_ERROR(
+        check_extract_input("ciede", initialised_, fmt_, FormatMatch::kExact, ref, dist, index));
     out.write(0, index, kernel_.score(ref, dist));
     return Status::Ok();
   }

@@ -79,12 +79,8 @@ class FloatAdmExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) return Error(Errc::kInternal, "float_adm: extract() before init()");
-    for (const Picture* pic : {&ref, &dist}) {
-      if (pic->width() != fmt_.width || pic->height() != fmt_.height || pic->bpc() != fmt_.bpc) {
-        return Error(Errc::kMismatch, "float_adm: picture format differs from the initialised one");
-      }
-    }
+    VQX_RETURN_IF_ERROR(
+        check_extract_input("float_adm", initialised_, fmt_, FormatMatch::kLuma, ref, dist, index));
     float_common::plane_to_float(ref.plane(0), fmt_.bpc, ref_);
     float_common::plane_to_float(dist.plane(0), fmt_.bpc, dist_);
     float_adm::FrameSums sums;

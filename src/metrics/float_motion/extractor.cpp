@@ -120,19 +120,12 @@ class FloatMotionExtractor final : public Extractor {
     return Status::Ok();
   }
 
-  Status extract(const Picture& ref, const Picture& /*dist*/, unsigned index,
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) return Error(Errc::kInternal, "float_motion: extract() before init()");
+    VQX_RETURN_IF_ERROR(check_extract_input("float_motion", initialised_, fmt_, FormatMatch::kExact,
+                                            ref, dist, index));
     if (flushed_) return Error(Errc::kInternal, "float_motion: extract() after flush()");
-    if (index != frames_) {
-      return Error(Errc::kInternal, "float_motion: frame " + std::to_string(index) +
-                                        " arrived, expected frame " + std::to_string(frames_) +
-                                        " (a temporal extractor needs frames in order)");
-    }
-    if (!(ref.format() == fmt_)) {
-      return Error(Errc::kMismatch, "float_motion: frame " + std::to_string(index) +
-                                        " differs in format from the first frame");
-    }
+    VQX_RETURN_IF_ERROR(check_frame_order("float_motion", index, frames_));
     ++frames_;
 
     if (params_.force_zero) {

@@ -28,13 +28,8 @@ class FloatPsnrExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "float_psnr: extract() before init()");
-    }
-    if (!(ref.format() == fmt_) || !(dist.format() == fmt_)) {
-      return Error(Errc::kMismatch, "float_psnr: frame " + std::to_string(index) +
-                                        " differs in format from the one given to init()");
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("float_psnr", initialised_, fmt_, FormatMatch::kExact,
+                                            ref, dist, index));
     const double sum = float_psnr::squared_difference_sum(ref.plane(0), dist.plane(0), fmt_.bpc);
     out.write(0, index, float_psnr::score(sum, fmt_));
     return Status::Ok();

@@ -21,7 +21,6 @@ namespace vqx {
 
 namespace {
 
-
 class MomentExtractor final : public Extractor {
  public:
   Status init(const PictureFormat& fmt) override {
@@ -33,13 +32,8 @@ class MomentExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "float_moment: extract() before init()");
-    }
-    if (!(ref.format() == fmt_) || !(dist.format() == fmt_)) {
-      return Error(Errc::kMismatch, "float_moment: frame " + std::to_string(index) +
-                                        " differs in format from the one given to init()");
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("float_moment", initialised_, fmt_, FormatMatch::kExact,
+                                            ref, dist, index));
     const moment::Sums r = moment::plane_sums(ref.plane(0), fmt_.bpc);
     const moment::Sums d = moment::plane_sums(dist.plane(0), fmt_.bpc);
     moment::write_scores(r, d, fmt_, index, out);

@@ -73,25 +73,14 @@ class MotionExtractor final : public Extractor {
     return Status::Ok();
   }
 
-  Status extract(const Picture& ref, const Picture& /*dist*/, unsigned index,
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "motion: extract() before init()");
-    }
+    VQX_RETURN_IF_ERROR(
+        check_extract_input("motion", initialised_, fmt_, FormatMatch::kLuma, ref, dist, index));
     if (flushed_) {
       return Error(Errc::kInternal, "motion: extract() after flush()");
     }
-    if (index != series_.frames()) {
-      return Error(Errc::kInternal, "motion: frame " + std::to_string(index) +
-                                        " arrived, expected frame " +
-                                        std::to_string(series_.frames()) +
-                                        " (a temporal extractor needs frames in order)");
-    }
-    const PictureFormat& f = ref.format();
-    if (f.width != fmt_.width || f.height != fmt_.height || f.bpc != fmt_.bpc) {
-      return Error(Errc::kMismatch, "motion: frame " + std::to_string(index) +
-                                        " differs in size or bit depth from the first frame");
-    }
+    VQX_RETURN_IF_ERROR(check_frame_order("motion", index, series_.frames()));
 
     const double sad = params_.force_zero ? 0.0 : frame_sad(ref, index);
     series_.add(index, sad, out);
@@ -140,9 +129,9 @@ class MotionExtractor final : public Extractor {
   Params params_;
   unsigned lag_;
   PictureFormat fmt_;
-  std::vector<Plane> history_;          // luma of the last `lag_` frames, by index % lag_
-  std::vector<std::int32_t> scratch_;   // the kernel's row buffer
-  motion::Series series_;               // which frame gets which value
+  std::vector<Plane> history_;         // luma of the last `lag_` frames, by index % lag_
+  std::vector<std::int32_t> scratch_;  // the kernel's row buffer
+  motion::Series series_;              // which frame gets which value
   bool initialised_ = false;
   bool flushed_ = false;
 };

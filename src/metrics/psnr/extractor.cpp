@@ -53,13 +53,8 @@ class PsnrExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "psnr: extract() before init()");
-    }
-    if (!(ref.format() == fmt_) || !(dist.format() == fmt_)) {
-      return Error(Errc::kMismatch, "psnr: frame " + std::to_string(index) +
-                                        " differs in format from the one given to init()");
-    }
+    VQX_RETURN_IF_ERROR(
+        check_extract_input("psnr", initialised_, fmt_, FormatMatch::kExact, ref, dist, index));
     std::array<std::uint64_t, 3> sse{};
     std::array<unsigned, 3> width{};
     std::array<unsigned, 3> height{};

@@ -81,14 +81,8 @@ class PsnrHvsExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!scratch_) {
-      return Error(Errc::kInternal, "psnr_hvs: extract() before init()");
-    }
-    if (ref.format() != fmt_ || dist.format() != fmt_) {
-      return Error(Errc::kMismatch, "psnr_hvs: frame " + std::to_string(index) +
-                                        " differs in size, bit depth or chroma format from the "
-                                        "initialised one");
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("psnr_hvs", scratch_ != nullptr, fmt_,
+                                            FormatMatch::kExact, ref, dist, index));
     double error[3];
     for (unsigned p = 0; p < 3; ++p) {
       const float e = fmt_.bpc == 8 ? psnr_hvs::plane_error(view<std::uint8_t>(ref.plane(p)),

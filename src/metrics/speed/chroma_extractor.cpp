@@ -62,13 +62,8 @@ class SpeedChromaExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "speed_chroma: extract() before init()");
-    }
-    if (ref.format() != fmt_ || dist.format() != fmt_) {
-      return Error(Errc::kMismatch, "speed_chroma: frame " + std::to_string(index) +
-                                        " differs in format from the initialised one");
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("speed_chroma", initialised_, fmt_, FormatMatch::kExact,
+                                            ref, dist, index));
     const speed::SpeedScorer::Result u = channel(ref, dist, 1);
     const speed::SpeedScorer::Result v = channel(ref, dist, 2);
 

@@ -67,18 +67,9 @@ class SpeedTemporalExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) {
-      return Error(Errc::kInternal, "speed_temporal: extract() before init()");
-    }
-    if (index != frames_) {
-      return Error(Errc::kInternal, "speed_temporal: frame " + std::to_string(index) +
-                                        " arrived, expected frame " + std::to_string(frames_) +
-                                        " (a temporal extractor needs frames in order)");
-    }
-    if (ref.format() != fmt_ || dist.format() != fmt_) {
-      return Error(Errc::kMismatch, "speed_temporal: frame " + std::to_string(index) +
-                                        " differs in format from the initialised one");
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("speed_temporal", initialised_, fmt_,
+                                            FormatMatch::kExact, ref, dist, index));
+    VQX_RETURN_IF_ERROR(check_frame_order("speed_temporal", index, frames_));
     const Plane& cur_ref = ref.plane(0);
     const Plane& cur_dis = dist.plane(0);
     double score = 0.0;

@@ -80,14 +80,8 @@ class FloatMsSsimExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) return Error(Errc::kInternal, "float_ms_ssim: extract() before init()");
-    for (const Picture* p : {&ref, &dist}) {
-      const PictureFormat& f = p->format();
-      if (f.width != fmt_.width || f.height != fmt_.height || f.bpc != fmt_.bpc) {
-        return Error(Errc::kMismatch, "float_ms_ssim: frame " + std::to_string(index) +
-                                          " differs in size or bit depth from the first frame");
-      }
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("float_ms_ssim", initialised_, fmt_, FormatMatch::kLuma,
+                                            ref, dist, index));
     std::array<ssim::WindowMeans, kScales> means;
     means.fill({1.0f, 1.0f, 1.0f, 1.0f});
     double score = 1.0;

@@ -79,14 +79,8 @@ class FloatSsimExtractor final : public Extractor {
 
   Status extract(const Picture& ref, const Picture& dist, unsigned index,
                  FeatureWriter& out) override {
-    if (!initialised_) return Error(Errc::kInternal, "float_ssim: extract() before init()");
-    for (const Picture* p : {&ref, &dist}) {
-      const PictureFormat& f = p->format();
-      if (f.width != fmt_.width || f.height != fmt_.height || f.bpc != fmt_.bpc) {
-        return Error(Errc::kMismatch, "float_ssim: frame " + std::to_string(index) +
-                                          " differs in size or bit depth from the first frame");
-      }
-    }
+    VQX_RETURN_IF_ERROR(check_extract_input("float_ssim", initialised_, fmt_, FormatMatch::kLuma,
+                                            ref, dist, index));
     ssim::WindowMeans means{1.0f, 1.0f, 1.0f, 1.0f};
     // Equal pictures score exactly 1. (libvmaf's rounding leaves many of
     // them within 2^-23 of 1, e.g. 0.99999994 for a flat 8-bit picture of

@@ -20,39 +20,24 @@ class FloatPsnrTwin final : public gpu::Twin {
     VQX_RETURN_IF_ERROR(validate(fmt));
     fmt_ = fmt;
     exact_ = fmt.bpc <= kMaxExactBpc;
-    const dim3 g = gpu::sums_grid(fmt.width, fmt.height);
-    blocks_ = g.x * g.y;
-    per_slot_ = exact_ ? sizeof(unsigned long long) : blocks_ * gpu::kFloatSums * sizeof(double);
-    VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<unsigned long long>::allocate(gpu::kIntegerSums));
-    if (!exact_) {
-      VQX_ASSIGN_OR_RETURN(partials_, gpu::DeviceBuffer<double>::allocate(blocks_ * gpu::kFloatSums));
-    }
+    VQX_RETURN_IF_ERROR(sums_.allocate(fmt, exact_, !exact_, "float_psnr"));
+    per_slot_ = exact_ ? sizeof(unsigned long long) : sums_.float_partials().bytes();
     VQX_ASSIGN_OR_RETURN(results_, gpu::PinnedBuffer<std::uint8_t>::allocate(per_slot_ * slots));
     return Status::Ok();
   }
 
-  Status clear(const gpu::Stream& s) override { return gpu::clear_async(sums_, s); }
+  Status clear(const gpu::Stream& s) override { return sums_.clear(s); }
 
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
-    const dim3 grid = gpu::sums_grid(fmt_.width, fmt_.height);
     void* dst = results_.get() + per_slot_ * slot;
+    VQX_RETURN_IF_ERROR(sums_.launch(f, 1.0F / sample_scale(fmt_.bpc), s));
     if (exact_) {
-      if (fmt_.bpc == 8) {
-        gpu::integer_sums_kernel<std::uint8_t>
-            <<<grid, gpu::kSumsThreads, 0, s.handle()>>>(f.ref[0], f.dist[0], sums_.get());
-      } else {
-        gpu::integer_sums_kernel<std::uint16_t>
-            <<<grid, gpu::kSumsThreads, 0, s.handle()>>>(f.ref[0], f.dist[0], sums_.get());
-      }
-      VQX_RETURN_IF_ERROR(gpu::check_launch("float_psnr integer_sums_kernel"));
-      return gpu::copy_to_host_async(dst, sums_.get() + gpu::kSse, sizeof(unsigned long long), s);
+      return gpu::copy_to_host_async(dst, sums_.integer_sums().get() + gpu::kSse,
+                                     sizeof(unsigned long long), s);
     }
-    const float inv_scale = 1.0F / sample_scale(fmt_.bpc);
-    gpu::float_square_sums_kernel<std::uint16_t>
-        <<<grid, gpu::kSumsThreads, 0, s.handle()>>>(f.ref[0], f.dist[0], inv_scale, partials_.get());
-    VQX_RETURN_IF_ERROR(gpu::check_launch("float_psnr float_square_sums_kernel"));
-    return gpu::copy_to_host_async(dst, partials_.get(), partials_.bytes(), s);
+    const gpu::DeviceBuffer<double>& partials = sums_.float_partials();
+    return gpu::copy_to_host_async(dst, partials.get(), partials.bytes(), s);
   }
 
   Status collect(unsigned slot, unsigned index, FeatureWriter& out) override {
@@ -63,7 +48,8 @@ class FloatPsnrTwin final : public gpu::Twin {
       sum = static_cast<double>(*reinterpret_cast<const unsigned long long*>(r)) / (scale * scale);
     } else {
       const auto* p = reinterpret_cast<const double*>(r);
-      for (unsigned b = 0; b < blocks_; ++b) sum += p[b * gpu::kFloatSums + gpu::kFloatDiffSquares];
+      for (unsigned b = 0; b < sums_.blocks(); ++b)
+        sum += p[b * gpu::kFloatSums + gpu::kFloatDiffSquares];
     }
     out.write(0, index, score(sum, fmt_));
     return Status::Ok();
@@ -72,10 +58,8 @@ class FloatPsnrTwin final : public gpu::Twin {
  private:
   PictureFormat fmt_;
   bool exact_ = true;
-  unsigned blocks_ = 0;
   std::size_t per_slot_ = 0;
-  gpu::DeviceBuffer<unsigned long long> sums_;
-  gpu::DeviceBuffer<double> partials_;
+  gpu::PlaneSums sums_;
   gpu::PinnedBuffer<std::uint8_t> results_;
 };
 

@@ -19,39 +19,23 @@ class MomentTwin final : public gpu::Twin {
     VQX_RETURN_IF_ERROR(validate(fmt));
     fmt_ = fmt;
     exact_ = fmt.bpc <= float_psnr::kMaxExactBpc;
-    const dim3 g = gpu::sums_grid(fmt.width, fmt.height);
-    blocks_ = g.x * g.y;
-    partial_bytes_ = exact_ ? 0 : blocks_ * gpu::kFloatSums * sizeof(double);
-    per_slot_ = gpu::kIntegerSums * sizeof(unsigned long long) + partial_bytes_;
-    VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<unsigned long long>::allocate(gpu::kIntegerSums));
-    if (!exact_) {
-      VQX_ASSIGN_OR_RETURN(partials_, gpu::DeviceBuffer<double>::allocate(blocks_ * gpu::kFloatSums));
-    }
+    VQX_RETURN_IF_ERROR(sums_.allocate(fmt, true, !exact_, "float_moment"));
+    per_slot_ = sums_.integer_sums().bytes() + sums_.float_partials().bytes();
     VQX_ASSIGN_OR_RETURN(results_, gpu::PinnedBuffer<std::uint8_t>::allocate(per_slot_ * slots));
     return Status::Ok();
   }
 
-  Status clear(const gpu::Stream& s) override { return gpu::clear_async(sums_, s); }
+  Status clear(const gpu::Stream& s) override { return sums_.clear(s); }
 
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
-    const dim3 grid = gpu::sums_grid(fmt_.width, fmt_.height);
     std::uint8_t* dst = results_.get() + per_slot_ * slot;
-    if (fmt_.bpc == 8) {
-      gpu::integer_sums_kernel<std::uint8_t>
-          <<<grid, gpu::kSumsThreads, 0, s.handle()>>>(f.ref[0], f.dist[0], sums_.get());
-    } else {
-      gpu::integer_sums_kernel<std::uint16_t>
-          <<<grid, gpu::kSumsThreads, 0, s.handle()>>>(f.ref[0], f.dist[0], sums_.get());
-    }
-    VQX_RETURN_IF_ERROR(gpu::check_launch("float_moment integer_sums_kernel"));
-    VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(dst, sums_.get(), sums_.bytes(), s));
+    VQX_RETURN_IF_ERROR(sums_.launch(f, 1.0F / float_psnr::sample_scale(fmt_.bpc), s));
+    const gpu::DeviceBuffer<unsigned long long>& ints = sums_.integer_sums();
+    VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(dst, ints.get(), ints.bytes(), s));
     if (exact_) return Status::Ok();
-    const float inv_scale = 1.0F / float_psnr::sample_scale(fmt_.bpc);
-    gpu::float_square_sums_kernel<std::uint16_t>
-        <<<grid, gpu::kSumsThreads, 0, s.handle()>>>(f.ref[0], f.dist[0], inv_scale, partials_.get());
-    VQX_RETURN_IF_ERROR(gpu::check_launch("float_moment float_square_sums_kernel"));
-    return gpu::copy_to_host_async(dst + sums_.bytes(), partials_.get(), partials_.bytes(), s);
+    const gpu::DeviceBuffer<double>& partials = sums_.float_partials();
+    return gpu::copy_to_host_async(dst + ints.bytes(), partials.get(), partials.bytes(), s);
   }
 
   Status collect(unsigned slot, unsigned index, FeatureWriter& out) override {
@@ -67,10 +51,11 @@ class MomentTwin final : public gpu::Twin {
               static_cast<double>(ints[gpu::kSquaresB]) / (scale * scale)};
     } else {  // cpu.cpp deep_sums: integer first moment, float squares
       const float inv_scale = 1.0F / float_psnr::sample_scale(fmt_.bpc);
-      const auto* p = reinterpret_cast<const double*>(r + gpu::kIntegerSums * sizeof(unsigned long long));
+      const auto* p =
+          reinterpret_cast<const double*>(r + gpu::kIntegerSums * sizeof(unsigned long long));
       double sa = 0;
       double sb = 0;
-      for (unsigned b = 0; b < blocks_; ++b) {
+      for (unsigned b = 0; b < sums_.blocks(); ++b) {
         sa += p[b * gpu::kFloatSums + gpu::kFloatSquaresA];
         sb += p[b * gpu::kFloatSums + gpu::kFloatSquaresB];
       }
@@ -84,11 +69,8 @@ class MomentTwin final : public gpu::Twin {
  private:
   PictureFormat fmt_;
   bool exact_ = true;
-  unsigned blocks_ = 0;
-  std::size_t partial_bytes_ = 0;
   std::size_t per_slot_ = 0;
-  gpu::DeviceBuffer<unsigned long long> sums_;
-  gpu::DeviceBuffer<double> partials_;
+  gpu::PlaneSums sums_;
   gpu::PinnedBuffer<std::uint8_t> results_;
 };
 

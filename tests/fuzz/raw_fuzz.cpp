@@ -5,18 +5,10 @@
 // whether frames are whole, truncated or hold samples above the depth.
 #include <cstdint>
 
-#include "fuzz_util.hpp"
-#include "io/video_reader.hpp"
+#include "reader_fuzz.hpp"
 
 namespace {
-
 constexpr unsigned kMaxFrames = 16;
-
-void check_error(const vqx::Status& s, const std::string& path) {
-  if (s.ok() || s.message().rfind(path, 0) != 0) vqx::fuzz::broken_promise("error does not name the file");
-  if (s.message().find('\n') != std::string::npos) vqx::fuzz::broken_promise("multi-line error");
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -30,26 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!chroma.ok()) return 0;
   params.chroma = *chroma;
   const vqx::fuzz::MemFile file(in.data(), in.size());
-  auto reader = vqx::open_raw(file.path(), params);
-  if (!reader.ok()) {
-    check_error(reader.status(), file.path());
+  const auto reader = vqx::open_raw(file.path(), params);
+  vqx::VideoReader* r = vqx::fuzz::opened(reader, file.path());
+  if (r == nullptr) return 0;
+  if (vqx::Status s = r->skip(in.size() > 0 ? data[0] % 2 : 0); !s.ok()) {
+    vqx::fuzz::check_reader_error(s, file.path());
     return 0;
   }
-  vqx::VideoReader& r = **reader;
-  if (!vqx::validate(r.format()).ok()) vqx::fuzz::broken_promise("opened with an invalid format");
-  if (vqx::Status s = r.skip(in.size() > 0 ? data[0] % 2 : 0); !s.ok()) {
-    check_error(s, file.path());
-    return 0;
-  }
-  vqx::Picture pic;
-  for (unsigned i = 0; i < kMaxFrames; ++i) {
-    auto got = r.read(pic);
-    if (!got.ok()) {
-      check_error(got.status(), file.path());
-      return 0;
-    }
-    if (!*got) break;
-    if (!(pic.format() == r.format())) vqx::fuzz::broken_promise("picture of another format");
-  }
+  vqx::fuzz::read_frames(*r, file.path(), kMaxFrames);
   return 0;
 }

@@ -1,9 +1,7 @@
 // How the CPU kernels of every metric family are compiled: run-time
 // dispatch to AVX2 and AVX-512 builds of the hot loops, forced inlining, and
-// loops declared free of dependencies. The floating-point settings (no fused
-// multiply-add, and for some families no trapping math) are each family's
-// own, in the pragma block at the top of its kernel sources or of its
-// simd.hpp / vector_config.hpp.
+// loops declared free of dependencies. The floating-point rules (no fused
+// multiply-add) are the whole library's: cmake/FloatingPoint.cmake.
 #pragma once
 
 // Where the toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs), a

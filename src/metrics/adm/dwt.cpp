@@ -1,8 +1,7 @@
 #include "metrics/adm/dwt.hpp"
 
+#include "metrics/adm/column_loops.hpp"
 #include "metrics/adm/params.hpp"
-// Last: sets floating-point contraction off for this file.
-#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -26,7 +25,7 @@ VQX_FORCE_INLINE void pad_row(T* r, int w) {
 // per sample they can exceed int32_t, where libvmaf's C code wraps.
 template <typename Sample, bool kDetail>
 VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
-                              DwtScratch<std::int16_t> tmp) {
+                                DwtScratch<std::int16_t> tmp) {
   const Sample* __restrict r0 = rows[0];
   const Sample* __restrict r1 = rows[1];
   const Sample* __restrict r2 = rows[2];
@@ -53,7 +52,7 @@ VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
 
 template <typename Sample>
 VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
-                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+                                 DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   const int bw = (w + 1) / 2;
   constexpr std::int32_t kRound = 1 << 15;
   std::int32_t* __restrict a = out.a;
@@ -90,17 +89,17 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
 }  // namespace
 
 VQX_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
-                                   DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
 }
 
 VQX_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
-                                   DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
 }
 
 VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
-                                    DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
+                                DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
   // Rounding and shifts per scale (adm_dwt2_s123_combined): the vertical
   // pass keeps full precision at scale 1, then both passes renormalise.
   constexpr std::int64_t kVertAdd[3] = {0, 32768, 32768};

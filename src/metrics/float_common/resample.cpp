@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "metrics/float_common/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::float_common {
 

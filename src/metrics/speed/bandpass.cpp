@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "metrics/speed/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::speed {
 

@@ -5,8 +5,10 @@
 #   build/release            the kernels as target_clones, the loader's pick;
 #   build/target-x86-64      the baseline kernels only (VQX_CPU_TARGET=x86-64);
 #   build/target-x86-64-v3   the AVX2 kernels only, called without dispatch;
-# and Highway versions of the same two kernels for each Highway target this
-# CPU runs (checked bit for bit against the library's). Prints a Markdown
+# the moments kernel also written with GCC vector types in each of those
+# builds' dispatch, and Highway versions of both kernels for each Highway
+# target this CPU runs (all checked bit for bit against the library's).
+# Prints a Markdown
 # table of milliseconds per 1080p frame: the median, and the fastest frame.
 # Usage: bench/simd.sh   (ROUNDS=n: runs of each program, default 3)
 set -euo pipefail

@@ -4,7 +4,9 @@
 // of Highway's targets this CPU runs (hwy_kernels.cpp), after checking that
 // every version gives the library's bits. Prints one line per version:
 //   kernel<TAB>version<TAB>median ms per frame<TAB>fastest ms per frame
-// bench/simd.sh runs it in several builds and makes the table.
+// bench/simd.sh runs it in several builds and makes the table. The moments
+// kernel is also timed written with GCC vector types in this build's
+// dispatch (vector_kernels.cpp), to tell the dispatch from the loop's form.
 //  * moments: float_common::weighted_rows_moments, float VIF's 17-tap
 //    filter of its five moments, 1080 rows of 1920 floats;
 //  * dwt0: adm::dwt_scale0_row, integer ADM's first wavelet level of an
@@ -149,6 +151,21 @@ int main() {
     vqx::float_common::weighted_rows_moments(lib_moments.taps, a, b, kWidth, out);
   };
   report("moments", library_version(), time_frames([&] { lib_moments.frame(library_moments); }));
+
+  // The same loop with GCC vector types, in this build's dispatch.
+  {
+    MomentsCase v;
+    const auto vector_moments = [&](const float* const* a, const float* const* b,
+                                    float* const* out) {
+      vqx::bench::vector_moments(v.taps.data(), v.taps.size(), a, b, kWidth, out);
+    };
+    const Timing t = time_frames([&] { v.frame(vector_moments); });
+    if (v.out != lib_moments.out) {
+      std::fprintf(stderr, "vqx_simd_bench: moments, GCC vectors: not the library's bits\n");
+      ++failures;
+    }
+    report("moments", library_version() + ", GCC vectors", t);
+  }
 
   DwtCase lib_dwt;
   const auto library_dwt = [&](const std::uint8_t* const rows[4], std::int16_t* lo,

@@ -12,9 +12,9 @@
 #include "core/extractor.hpp"
 #include "core/feature_collector.hpp"
 #include "core/feature_spec.hpp"
-#include "core/registry.hpp"
 #include "core/thread_pool.hpp"
 #include "gpu/pipeline.hpp"
+#include "metrics/registry.hpp"
 #include "model/model.hpp"
 #include "output/atomic_file.hpp"
 #include "output/report.hpp"
@@ -246,17 +246,15 @@ Status Context::use_features_from_model(std::string_view model_spec) {
   }
   ModelEntry entry{std::move(model), {}, {}};
   for (const ModelFeature& f : entry.model.features()) {
-    if (f.family == nullptr) {
-      return Error(Errc::kUnsupported, "model '" + entry.model.name() + "' needs feature '" +
-                                           f.model_name + "', which VQX does not compute yet");
-    }
     VQX_ASSIGN_OR_RETURN(ExtractorSpec spec, f.family->make_spec(f.options));
     std::string metric;
     for (const auto& out : spec.outputs) {
       if (out.base == f.base) metric = out.name;
     }
-    if (metric.empty()) {
-      return Error(Errc::kInternal, "feature family " + spec.family + " has no output " + f.base);
+    if (metric.empty()) {  // a debug output, and the model does not set debug=true
+      return Error(Errc::kUnsupported, "model '" + entry.model.name() + "' needs feature '" +
+                                           f.model_name + "', which " + spec.family +
+                                           " does not write with the options the model gives it");
     }
     VQX_RETURN_IF_ERROR(impl_->register_spec(std::move(spec)));
     entry.feature_ids.push_back(impl_->collector.add_metric(metric));

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/registry.hpp"
 #include "model/builtin_models.hpp"
-#include "model/feature_names.hpp"
 #include "model/text.hpp"
 
 // Scores must match libvmaf to the last bits: no fused multiply-add.
@@ -316,13 +316,15 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
       const std::string fi = field + "[" + std::to_string(i) + "]";
       ModelFeature f;
       VQX_RETURN_IF_ERROR(get_string(ctx, fi, (*v)[i], f.model_name));
-      const LibvmafFeatureName* known = find_libvmaf_feature(f.model_name);
-      if (known == nullptr) {
+      // The family whose definition provides the name (libvmaf's names).
+      const ModelFeatureRef known = find_model_feature(f.model_name);
+      if (known.family == nullptr) {
         return ctx.err(Errc::kUnsupported, fi,
                        "unknown feature \"" + printable(f.model_name) + "\"");
       }
-      f.extractor = known->extractor;
-      f.base = known->base;
+      f.family = known.family;
+      f.extractor = known.family->name;
+      f.base = known.base;
       m.features.push_back(std::move(f));
     }
   }
@@ -680,13 +682,6 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
                    org + ": option " + printable(o.family + "." + o.option) +
                        ": the model has no feature from extractor \"" + printable(o.family) +
                        "\" (its extractors: " + list + ")");
-    }
-  }
-
-  // VQX's extractor families, where it has them.
-  for (detail::SvmModel& m : model.members_) {
-    for (ModelFeature& f : m.features) {
-      VQX_ASSIGN_OR_RETURN(f.family, detail::find_vqx_family(f, org));
     }
   }
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "model/builtin_models.hpp"
 #include "model/model.hpp"
 

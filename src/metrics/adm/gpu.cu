@@ -34,9 +34,9 @@ namespace {
 constexpr int kBlockX = 32;
 constexpr int kBlockY = 8;
 constexpr int kRowThreads = 256;
-constexpr int kKinds = 3;                     // dlm, aim, den
-constexpr int kRowSums = kKinds * 3;          // per row: kind * 3 + band
-constexpr int kTotals = kScales * kRowSums;   // what comes back per frame
+constexpr int kKinds = 3;                    // dlm, aim, den
+constexpr int kRowSums = kKinds * 3;         // per row: kind * 3 + band
+constexpr int kTotals = kScales * kRowSums;  // what comes back per frame
 
 // ---------------------------------------------------------------------------
 // Arithmetic helpers (libvmaf's integer semantics, without undefined
@@ -68,7 +68,7 @@ struct Geometry {
 };
 
 Geometry to_device(const ScaleGeometry& g) {
-  return {g.in_w,        g.in_h,      g.w,         g.h,         g.dec_x.begin, g.dec_x.end,
+  return {g.in_w,        g.in_h,      g.w,           g.h,         g.dec_x.begin, g.dec_x.end,
           g.dec_y.begin, g.dec_y.end, g.sum_x.begin, g.sum_x.end, g.sum_y.begin, g.sum_y.end};
 }
 
@@ -83,7 +83,7 @@ struct Dwt0Args {
   std::size_t pitch[2];
   int bpc;
   Geometry g;
-  Band3 out[2];           // int16 bands
+  Band3 out[2];            // int16 bands
   std::int32_t* a_out[2];  // approximation, w x h
 };
 
@@ -91,7 +91,7 @@ struct Dwt0Args {
 // arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16
 // bits; horizontal pass in int32 with rounding by 2^15.
 template <typename Sample>
-__global__ void __launch_bounds__(kBlockX * kBlockY) dwt0_kernel(Dwt0Args a) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) dwt0_kernel(Dwt0Args a) {
   const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
   if (j >= a.g.w || i >= a.g.h) return;
@@ -144,7 +144,7 @@ struct DwtNArgs {
 
 // Scales 1..3 from the previous approximation, in int64 with arithmetic
 // shifts (adm_dwt2_s123_combined).
-__global__ void __launch_bounds__(kBlockX * kBlockY) dwtn_kernel(DwtNArgs a) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs a) {
   const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
   if (j >= a.g.w || i >= a.g.h) return;
@@ -176,10 +176,14 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) dwtn_kernel(DwtNArgs a) {
       sd += c_hi[k] * hi[k];
     }
     const int o = i * a.g.w + j;
-    if (a.a_out[side] != nullptr) a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[0])[o] = static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[1])[o] = static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[2])[o] = static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
+    if (a.a_out[side] != nullptr)
+      a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[0])[o] =
+        static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[1])[o] =
+        static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[2])[o] =
+        static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
   }
 }
 
@@ -202,7 +206,8 @@ __device__ inline std::int64_t ratio0(std::int32_t o, std::int32_t t) {
 // leading bits (get_best15_from32), the shift growing by the bits dropped.
 __device__ inline std::int64_t ratio_n(std::int32_t o, std::int32_t t) {
   if (o == 0) return 32768;
-  const std::uint32_t mag = o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
+  const std::uint32_t mag =
+      o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
   int shift = 0;
   std::uint32_t top = mag;
   if (mag >= 32768) {
@@ -265,7 +270,7 @@ __device__ inline void mask_terms(std::int32_t src, int band, const DecoupleArgs
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kBlockX * kBlockY) decouple_kernel(DecoupleArgs a) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
   constexpr bool kScale0 = sizeof(T) == 2;
   const int j = a.g.dec_x0 + static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = a.g.dec_y0 + static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
@@ -335,8 +340,8 @@ __device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr, con
 }
 
 // The 3x3 sum of the filter terms with the centre replaced by ctr.
-__device__ inline std::int32_t threshold(const std::int32_t* flt, const std::int32_t* ctr,
-                                         int w, int up, int i, int down, int jm, int j, int jp) {
+__device__ inline std::int32_t threshold(const std::int32_t* flt, const std::int32_t* ctr, int w,
+                                         int up, int i, int down, int jm, int j, int jp) {
   std::int32_t s = 0;
   for (int r : {up, i, down}) s += flt[r * w + jm] + flt[r * w + j] + flt[r * w + jp];
   return s - flt[i * w + j] + ctr[i * w + j];
@@ -379,8 +384,8 @@ __global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
         v[6 + b] = m * m * m;
       } else {
         const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(ref));
-        v[6 + b] = ((((m * m) + a.den_sq_add) >> a.den_sq_shift) * m + a.den_cub_add) >>
-                   a.den_cub_shift;
+        v[6 + b] =
+            ((((m * m) + a.den_sq_add) >> a.den_sq_shift) * m + a.den_cub_add) >> a.den_cub_shift;
       }
     }
   }
@@ -453,7 +458,8 @@ class AdmTwin final : public gpu::Twin {
     }
     VQX_ASSIGN_OR_RETURN(rows_, gpu::DeviceBuffer<unsigned long long>::allocate(rows_total));
     VQX_ASSIGN_OR_RETURN(totals_, gpu::DeviceBuffer<unsigned long long>::allocate(kTotals));
-    VQX_ASSIGN_OR_RETURN(results_, gpu::PinnedBuffer<unsigned long long>::allocate(slots * kTotals));
+    VQX_ASSIGN_OR_RETURN(results_,
+                         gpu::PinnedBuffer<unsigned long long>::allocate(slots * kTotals));
     return Status::Ok();
   }
 
@@ -471,8 +477,14 @@ class AdmTwin final : public gpu::Twin {
     for (int scale = 0; scale < kScales; ++scale) {
       const ScaleGeometry& g = setup_->geometry(scale);
       const SumConsts k = sum_consts(scale, g);
-      ra.s[scale] = {rows_.get() + scales_[scale].row_offset, g.h, g.sum_y.begin, g.sum_y.end,
-                     k.row_shift, k.den_row_shift, k.row_add, k.den_row_add};
+      ra.s[scale] = {rows_.get() + scales_[scale].row_offset,
+                     g.h,
+                     g.sum_y.begin,
+                     g.sum_y.end,
+                     k.row_shift,
+                     k.den_row_shift,
+                     k.row_add,
+                     k.den_row_add};
     }
     ra.totals = totals_.get();
     rows_kernel<<<kTotals, kRowThreads, 0, s.handle()>>>(ra);
@@ -500,8 +512,8 @@ class AdmTwin final : public gpu::Twin {
 
  private:
   struct Scale {
-    gpu::DeviceBuffer<std::uint8_t> bands;  // ref, dis, restored, additive: 3 bands each
-    gpu::DeviceBuffer<std::int32_t> masks;  // flt_a, ctr_a, flt_r, ctr_r
+    gpu::DeviceBuffer<std::uint8_t> bands;   // ref, dis, restored, additive: 3 bands each
+    gpu::DeviceBuffer<std::int32_t> masks;   // flt_a, ctr_a, flt_r, ctr_r
     gpu::DeviceBuffer<std::int32_t> approx;  // ref, dis approximation (next scale's input)
     std::size_t row_offset = 0;
   };
@@ -511,7 +523,8 @@ class AdmTwin final : public gpu::Twin {
     const ScaleGeometry& g = setup_->geometry(scale);
     const std::size_t n = static_cast<std::size_t>(g.w) * static_cast<std::size_t>(g.h);
     const std::size_t elem = scale == 0 ? 2 : 4;
-    std::uint8_t* base = scales_[scale].bands.get() + static_cast<std::size_t>(group) * 3 * n * elem;
+    std::uint8_t* base =
+        scales_[scale].bands.get() + static_cast<std::size_t>(group) * 3 * n * elem;
     return {{base, base + n * elem, base + 2 * n * elem}};
   }
 
@@ -525,8 +538,8 @@ class AdmTwin final : public gpu::Twin {
     // 1. The transform.
     if (scale == 0) {
       Dwt0Args a{{f.ref[0].data, f.dist[0].data}, {f.ref[0].pitch, f.dist[0].pitch},
-                 static_cast<int>(fmt_.bpc), g, {bands(0, 0), bands(0, 1)},
-                 {approx, approx + n}};
+                 static_cast<int>(fmt_.bpc),      g,
+                 {bands(0, 0), bands(0, 1)},      {approx, approx + n}};
       if (fmt_.bpc == 8) {
         dwt0_kernel<std::uint8_t><<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
       } else {
@@ -541,8 +554,13 @@ class AdmTwin final : public gpu::Twin {
       constexpr int kVertShift[3] = {0, 16, 16};
       constexpr std::int64_t kHorzAdd[3] = {16384, 32768, 16384};
       constexpr int kHorzShift[3] = {15, 16, 15};
-      DwtNArgs a{{in, in + pn}, g, kVertAdd[scale - 1], kHorzAdd[scale - 1], kVertShift[scale - 1],
-                 kHorzShift[scale - 1], {bands(scale, 0), bands(scale, 1)},
+      DwtNArgs a{{in, in + pn},
+                 g,
+                 kVertAdd[scale - 1],
+                 kHorzAdd[scale - 1],
+                 kVertShift[scale - 1],
+                 kHorzShift[scale - 1],
+                 {bands(scale, 0), bands(scale, 1)},
                  {approx, approx == nullptr ? nullptr : approx + n}};
       dwtn_kernel<<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
     }
@@ -588,8 +606,8 @@ class AdmTwin final : public gpu::Twin {
     m.g = g;
     for (int b = 0; b < 3; ++b) {
       m.q[b] = d.q[b];
-      m.cube[b] = {k.cubes[b].thr_shift, k.cubes[b].sq_add, k.cubes[b].sq_shift,
-                   k.cubes[b].cub_add, k.cubes[b].cub_shift};
+      m.cube[b] = {k.cubes[b].thr_shift, k.cubes[b].sq_add, k.cubes[b].sq_shift, k.cubes[b].cub_add,
+                   k.cubes[b].cub_shift};
     }
     m.den_sq_add = k.ref.sq_add;
     m.den_sq_shift = k.ref.sq_shift;
@@ -618,8 +636,8 @@ class AdmTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const AdmParams& params) {
-  return [params]() -> std::unique_ptr<gpu::Twin> { return std::make_unique<AdmTwin>(params); };
+std::unique_ptr<gpu::Twin> make_twin(const AdmParams& params) {
+  return std::make_unique<AdmTwin>(params);
 }
 
 }  // namespace vqx::adm

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::adm {
@@ -109,28 +109,34 @@ inline std::span<const OptionDef> option_defs() {
   return kDefs;
 }
 
-// Output base names in slot order, as libvmaf writes them (extract() in
+// Outputs in slot order, as libvmaf writes them (extract() in
 // integer_adm.c, renamed by alias.c): the scores, then with debug=true the
-// combined score, its numerator and denominator and each scale's.
-inline constexpr std::array<const char*, 7> kScoreNames = {
-    "integer_adm2",       "integer_aim",        "integer_adm3",      "integer_adm_scale0",
-    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"};
-inline constexpr std::array<const char*, 11> kDebugNames = {"integer_adm",
-                                                            "integer_adm_num",
-                                                            "integer_adm_den",
-                                                            "integer_adm_num_scale0",
-                                                            "integer_adm_den_scale0",
-                                                            "integer_adm_num_scale1",
-                                                            "integer_adm_den_scale1",
-                                                            "integer_adm_num_scale2",
-                                                            "integer_adm_den_scale2",
-                                                            "integer_adm_num_scale3",
-                                                            "integer_adm_den_scale3"};
+// combined score, its numerator and denominator and each scale's (which
+// libvmaf's extractor provides to models under their own names).
+inline constexpr std::array<OutputDef, 18> kOutputs = {{
+    {"integer_adm2"},
+    {"integer_aim"},
+    {"integer_adm3"},
+    {"integer_adm_scale0"},
+    {"integer_adm_scale1"},
+    {"integer_adm_scale2"},
+    {"integer_adm_scale3"},
+    {.base = "integer_adm", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale3", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale3", .when = {kOptDebug}, .provided = true},
+}};
 
-// The feature names models use (provided_features[] in integer_adm.c), with
-// their output names (alias.c). The debug-only names are left out: libvmaf
-// provides them only when debug=true, which a model cannot ask for.
-inline constexpr std::array<FeatureAlias, 7> kModelAliases = {{
+// The other feature names models use (provided_features[] in
+// integer_adm.c), with their output names (alias.c).
+inline constexpr std::array<FeatureAlias, 7> kProvides = {{
     {"VMAF_integer_feature_adm2_score", "integer_adm2"},
     {"VMAF_integer_feature_aim_score", "integer_aim"},
     {"VMAF_integer_feature_adm3_score", "integer_adm3"},

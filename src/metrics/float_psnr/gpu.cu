@@ -65,8 +65,6 @@ class FloatPsnrTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory() {
-  return []() -> std::unique_ptr<gpu::Twin> { return std::make_unique<FloatPsnrTwin>(); };
-}
+std::unique_ptr<gpu::Twin> make_twin() { return std::make_unique<FloatPsnrTwin>(); }
 
 }  // namespace vqx::float_psnr

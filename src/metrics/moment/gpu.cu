@@ -76,8 +76,6 @@ class MomentTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory() {
-  return []() -> std::unique_ptr<gpu::Twin> { return std::make_unique<MomentTwin>(); };
-}
+std::unique_ptr<gpu::Twin> make_twin() { return std::make_unique<MomentTwin>(); }
 
 }  // namespace vqx::moment

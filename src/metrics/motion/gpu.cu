@@ -48,9 +48,8 @@ __global__ void sad_kernel(const void* prev, std::size_t prev_pitch, const void*
       std::int64_t acc = 0;
       for (int k = 0; k < 5; ++k) {
         const int yr = vqx::gpu::reflect101(y - 2 + k, h);
-        const std::int32_t d =
-            static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
-            static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
+        const std::int32_t d = static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
+                               static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
         acc += std::int64_t{c_taps[k]} * d;
       }
       vert[i] = static_cast<std::int32_t>((acc + round_v) >> bpc);
@@ -86,7 +85,8 @@ class MotionTwin final : public gpu::Twin {
     history_ = std::vector<gpu::DeviceBuffer<std::uint8_t>>();
     if (!params_.force_zero) {
       for (unsigned i = 0; i < lag_; ++i) {
-        VQX_ASSIGN_OR_RETURN(auto b, gpu::DeviceBuffer<std::uint8_t>::allocate(pitch_ * fmt.height));
+        VQX_ASSIGN_OR_RETURN(auto b,
+                             gpu::DeviceBuffer<std::uint8_t>::allocate(pitch_ * fmt.height));
         history_.push_back(std::move(b));
       }
       VQX_ASSIGN_OR_RETURN(total_, gpu::DeviceBuffer<unsigned long long>::allocate(1));
@@ -155,8 +155,8 @@ class MotionTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const Params& params) {
-  return [params]() -> std::unique_ptr<gpu::Twin> { return std::make_unique<MotionTwin>(params); };
+std::unique_ptr<gpu::Twin> make_twin(const Params& params) {
+  return std::make_unique<MotionTwin>(params);
 }
 
 }  // namespace vqx::motion

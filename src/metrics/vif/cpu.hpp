@@ -36,6 +36,13 @@ struct KernelParams {
   bool skip_scale0 = false;               // vif_skip_scale0: scale 0 left at 0/0
 };
 
+// The family's parameters: the kernel's, and whether the debug outputs are
+// written.
+struct Config {
+  KernelParams kernel;
+  bool debug = false;
+};
+
 struct Workspace;  // the preallocated buffers, defined in cpu.cpp
 
 class CpuKernel {

@@ -185,9 +185,12 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
     }
     v_mu1[r][c] = (mu1 + a.mu_round) >> a.mu_shift;
     v_mu2[r][c] = (mu2 + a.mu_round) >> a.mu_shift;
-    v_xx[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(xx) + a.sq_round) >> a.sq_shift);
-    v_yy[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(yy) + a.sq_round) >> a.sq_shift);
-    v_xy[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(xy) + a.sq_round) >> a.sq_shift);
+    v_xx[r][c] =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(xx) + a.sq_round) >> a.sq_shift);
+    v_yy[r][c] =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(yy) + a.sq_round) >> a.sq_shift);
+    v_xy[r][c] =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(xy) + a.sq_round) >> a.sq_shift);
   }
   __syncthreads();
 
@@ -308,7 +311,8 @@ class VifTwin final : public gpu::Twin {
                                            std::to_string(kMinSide) + ")");
     }
     if (fmt.bpc < 8 || fmt.bpc > 16) {
-      return Error(Errc::kUnsupported, "vif: bit depth " + std::to_string(fmt.bpc) + " not supported");
+      return Error(Errc::kUnsupported,
+                   "vif: bit depth " + std::to_string(fmt.bpc) + " not supported");
     }
     fmt_ = fmt;
     VQX_ASSIGN_OR_RETURN(const void* lut, res.constant(kLutName));
@@ -321,9 +325,10 @@ class VifTwin final : public gpu::Twin {
       VQX_ASSIGN_OR_RETURN(sc.ref, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
       VQX_ASSIGN_OR_RETURN(sc.dis, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
     }
-    VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<unsigned long long>::allocate(kScaleCount * kSums));
-    VQX_ASSIGN_OR_RETURN(results_,
-                         gpu::PinnedBuffer<unsigned long long>::allocate(slots * kScaleCount * kSums));
+    VQX_ASSIGN_OR_RETURN(sums_,
+                         gpu::DeviceBuffer<unsigned long long>::allocate(kScaleCount * kSums));
+    VQX_ASSIGN_OR_RETURN(
+        results_, gpu::PinnedBuffer<unsigned long long>::allocate(slots * kScaleCount * kSums));
     return Status::Ok();
   }
 
@@ -345,9 +350,19 @@ class VifTwin final : public gpu::Twin {
         // Make this scale from the one before.
         const unsigned w_in = scale == 1 ? fmt_.width : scales_[scale - 1].w;
         const unsigned h_in = scale == 1 ? fmt_.height : scales_[scale - 1].h;
-        SubsampleArgs sa{in_ref, in_dis, pitch_ref, pitch_dis, static_cast<int>(w_in),
-                         static_cast<int>(h_in), scales_[scale].ref.get(), scales_[scale].dis.get(),
-                         scales_[scale].pitch, static_cast<int>(w), static_cast<int>(h), 16, 32768};
+        SubsampleArgs sa{in_ref,
+                         in_dis,
+                         pitch_ref,
+                         pitch_dis,
+                         static_cast<int>(w_in),
+                         static_cast<int>(h_in),
+                         scales_[scale].ref.get(),
+                         scales_[scale].dis.get(),
+                         scales_[scale].pitch,
+                         static_cast<int>(w),
+                         static_cast<int>(h),
+                         16,
+                         32768};
         if (scale == 1) {
           sa.v_shift = bpc;
           sa.v_round = 1U << (bpc - 1);
@@ -370,8 +385,19 @@ class VifTwin final : public gpu::Twin {
       }
       if (scale == 0 && params_.skip_scale0) continue;
 
-      StatsArgs a{in_ref, in_dis, pitch_ref, pitch_dis, static_cast<int>(w), static_cast<int>(h),
-                  16, 32768, 16, 32768, params_.gain_limit, lut_, sums_.get() + scale * kSums};
+      StatsArgs a{in_ref,
+                  in_dis,
+                  pitch_ref,
+                  pitch_dis,
+                  static_cast<int>(w),
+                  static_cast<int>(h),
+                  16,
+                  32768,
+                  16,
+                  32768,
+                  params_.gain_limit,
+                  lut_,
+                  sums_.get() + scale * kSums};
       if (scale == 0) {
         a.mu_shift = bpc;
         a.mu_round = 1U << (bpc - 1);
@@ -388,9 +414,15 @@ class VifTwin final : public gpu::Twin {
             stats_kernel<0, std::uint8_t, std::uint32_t><<<grid, block, 0, s.handle()>>>(a);
           }
           break;
-        case 1: stats_kernel<1, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
-        case 2: stats_kernel<2, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
-        default: stats_kernel<3, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
+        case 1:
+          stats_kernel<1, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          break;
+        case 2:
+          stats_kernel<2, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          break;
+        default:
+          stats_kernel<3, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          break;
       }
       VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));
     }
@@ -424,17 +456,15 @@ class VifTwin final : public gpu::Twin {
   bool debug_;
   PictureFormat fmt_;
   const std::uint16_t* lut_ = nullptr;
-  std::array<Scale, kScaleCount> scales_;  // [0] unused: scale 0 is the uploaded luma
+  std::array<Scale, kScaleCount> scales_;          // [0] unused: scale 0 is the uploaded luma
   gpu::DeviceBuffer<unsigned long long> sums_;     // kSums per scale
   gpu::PinnedBuffer<unsigned long long> results_;  // the same, per result slot
 };
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const KernelParams& params, bool debug) {
-  return [params, debug]() -> std::unique_ptr<gpu::Twin> {
-    return std::make_unique<VifTwin>(params, debug);
-  };
+std::unique_ptr<gpu::Twin> make_twin(const Config& config) {
+  return std::make_unique<VifTwin>(config.kernel, config.debug);
 }
 
 }  // namespace vqx::vif

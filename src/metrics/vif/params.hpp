@@ -1,6 +1,6 @@
 // Constants of the integer VIF feature ("vif" in libvmaf): the Gaussian
 // filter of each scale in 16-bit fixed point, the noise variance, the output
-// names and the option table.
+// names, the option table and the names models use.
 //
 // The numbers are facts of libvmaf's integer VIF and must stay exactly as
 // they are for bit-exact results; they come from libvmaf
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <span>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::vif {
@@ -28,11 +28,11 @@ struct Filter {
 };
 
 // Source: libvmaf src/feature/integer_vif.h, vif_filter1d_table.
-inline constexpr std::array<std::uint16_t, 17> kTaps0 = {
-    489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784,
-    7455, 6547, 5274, 3896, 2640, 1640, 935, 489};
-inline constexpr std::array<std::uint16_t, 9> kTaps1 = {
-    1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244};
+inline constexpr std::array<std::uint16_t, 17> kTaps0 = {489,  935,  1640, 2640, 3896, 5274,
+                                                         6547, 7455, 7784, 7455, 6547, 5274,
+                                                         3896, 2640, 1640, 935,  489};
+inline constexpr std::array<std::uint16_t, 9> kTaps1 = {1244,  3663, 7925, 12590, 14692,
+                                                        12590, 7925, 3663, 1244};
 inline constexpr std::array<std::uint16_t, 5> kTaps2 = {3571, 16004, 26386, 16004, 3571};
 inline constexpr std::array<std::uint16_t, 3> kTaps3 = {10904, 43728, 10904};
 
@@ -75,19 +75,30 @@ inline std::span<const OptionDef> option_defs() {
   return kDefs;
 }
 
-// Output base names in slot order: the four scale scores, then (debug only)
-// the combined score, its numerator and denominator, and each scale's
-// numerator and denominator.
-inline constexpr std::array<const char*, 4> kScoreNames = {
-    "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"};
-inline constexpr std::array<const char*, 11> kDebugNames = {
-    "integer_vif",            "integer_vif_num",        "integer_vif_den",
-    "integer_vif_num_scale0", "integer_vif_den_scale0", "integer_vif_num_scale1",
-    "integer_vif_den_scale1", "integer_vif_num_scale2", "integer_vif_den_scale2",
-    "integer_vif_num_scale3", "integer_vif_den_scale3"};
+// Outputs in slot order: the four scale scores, then (debug only) the
+// combined score, its numerator and denominator, and each scale's numerator
+// and denominator.
+inline constexpr std::array<OutputDef, 15> kOutputs = {{
+    {"integer_vif_scale0"},
+    {"integer_vif_scale1"},
+    {"integer_vif_scale2"},
+    {"integer_vif_scale3"},
+    {.base = "integer_vif", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_num", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_den", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_num_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_den_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_num_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_den_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_num_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_den_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_num_scale3", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_vif_den_scale3", .when = {kOptDebug}, .provided = true},
+}};
 
-// The names models use for the scale scores (libvmaf src/feature/alias.c).
-inline constexpr std::array<FeatureAlias, 4> kModelAliases = {{
+// The names models use for the scale scores (libvmaf src/feature/alias.c;
+// the debug outputs are provided under their own names).
+inline constexpr std::array<FeatureAlias, 4> kProvides = {{
     {"VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0"},
     {"VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1"},
     {"VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},

@@ -114,23 +114,24 @@ constexpr std::array<FeatureAlias, 4> kProvides = {{
     {"psnr_hvs", "psnr_hvs"},
 }};
 
-Expected<ExtractorSpec> make_psnr_hvs_spec(const OptionMap& options) {
-  // libvmaf's psnr_hvs has no options: any key given is refused by parse().
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("psnr_hvs", {}, options));
-  static constexpr std::array<const char*, 4> kBases = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
-                                                        "psnr_hvs"};
-  ExtractorSpec spec;
-  spec.family = "psnr_hvs";
-  spec.key = "psnr_hvs:" + set.canonical();
-  spec.outputs = outputs_with_suffix(kBases, set.name_suffix());
-  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<PsnrHvsExtractor>(); };
-  return spec;
-}
+// Outputs in slot order.
+constexpr std::array<OutputDef, 4> kOutputs = {{
+    {"psnr_hvs_y"},
+    {"psnr_hvs_cb"},
+    {"psnr_hvs_cr"},
+    {"psnr_hvs"},
+}};
 
 }  // namespace
 
 const ExtractorFamily& psnr_hvs_family() {
-  static const ExtractorFamily kFamily = {"psnr_hvs", kProvides, &make_psnr_hvs_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "psnr_hvs",
+      .outputs = kOutputs,
+      .provides = kProvides,
+      // libvmaf's psnr_hvs has no options: any key given is refused.
+      .bind = bind_family<NoParams, read_no_params, PsnrHvsExtractor>,
+  };
   return kFamily;
 }
 

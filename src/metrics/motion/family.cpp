@@ -136,6 +136,14 @@ class MotionExtractor final : public Extractor {
   bool flushed_ = false;
 };
 
+// Outputs in slot order (slots_for).
+constexpr std::array<OutputDef, 4> kOutputs = {{
+    {"VMAF_integer_feature_motion_sad_score"},
+    {.base = "integer_motion", .when = {"debug"}},
+    {"integer_motion2"},
+    {"integer_motion3"},
+}};
+
 constexpr std::array<FeatureAlias, 4> kProvides = {{
     // libvmaf feature/alias.c, and the extractor's provided_features.
     {"VMAF_integer_feature_motion_score", "integer_motion"},
@@ -144,8 +152,7 @@ constexpr std::array<FeatureAlias, 4> kProvides = {{
     {"VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_sad_score"},
 }};
 
-Expected<ExtractorSpec> make_motion_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("motion", motion::option_defs(), options));
+Expected<Params> read_params(const OptionSet& set) {
   Params p;
   p.force_zero = set.get_bool("motion_force_zero");
   p.blend_factor = set.get_double("motion_blend_factor");
@@ -155,31 +162,20 @@ Expected<ExtractorSpec> make_motion_spec(const OptionMap& options) {
   p.five_frame_window = set.get_bool("motion_five_frame_window");
   p.moving_average = set.get_bool("motion_moving_average");
   p.debug = set.get_bool("debug");
-
-  // Same order as the slots (slots_for).
-  std::vector<const char*> bases = {"VMAF_integer_feature_motion_sad_score"};
-  if (p.debug) {
-    bases.push_back("integer_motion");
-  }
-  bases.push_back("integer_motion2");
-  bases.push_back("integer_motion3");
-
-  ExtractorSpec spec;
-  spec.family = "motion";
-  spec.key = "motion:" + set.canonical();
-  spec.temporal = true;
-  spec.outputs = outputs_with_suffix(bases, set.name_suffix());
-  spec.make = [p]() -> std::unique_ptr<Extractor> { return std::make_unique<MotionExtractor>(p); };
-#if VQX_HAVE_GPU
-  spec.make_twin = motion::twin_factory(p);
-#endif
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& integer_motion_family() {
-  static const ExtractorFamily kFamily = {"motion", kProvides, &make_motion_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "motion",
+      .options = motion::option_defs(),
+      .outputs = kOutputs,
+      .provides = kProvides,
+      .temporal = {TemporalRule::kAlways},
+      .bind = bind_family<Params, read_params, MotionExtractor, VQX_TWIN(&motion::make_twin)>,
+  };
   return kFamily;
 }
 

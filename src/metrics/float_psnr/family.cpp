@@ -45,26 +45,22 @@ constexpr std::array<FeatureAlias, 1> kProvides = {{
     {"float_psnr", "float_psnr"},
 }};
 
-constexpr std::array<const char*, 1> kOutputs = {"float_psnr"};
-
-Expected<ExtractorSpec> make_float_psnr_spec(const OptionMap& options) {
-  // float_psnr.c declares no options.
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("float_psnr", {}, options));
-  ExtractorSpec spec;
-  spec.family = "float_psnr";
-  spec.key = "float_psnr:" + set.canonical();
-  spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
-  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<FloatPsnrExtractor>(); };
-#if VQX_HAVE_GPU
-  spec.make_twin = float_psnr::twin_factory();
-#endif
-  return spec;
-}
+// Outputs in slot order.
+constexpr std::array<OutputDef, 1> kOutputs = {{
+    {"float_psnr"},
+}};
 
 }  // namespace
 
 const ExtractorFamily& float_psnr_family() {
-  static const ExtractorFamily kFamily = {"float_psnr", kProvides, &make_float_psnr_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_psnr",
+      .outputs = kOutputs,
+      .provides = kProvides,
+      // float_psnr.c declares no options.
+      .bind = bind_family<NoParams, read_no_params, FloatPsnrExtractor,
+                          VQX_TWIN(&float_psnr::make_twin)>,
+  };
   return kFamily;
 }
 

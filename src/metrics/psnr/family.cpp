@@ -35,10 +35,6 @@ namespace {
 
 using psnr::Params;
 
-constexpr std::array<const char*, 3> kPsnrNames = {"psnr_y", "psnr_cb", "psnr_cr"};
-constexpr std::array<const char*, 3> kMseNames = {"mse_y", "mse_cb", "mse_cr"};
-constexpr std::array<const char*, 3> kApsnrNames = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
-
 class PsnrExtractor final : public Extractor {
  public:
   explicit PsnrExtractor(const Params& params) : series_(params) {}
@@ -79,6 +75,21 @@ class PsnrExtractor final : public Extractor {
   bool initialised_ = false;
 };
 
+// Outputs in slot order: per plane, psnr then mse.
+constexpr std::array<OutputDef, 6> kOutputs = {{
+    {"psnr_y"},
+    {.base = "mse_y", .when = {"enable_mse"}},
+    {.base = "psnr_cb", .when = {"enable_chroma"}},
+    {.base = "mse_cb", .when = {"enable_chroma", "enable_mse"}},
+    {.base = "psnr_cr", .when = {"enable_chroma"}},
+    {.base = "mse_cr", .when = {"enable_chroma", "enable_mse"}},
+}};
+constexpr std::array<OutputDef, 3> kAggregates = {{
+    {.base = "apsnr_y", .when = {"enable_apsnr"}},
+    {.base = "apsnr_cb", .when = {"enable_apsnr"}},
+    {.base = "apsnr_cr", .when = {"enable_apsnr"}},
+}};
+
 constexpr std::array<FeatureAlias, 3> kProvides = {{
     // integer_psnr.c provided_features (no aliases in feature/alias.c).
     {"psnr_y", "psnr_y"},
@@ -86,44 +97,29 @@ constexpr std::array<FeatureAlias, 3> kProvides = {{
     {"psnr_cr", "psnr_cr"},
 }};
 
-Expected<ExtractorSpec> make_psnr_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("psnr", psnr::option_defs(), options));
+Expected<Params> read_params(const OptionSet& set) {
   Params p;
   p.enable_chroma = set.get_bool("enable_chroma");
   p.enable_mse = set.get_bool("enable_mse");
   p.enable_apsnr = set.get_bool("enable_apsnr");
   p.reduced_hbd_peak = set.get_bool("reduced_hbd_peak");
   p.min_sse = set.get_double("min_sse");
-
-  // Same order as the slots: per plane, psnr then mse.
-  std::vector<const char*> bases;
-  const unsigned planes = p.enable_chroma ? 3 : 1;
-  for (unsigned i = 0; i < planes; ++i) {
-    bases.push_back(kPsnrNames[i]);
-    if (p.enable_mse) {
-      bases.push_back(kMseNames[i]);
-    }
-  }
-
-  ExtractorSpec spec;
-  spec.family = "psnr";
-  spec.key = "psnr:" + set.canonical();
-  spec.temporal = p.enable_apsnr;
-  spec.outputs = outputs_with_suffix(bases, set.name_suffix());
-  if (p.enable_apsnr) {
-    spec.aggregates = outputs_with_suffix(kApsnrNames, set.name_suffix());
-  }
-  spec.make = [p]() -> std::unique_ptr<Extractor> { return std::make_unique<PsnrExtractor>(p); };
-#if VQX_HAVE_GPU
-  spec.make_twin = psnr::twin_factory(p);
-#endif
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& psnr_family() {
-  static const ExtractorFamily kFamily = {"psnr", kProvides, &make_psnr_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "psnr",
+      .options = psnr::option_defs(),
+      .outputs = kOutputs,
+      .aggregates = kAggregates,
+      .provides = kProvides,
+      // libvmaf's psnr is temporal; only apsnr needs it (see the top).
+      .temporal = {TemporalRule::kWhenSet, "enable_apsnr"},
+      .bind = bind_family<Params, read_params, PsnrExtractor, VQX_TWIN(&psnr::make_twin)>,
+  };
   return kFamily;
 }
 

@@ -122,36 +122,25 @@ class FloatSsimExtractor final : public Extractor {
   bool initialised_ = false;
 };
 
-Expected<ExtractorSpec> make_ssim_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet opts,
-                       OptionSet::parse("float_ssim", ssim::ssim_option_defs(), options));
+Expected<SsimConfig> read_config(const OptionSet& opts) {
   SsimConfig config;
   config.enable_lcs = opts.get_bool(ssim::kOptEnableLcs);
   config.enable_db = opts.get_bool(ssim::kOptEnableDb);
   config.clip_db = opts.get_bool(ssim::kOptClipDb);
   config.scale = opts.get_int(ssim::kOptScale);
-
-  const std::string suffix = opts.name_suffix();
-  ExtractorSpec spec;
-  spec.family = "float_ssim";
-  spec.key = "float_ssim:" + opts.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(ssim::kSsimScoreName, suffix);
-  if (config.enable_lcs) {
-    for (ExtractorOutput& o : outputs_with_suffix(ssim::kSsimLcsNames, suffix)) {
-      spec.outputs.push_back(std::move(o));
-    }
-  }
-  spec.make = [config]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<FloatSsimExtractor>(config);
-  };
-  return spec;
+  return config;
 }
 
 }  // namespace
 
 const ExtractorFamily& float_ssim_family() {
-  static const ExtractorFamily kFamily = {"float_ssim", ssim::kSsimProvides, &make_ssim_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_ssim",
+      .options = ssim::ssim_option_defs(),
+      .outputs = ssim::kSsimOutputs,
+      .provides = ssim::kSsimProvides,
+      .bind = bind_family<SsimConfig, read_config, FloatSsimExtractor>,
+  };
   return kFamily;
 }
 

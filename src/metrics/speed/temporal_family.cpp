@@ -98,34 +98,30 @@ class SpeedTemporalExtractor final : public Extractor {
   bool initialised_ = false;
 };
 
-constexpr std::array<const char*, 1> kBases = {"speed_temporal"};
+constexpr std::array<OutputDef, 1> kOutputs = {{{"speed_temporal"}}};
 
 constexpr std::array<FeatureAlias, 1> kProvides = {{
     // libvmaf feature/alias.c and speed.c, provided_features[].
     {"Speed_temporal_feature_speed_temporal_score", "speed_temporal"},
 }};
 
-Expected<ExtractorSpec> make_speed_temporal_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet set,
-                       OptionSet::parse("speed_temporal", speed::temporal_option_defs(), options));
+Expected<Params> read_params(const OptionSet& set) {
   VQX_ASSIGN_OR_RETURN(Params p, speed::read_common(set, "speed_temporal"));
   p.use_ref_diff = set.get_bool("speed_use_ref_diff");
-
-  ExtractorSpec spec;
-  spec.family = "speed_temporal";
-  spec.key = "speed_temporal:" + set.canonical();
-  spec.temporal = true;
-  spec.outputs = outputs_with_suffix(kBases, set.name_suffix());
-  spec.make = [p]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<SpeedTemporalExtractor>(p);
-  };
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& speed_temporal_family() {
-  static const ExtractorFamily kFamily = {"speed_temporal", kProvides, &make_speed_temporal_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "speed_temporal",
+      .options = speed::temporal_option_defs(),
+      .outputs = kOutputs,
+      .provides = kProvides,
+      .temporal = {TemporalRule::kAlways},
+      .bind = bind_family<Params, read_params, SpeedTemporalExtractor>,
+  };
   return kFamily;
 }
 

@@ -27,7 +27,7 @@ struct MsSsimConfig {
 };
 
 // Slots: the score, then with enable_lcs l of scales 0..4, c of scales
-// 0..4, s of scales 0..4 (the order of ssim::kMsSsimLcsNames).
+// 0..4, s of scales 0..4 (the order of ssim::kMsSsimOutputs).
 constexpr std::size_t kSlotScore = 0;
 constexpr std::size_t slot_l(int scale) { return 1 + static_cast<std::size_t>(scale); }
 constexpr std::size_t slot_c(int scale) { return 1 + kScales + static_cast<std::size_t>(scale); }
@@ -146,36 +146,24 @@ class FloatMsSsimExtractor final : public Extractor {
   bool initialised_ = false;
 };
 
-Expected<ExtractorSpec> make_ms_ssim_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet opts,
-                       OptionSet::parse("float_ms_ssim", ssim::ms_ssim_option_defs(), options));
+Expected<MsSsimConfig> read_config(const OptionSet& opts) {
   MsSsimConfig config;
   config.enable_lcs = opts.get_bool(ssim::kOptEnableLcs);
   config.enable_db = opts.get_bool(ssim::kOptEnableDb);
   config.clip_db = opts.get_bool(ssim::kOptClipDb);
-
-  const std::string suffix = opts.name_suffix();
-  ExtractorSpec spec;
-  spec.family = "float_ms_ssim";
-  spec.key = "float_ms_ssim:" + opts.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(ssim::kMsSsimScoreName, suffix);
-  if (config.enable_lcs) {
-    for (ExtractorOutput& o : outputs_with_suffix(ssim::kMsSsimLcsNames, suffix)) {
-      spec.outputs.push_back(std::move(o));
-    }
-  }
-  spec.make = [config]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<FloatMsSsimExtractor>(config);
-  };
-  return spec;
+  return config;
 }
 
 }  // namespace
 
 const ExtractorFamily& float_ms_ssim_family() {
-  static const ExtractorFamily kFamily = {"float_ms_ssim", ssim::kMsSsimProvides,
-                                          &make_ms_ssim_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_ms_ssim",
+      .options = ssim::ms_ssim_option_defs(),
+      .outputs = ssim::kMsSsimOutputs,
+      .provides = ssim::kMsSsimProvides,
+      .bind = bind_family<MsSsimConfig, read_config, FloatMsSsimExtractor>,
+  };
   return kFamily;
 }
 

@@ -36,7 +36,7 @@ struct VifConfig {
 
 class FloatVifExtractor final : public Extractor {
  public:
-  explicit FloatVifExtractor(VifConfig config) : config_(std::move(config)) {}
+  explicit FloatVifExtractor(const VifConfig& config) : config_(config) {}
 
   Status init(const PictureFormat& fmt) override {
     fmt_ = fmt;
@@ -136,9 +136,7 @@ class FloatVifExtractor final : public Extractor {
   float_vif::VifPipeline pipeline_;
 };
 
-Expected<ExtractorSpec> make_float_vif_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet opts,
-                       OptionSet::parse("float_vif", float_vif::option_defs(), options));
+Expected<VifConfig> read_config(const OptionSet& opts) {
   VifConfig config;
   Params& p = config.params;
   p.debug = opts.get_bool(float_vif::kOptDebug);
@@ -166,29 +164,19 @@ Expected<ExtractorSpec> make_float_vif_spec(const OptionMap& options) {
                      "2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, "
                      "1.6, 1.06667, 0.711111, 0.74074, 1.111111)");
   }
-
-  const std::string suffix = opts.name_suffix();
-  ExtractorSpec spec;
-  spec.family = "float_vif";
-  spec.key = "float_vif:" + opts.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(float_vif::kScoreNames, suffix);
-  if (p.debug) {
-    for (ExtractorOutput& o : outputs_with_suffix(float_vif::kDebugNames, suffix)) {
-      spec.outputs.push_back(std::move(o));
-    }
-  }
-  spec.make = [config]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<FloatVifExtractor>(config);
-  };
-  return spec;
+  return config;
 }
 
 }  // namespace
 
 const ExtractorFamily& float_vif_family() {
-  static const ExtractorFamily kFamily = {"float_vif", float_vif::kModelAliases,
-                                          &make_float_vif_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_vif",
+      .options = float_vif::option_defs(),
+      .outputs = float_vif::kOutputs,
+      .provides = float_vif::kProvides,
+      .bind = bind_family<VifConfig, read_config, FloatVifExtractor>,
+  };
   return kFamily;
 }
 

@@ -43,22 +43,21 @@ class CiedeExtractor final : public Extractor {
 // libvmaf provided_features; no alias in feature/alias.c.
 constexpr std::array<FeatureAlias, 1> kProvides = {{{"ciede2000", "ciede2000"}}};
 
-Expected<ExtractorSpec> make_ciede_spec(const OptionMap& options) {
-  // libvmaf's ciede has no options: any key given is refused by parse().
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("ciede", {}, options));
-  static constexpr std::array<const char*, 1> kBases = {"ciede2000"};
-  ExtractorSpec spec;
-  spec.family = "ciede";
-  spec.key = "ciede:" + set.canonical();
-  spec.outputs = outputs_with_suffix(kBases, set.name_suffix());
-  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<CiedeExtractor>(); };
-  return spec;
-}
+// Outputs in slot order.
+constexpr std::array<OutputDef, 1> kOutputs = {{
+    {"ciede2000"},
+}};
 
 }  // namespace
 
 const ExtractorFamily& ciede_family() {
-  static const ExtractorFamily kFamily = {"ciede", kProvides, &make_ciede_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "ciede",
+      .outputs = kOutputs,
+      .provides = kProvides,
+      // libvmaf's ciede has no options: any key given is refused.
+      .bind = bind_family<NoParams, read_no_params, CiedeExtractor>,
+  };
   return kFamily;
 }
 

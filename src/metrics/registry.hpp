@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 
 namespace vqx {
 

@@ -51,27 +51,24 @@ constexpr std::array<FeatureAlias, 1> kProvides = {{
     {"float_moment", "float_moment"},
 }};
 
-constexpr std::array<const char*, 4> kOutputs = {"float_moment_ref1st", "float_moment_dis1st",
-                                                 "float_moment_ref2nd", "float_moment_dis2nd"};
-
-Expected<ExtractorSpec> make_moment_spec(const OptionMap& options) {
-  // float_moment.c declares no options.
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("float_moment", {}, options));
-  ExtractorSpec spec;
-  spec.family = "float_moment";
-  spec.key = "float_moment:" + set.canonical();
-  spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
-  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<MomentExtractor>(); };
-#if VQX_HAVE_GPU
-  spec.make_twin = moment::twin_factory();
-#endif
-  return spec;
-}
+// Outputs in slot order.
+constexpr std::array<OutputDef, 4> kOutputs = {{
+    {"float_moment_ref1st"},
+    {"float_moment_dis1st"},
+    {"float_moment_ref2nd"},
+    {"float_moment_dis2nd"},
+}};
 
 }  // namespace
 
 const ExtractorFamily& float_moment_family() {
-  static const ExtractorFamily kFamily = {"float_moment", kProvides, &make_moment_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_moment",
+      .outputs = kOutputs,
+      .provides = kProvides,
+      // float_moment.c declares no options.
+      .bind = bind_family<NoParams, read_no_params, MomentExtractor, VQX_TWIN(&moment::make_twin)>,
+  };
   return kFamily;
 }
 

@@ -15,16 +15,12 @@ namespace vqx {
 
 namespace {
 
+using vif::Config;
 using vif::FrameSums;
-
-struct VifConfig {
-  vif::KernelParams kernel;
-  bool debug = false;
-};
 
 class IntegerVifExtractor final : public Extractor {
  public:
-  explicit IntegerVifExtractor(VifConfig config) : config_(config) {}
+  explicit IntegerVifExtractor(const Config& config) : config_(config) {}
 
   Status init(const PictureFormat& fmt) override {
     fmt_ = fmt;
@@ -49,42 +45,27 @@ class IntegerVifExtractor final : public Extractor {
     vif::write_scores(s, config_.kernel.skip_scale0, config_.debug, index, out);
   }
 
-  VifConfig config_;
+  Config config_;
   PictureFormat fmt_;
   vif::CpuKernel kernel_;
 };
 
-Expected<ExtractorSpec> make_vif_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet opts, OptionSet::parse("vif", vif::option_defs(), options));
-  VifConfig config;
-  config.debug = opts.get_bool(vif::kOptDebug);
-  config.kernel.gain_limit = opts.get_double(vif::kOptGainLimit);
-  config.kernel.skip_scale0 = opts.get_bool(vif::kOptSkipScale0);
-
-  const std::string suffix = opts.name_suffix();
-  ExtractorSpec spec;
-  spec.family = "vif";
-  spec.key = "vif:" + opts.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(vif::kScoreNames, suffix);
-  if (config.debug) {
-    for (ExtractorOutput& o : outputs_with_suffix(vif::kDebugNames, suffix)) {
-      spec.outputs.push_back(std::move(o));
-    }
-  }
-  spec.make = [config]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<IntegerVifExtractor>(config);
-  };
-#if VQX_HAVE_GPU
-  spec.make_twin = vif::twin_factory(config.kernel, config.debug);
-#endif
-  return spec;
+Expected<Config> read_config(const OptionSet& options) {
+  return Config{{.gain_limit = options.get_double(vif::kOptGainLimit),
+                 .skip_scale0 = options.get_bool(vif::kOptSkipScale0)},
+                options.get_bool(vif::kOptDebug)};
 }
 
 }  // namespace
 
 const ExtractorFamily& integer_vif_family() {
-  static const ExtractorFamily kFamily = {"vif", vif::kModelAliases, &make_vif_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "vif",
+      .options = vif::option_defs(),
+      .outputs = vif::kOutputs,
+      .provides = vif::kProvides,
+      .bind = bind_family<Config, read_config, IntegerVifExtractor, VQX_TWIN(&vif::make_twin)>,
+  };
   return kFamily;
 }
 

@@ -72,12 +72,10 @@ Expected<Enum> pick(std::string_view option, const std::string& value,
                                            " is not one of " + names);
 }
 
-Expected<ExtractorSpec> make_ssimulacra2_spec(const OptionMap& options) {
+Expected<Params> read_params(const OptionSet& set) {
   using ssimulacra2::Matrix;
   using ssimulacra2::Range;
   using ssimulacra2::Transfer;
-  VQX_ASSIGN_OR_RETURN(OptionSet set,
-                       OptionSet::parse("ssimulacra2", ssimulacra2::option_defs(), options));
   static constexpr std::array<std::pair<const char*, Matrix>, 3> kMatrices = {{
       {"bt709", Matrix::kBt709},
       {"bt601", Matrix::kBt601},
@@ -97,17 +95,10 @@ Expected<ExtractorSpec> make_ssimulacra2_spec(const OptionMap& options) {
   VQX_ASSIGN_OR_RETURN(p.matrix, pick("matrix", set.get_string("matrix"), kMatrices));
   VQX_ASSIGN_OR_RETURN(p.range, pick("range", set.get_string("range"), kRanges));
   VQX_ASSIGN_OR_RETURN(p.transfer, pick("transfer", set.get_string("transfer"), kTransfers));
-
-  static constexpr std::array<const char*, 1> kBases = {"ssimulacra2"};
-  ExtractorSpec spec;
-  spec.family = "ssimulacra2";
-  spec.key = "ssimulacra2:" + set.canonical();
-  spec.outputs = outputs_with_suffix(kBases, set.name_suffix());
-  spec.make = [p]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<Ssimulacra2Extractor>(p);
-  };
-  return spec;
+  return p;
 }
+
+constexpr std::array<OutputDef, 1> kOutputs = {{{"ssimulacra2"}}};
 
 // No libvmaf model uses SSIMULACRA2; the entry lets a model name it as is.
 constexpr std::array<FeatureAlias, 1> kProvides = {{{"ssimulacra2", "ssimulacra2"}}};
@@ -115,7 +106,14 @@ constexpr std::array<FeatureAlias, 1> kProvides = {{{"ssimulacra2", "ssimulacra2
 }  // namespace
 
 const ExtractorFamily& ssimulacra2_family() {
-  static const ExtractorFamily kFamily = {"ssimulacra2", kProvides, &make_ssimulacra2_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "ssimulacra2",
+      .options = ssimulacra2::option_defs(),
+      .outputs = kOutputs,
+      .provides = kProvides,
+      .bind = bind_family<Params, read_params, Ssimulacra2Extractor>,
+      .from_libvmaf = false,
+  };
   return kFamily;
 }
 

@@ -98,8 +98,11 @@ class SpeedChromaExtractor final : public Extractor {
   bool initialised_ = false;
 };
 
-constexpr std::array<const char*, 3> kBases = {"speed_chroma_u", "speed_chroma_v",
-                                               "speed_chroma_uv"};
+constexpr std::array<OutputDef, 3> kOutputs = {{
+    {"speed_chroma_u"},
+    {"speed_chroma_v"},
+    {"speed_chroma_uv"},
+}};
 
 constexpr std::array<FeatureAlias, 3> kProvides = {{
     // libvmaf feature/alias.c and speed.c, provided_features_chroma[].
@@ -108,27 +111,22 @@ constexpr std::array<FeatureAlias, 3> kProvides = {{
     {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
 }};
 
-Expected<ExtractorSpec> make_speed_chroma_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet set,
-                       OptionSet::parse("speed_chroma", speed::chroma_option_defs(), options));
+Expected<Params> read_params(const OptionSet& set) {
   VQX_ASSIGN_OR_RETURN(Params p, speed::read_common(set, "speed_chroma"));
   p.weight_var_mode = set.get_int("speed_weight_var_mode");
-
-  ExtractorSpec spec;
-  spec.family = "speed_chroma";
-  spec.key = "speed_chroma:" + set.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(kBases, set.name_suffix());
-  spec.make = [p]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<SpeedChromaExtractor>(p);
-  };
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& speed_chroma_family() {
-  static const ExtractorFamily kFamily = {"speed_chroma", kProvides, &make_speed_chroma_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "speed_chroma",
+      .options = speed::chroma_option_defs(),
+      .outputs = kOutputs,
+      .provides = kProvides,
+      .bind = bind_family<Params, read_params, SpeedChromaExtractor>,
+  };
   return kFamily;
 }
 

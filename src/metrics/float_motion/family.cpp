@@ -213,9 +213,7 @@ class FloatMotionExtractor final : public Extractor {
   bool flushed_ = false;
 };
 
-Expected<ExtractorSpec> make_float_motion_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet set,
-                       OptionSet::parse("float_motion", float_motion::option_defs(), options));
+Expected<Params> read_params(const OptionSet& set) {
   Params p;
   p.debug = set.get_bool(float_motion::kOptDebug);
   p.force_zero = set.get_bool(float_motion::kOptForceZero);
@@ -226,28 +224,20 @@ Expected<ExtractorSpec> make_float_motion_spec(const OptionMap& options) {
   p.filter_size = set.get_int(float_motion::kOptFilterSize);
   p.add_uv = set.get_bool(float_motion::kOptAddUv);
   p.max_val = set.get_double(float_motion::kOptMaxVal);
-
-  std::vector<const char*> bases;  // slot order, as slots_for()
-  if (p.debug) bases.push_back(float_motion::kMotionName);
-  bases.push_back(float_motion::kMotion2Name);
-  bases.push_back(float_motion::kMotion3Name);
-
-  ExtractorSpec spec;
-  spec.family = "float_motion";
-  spec.key = "float_motion:" + set.canonical();
-  spec.temporal = true;
-  spec.outputs = outputs_with_suffix(bases, set.name_suffix());
-  spec.make = [p]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<FloatMotionExtractor>(p);
-  };
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& float_motion_family() {
-  static const ExtractorFamily kFamily = {"float_motion", float_motion::kModelAliases,
-                                          &make_float_motion_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_motion",
+      .options = float_motion::option_defs(),
+      .outputs = float_motion::kOutputs,
+      .provides = float_motion::kProvides,
+      .temporal = {TemporalRule::kAlways},
+      .bind = bind_family<Params, read_params, FloatMotionExtractor>,
+  };
   return kFamily;
 }
 

@@ -1,6 +1,6 @@
-#include "model/feature_names.hpp"
+#include "libvmaf_feature_names.hpp"
 
-namespace vqx {
+namespace vqx::test {
 
 namespace {
 
@@ -115,13 +115,6 @@ constexpr LibvmafFeatureName kNames[] = {
 
 }  // namespace
 
-const LibvmafFeatureName* find_libvmaf_feature(std::string_view model_name) {
-  for (const LibvmafFeatureName& n : kNames) {
-    if (n.model_name == model_name) {
-      return &n;
-    }
-  }
-  return nullptr;
-}
+std::span<const LibvmafFeatureName> libvmaf_feature_names() { return kNames; }
 
-}  // namespace vqx
+}  // namespace vqx::test

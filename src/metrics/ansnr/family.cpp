@@ -74,23 +74,22 @@ constexpr std::array<FeatureAlias, 1> kProvides = {{
     {"float_ansnr", "float_ansnr"},
 }};
 
-constexpr std::array<const char*, 2> kOutputs = {"float_ansnr", "float_anpsnr"};
-
-Expected<ExtractorSpec> make_ansnr_spec(const OptionMap& options) {
-  // float_ansnr.c declares no options.
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("float_ansnr", {}, options));
-  ExtractorSpec spec;
-  spec.family = "float_ansnr";
-  spec.key = "float_ansnr:" + set.canonical();
-  spec.outputs = outputs_with_suffix(kOutputs, set.name_suffix());
-  spec.make = []() -> std::unique_ptr<Extractor> { return std::make_unique<AnsnrExtractor>(); };
-  return spec;
-}
+// Outputs in slot order.
+constexpr std::array<OutputDef, 2> kOutputs = {{
+    {"float_ansnr"},
+    {"float_anpsnr"},
+}};
 
 }  // namespace
 
 const ExtractorFamily& float_ansnr_family() {
-  static const ExtractorFamily kFamily = {"float_ansnr", kProvides, &make_ansnr_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_ansnr",
+      .outputs = kOutputs,
+      .provides = kProvides,
+      // float_ansnr.c declares no options.
+      .bind = bind_family<NoParams, read_no_params, AnsnrExtractor>,
+  };
   return kFamily;
 }
 

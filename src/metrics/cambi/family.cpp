@@ -216,8 +216,7 @@ Expected<cambi::Eotf> parse_eotf(const std::string& name) {
                "cambi: unknown EOTF '" + name + "' (expected bt1886 or pq)");
 }
 
-Expected<ExtractorSpec> make_cambi_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet set, OptionSet::parse("cambi", cambi::option_defs(), options));
+Expected<Params> read_params(const OptionSet& set) {
   Params p;
   p.max_val = set.get_double("cambi_max_val");
   p.enc_width = static_cast<unsigned>(set.get_int("enc_width"));
@@ -239,24 +238,29 @@ Expected<ExtractorSpec> make_cambi_spec(const OptionMap& options) {
   VQX_ASSIGN_OR_RETURN(
       p.eotf, parse_eotf(cambi_eotf != cambi::kDefaultEotf ? cambi_eotf : set.get_string("eotf")));
   p.high_res_speedup = static_cast<unsigned>(set.get_int("cambi_high_res_speedup"));
-
-  ExtractorSpec spec;
-  spec.family = "cambi";
-  spec.key = "cambi:" + set.canonical();
-  spec.temporal = !p.heatmaps_path.empty();
-  spec.outputs.push_back({"cambi", "cambi" + set.name_suffix()});
-  if (p.full_ref) {
-    spec.outputs.push_back({"cambi_source", "cambi_source"});
-    spec.outputs.push_back({"cambi_full_reference", "cambi_full_reference"});
-  }
-  spec.make = [p]() -> std::unique_ptr<Extractor> { return std::make_unique<CambiExtractor>(p); };
-  return spec;
+  return p;
 }
+
+// Outputs in slot order: the score, and with full_ref the source's score
+// and the full-reference score (bare names, as libvmaf writes them).
+constexpr std::array<OutputDef, 3> kOutputs = {{
+    {"cambi"},
+    {.base = "cambi_source", .when = {"full_ref"}, .suffixed = false},
+    {.base = "cambi_full_reference", .when = {"full_ref"}, .suffixed = false},
+}};
 
 }  // namespace
 
 const ExtractorFamily& cambi_family() {
-  static const ExtractorFamily kFamily = {"cambi", kProvides, &make_cambi_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "cambi",
+      .options = cambi::option_defs(),
+      .outputs = kOutputs,
+      .provides = kProvides,
+      // Heatmaps are written frame after frame, in order.
+      .temporal = {TemporalRule::kWhenSet, "heatmaps_path"},
+      .bind = bind_family<Params, read_params, CambiExtractor>,
+  };
   return kFamily;
 }
 

@@ -66,7 +66,7 @@ AdmScores combine(const float_adm::FrameSums& s, const Params& p, unsigned width
 
 class FloatAdmExtractor final : public Extractor {
  public:
-  explicit FloatAdmExtractor(Params params) : params_(params) {}
+  explicit FloatAdmExtractor(const Params& params) : params_(params) {}
 
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(pipeline_.init(fmt.width, fmt.height, params_));
@@ -114,9 +114,7 @@ class FloatAdmExtractor final : public Extractor {
   bool initialised_ = false;
 };
 
-Expected<ExtractorSpec> make_float_adm_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet opts,
-                       OptionSet::parse("float_adm", float_adm::option_defs(), options));
+Expected<Params> read_params(const OptionSet& opts) {
   Params p;
   p.debug = opts.get_bool(float_adm::kOptDebug);
   p.enhn_gain_limit = opts.get_double(float_adm::kOptEnhnGainLimit);
@@ -137,30 +135,19 @@ Expected<ExtractorSpec> make_float_adm_spec(const OptionMap& options) {
   }
   p.skip_aim_scale = opts.get_int(float_adm::kOptSkipAimScale);
   p.skip_scale0 = opts.get_bool(float_adm::kOptSkipScale0);
-
-  const std::string suffix = opts.name_suffix();
-  ExtractorSpec spec;
-  spec.family = "float_adm";
-  spec.key = "float_adm:" + opts.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(float_adm::kScoreNames, suffix);
-  if (p.debug) {
-    spec.outputs.push_back({float_adm::kDebugScoreName, float_adm::kDebugScoreName});
-    for (ExtractorOutput& o : outputs_with_suffix(float_adm::kDebugNames, suffix)) {
-      spec.outputs.push_back(std::move(o));
-    }
-  }
-  spec.make = [p]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<FloatAdmExtractor>(p);
-  };
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& float_adm_family() {
-  static const ExtractorFamily kFamily = {"float_adm", float_adm::kModelAliases,
-                                          &make_float_adm_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "float_adm",
+      .options = float_adm::option_defs(),
+      .outputs = float_adm::kOutputs,
+      .provides = float_adm::kProvides,
+      .bind = bind_family<Params, read_params, FloatAdmExtractor>,
+  };
   return kFamily;
 }
 

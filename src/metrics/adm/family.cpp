@@ -22,7 +22,7 @@ using adm::AdmScores;
 
 class IntegerAdmExtractor final : public Extractor {
  public:
-  explicit IntegerAdmExtractor(AdmParams params) : params_(params) {}
+  explicit IntegerAdmExtractor(const AdmParams& params) : params_(params) {}
 
   Status init(const PictureFormat& fmt) override {
     VQX_ASSIGN_OR_RETURN(adm::AdmCpu cpu,
@@ -49,8 +49,7 @@ class IntegerAdmExtractor final : public Extractor {
   std::optional<adm::AdmCpu> cpu_;
 };
 
-Expected<ExtractorSpec> make_adm_spec(const OptionMap& options) {
-  VQX_ASSIGN_OR_RETURN(OptionSet opts, OptionSet::parse("adm", adm::option_defs(), options));
+Expected<AdmParams> read_params(const OptionSet& opts) {
   AdmParams p;
   p.debug = opts.get_bool(adm::kOptDebug);
   p.csf_scale = opts.get_double(adm::kOptCsfScale);
@@ -64,35 +63,22 @@ Expected<ExtractorSpec> make_adm_spec(const OptionMap& options) {
   p.skip_aim = opts.get_bool(adm::kOptSkipAim);
   p.skip_scale0 = opts.get_bool(adm::kOptSkipScale0);
   p.min_val = opts.get_double(adm::kOptMinVal);
-
   // Refuse what libvmaf cannot compute before any picture is read (the
   // picture size is checked by init()).
   VQX_RETURN_IF_ERROR(adm::AdmCpu::create(p, adm::kMinSize, adm::kMinSize, 8).status());
-
-  const std::string suffix = opts.name_suffix();
-  ExtractorSpec spec;
-  spec.family = "adm";
-  spec.key = "adm:" + opts.canonical();
-  spec.temporal = false;
-  spec.outputs = outputs_with_suffix(adm::kScoreNames, suffix);
-  if (p.debug) {
-    for (ExtractorOutput& o : outputs_with_suffix(adm::kDebugNames, suffix)) {
-      spec.outputs.push_back(std::move(o));
-    }
-  }
-  spec.make = [p]() -> std::unique_ptr<Extractor> {
-    return std::make_unique<IntegerAdmExtractor>(p);
-  };
-#if VQX_HAVE_GPU
-  spec.make_twin = adm::twin_factory(p);
-#endif
-  return spec;
+  return p;
 }
 
 }  // namespace
 
 const ExtractorFamily& integer_adm_family() {
-  static const ExtractorFamily kFamily = {"adm", adm::kModelAliases, &make_adm_spec};
+  static const ExtractorFamily kFamily = {
+      .name = "adm",
+      .options = adm::option_defs(),
+      .outputs = adm::kOutputs,
+      .provides = adm::kProvides,
+      .bind = bind_family<AdmParams, read_params, IntegerAdmExtractor, VQX_TWIN(&adm::make_twin)>,
+  };
   return kFamily;
 }
 

@@ -71,6 +71,9 @@ struct ModelFeature {
 
 namespace detail {
 
+// The most features one model may read (libvmaf's MAX_FEATURE_COUNT).
+inline constexpr std::size_t kMaxFeatures = 64;
+
 struct ScoreTransform {
   bool enabled = false;
   bool has_p0 = false, has_p1 = false, has_p2 = false;

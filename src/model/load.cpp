@@ -462,6 +462,15 @@ Expected<detail::SvmModel> parse_member(const Ctx& ctx, const Json& top, const M
   return m;
 }
 
+// A name every writer can carry as is: an XML attribute name, a CSV column.
+bool is_output_name(std::string_view name) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (name.empty() || !letter(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [&](char c) {
+    return letter(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+  });
+}
+
 bool is_bootstrap_type(detail::ModelType t) {
   return t == detail::ModelType::kBootstrapSvmNuSvr ||
          t == detail::ModelType::kResidueBootstrapSvmNuSvr;
@@ -480,6 +489,14 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
   const std::string org = printable(origin, 300);
   if (config.name.empty()) {
     return Error(Errc::kInvalidArgument, org + ": empty model name");
+  }
+  if (!is_output_name(config.name)) {
+    // Every output format must be able to carry it: in XML the names are
+    // attribute names, which cannot be escaped.
+    return Error(Errc::kInvalidArgument,
+                 org + ": model name \"" + printable(config.name) +
+                     "\" cannot name an output: use letters, digits, '_', '.' and '-', "
+                     "starting with a letter or '_'");
   }
   VQX_ASSIGN_OR_RETURN(Json root, parse_json(text, org));
   if (!root.is_object()) {

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/index_math.hpp"
 #include "core/thread_pool.hpp"
 #include "gpu/pipeline.hpp"
 #include "gpu/runtime.hpp"
@@ -32,8 +33,6 @@ constexpr unsigned kSlots = 3;
 constexpr std::size_t kDevicePitchAlign = 256;
 // Rows per staging job: big enough that a job is worth a thread.
 constexpr unsigned kRowsPerJob = 64;
-
-std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 
 struct TwinEntry {
   std::unique_ptr<Twin> twin;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "core/index_math.hpp"
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "metrics/psnr/gpu.hpp"
@@ -62,8 +63,7 @@ class PsnrTwin final : public gpu::Twin {
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
     for (unsigned p = 0; p < series_.planes(); ++p) {
-      const dim3 grid((width_[p] + kThreads - 1) / kThreads,
-                      (height_[p] + kRowsPerBlock - 1) / kRowsPerBlock);
+      const dim3 grid(ceil_div(width_[p], kThreads), ceil_div(height_[p], unsigned{kRowsPerBlock}));
       if (fmt_.bpc == 8) {
         sse_kernel<std::uint8_t>
             <<<grid, kThreads, 0, s.handle()>>>(f.ref[p], f.dist[p], sse_.get() + p);

@@ -15,6 +15,8 @@ enum Slot : std::size_t {
 
 }  // namespace
 
+// In double, stored as float, in libvmaf's order of operations (16384 *
+// 65025 is 65536 * 255^2: sigma2^2 in Q16 relative to the 8-bit peak).
 ScaleSums finish_scale(std::int64_t num_log, std::int64_t den_log, std::int64_t num_lin,
                        std::int64_t den_lin) {
   ScaleSums out;

@@ -130,7 +130,7 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   const bool sampled = s.frame_is_sampled(index);
   if (s.gpu && !s.gpu->empty()) {
     // The GPU's share: staged (copied) before this returns, computed later.
-    const Status submitted = s.gpu->submit(ref, dist, index, sampled, s.scheduler->pool());
+    const Status submitted = s.gpu->submit(ref, dist, index, sampled, s.scheduler->fork_join());
     if (!submitted.ok()) {
       s.scheduler->record(submitted);
       return submitted;

@@ -23,6 +23,7 @@ Expected<std::unique_ptr<FrameScheduler>> FrameScheduler::create(
   if (threads >= 2) {
     try {
       s->pool_ = std::make_unique<ThreadPool>(threads);
+      s->fork_join_ = std::make_unique<PoolForkJoin>(*s->pool_);
     } catch (const std::exception& e) {  // std::system_error or std::bad_alloc
       return Error(Errc::kLimit, "cannot start " + std::to_string(threads) +
                                      " worker threads (out of memory?): " + e.what());
@@ -34,6 +35,7 @@ Expected<std::unique_ptr<FrameScheduler>> FrameScheduler::create(
 
 FrameScheduler::~FrameScheduler() {
   (void)wait_idle();
+  fork_join_.reset();
   pool_.reset();  // joins the workers before anything they touch goes away
 }
 

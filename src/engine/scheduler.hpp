@@ -22,8 +22,10 @@
 #include <mutex>
 #include <vector>
 
+#include "core/fork_join.hpp"
 #include "core/thread_pool.hpp"
 #include "engine/feature_collector.hpp"
+#include "engine/pool_fork_join.hpp"
 #include "engine/registration.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
@@ -55,8 +57,9 @@ class FrameScheduler {
   void record(const Status& s);
   // A recycled picture of `fmt` when one is free, else a new one.
   Expected<Picture> fetch_picture(const PictureFormat& fmt);
-  // The workers, for sharing a frame's staging copy; null without a pool.
-  [[nodiscard]] ThreadPool* pool() const { return pool_.get(); }
+  // The workers as a ForkJoin, for sharing a frame's staging copy (the GPU
+  // pipeline's); null without a pool.
+  [[nodiscard]] const ForkJoin* fork_join() const { return fork_join_.get(); }
 
  private:
   struct Frame;
@@ -85,6 +88,7 @@ class FrameScheduler {
 
   // Last: joined (in the destructor) before anything its jobs touch goes.
   std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<PoolForkJoin> fork_join_;  // over pool_
 };
 
 }  // namespace vqx

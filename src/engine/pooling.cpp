@@ -1,4 +1,4 @@
-#include "pool/pool.hpp"
+#include "engine/pooling.hpp"
 
 #include <cstddef>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "core/feature_collector.hpp"
+#include "engine/feature_collector.hpp"
 
 #include <algorithm>
 

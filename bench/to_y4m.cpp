@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/video_reader.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace {
 

@@ -97,7 +97,7 @@ HWY_INLINE V HorizontalSum(D d, const std::int32_t taps[4], V p, V q) {
   s = hn::Add(s, hn::Mul(hn::Set(d, taps[1]), p1));
   s = hn::Add(s, hn::Mul(hn::Set(d, taps[2]), q0));
   s = hn::Add(s, hn::Mul(hn::Set(d, taps[3]), q1));
-  return hn::ShiftRight<16>(hn::Add(s, hn::Set(d, std::int32_t{1} << 15)));
+  return hn::ShiftRight<16>(hn::Add(s, hn::Set(d, adm::kDwt0HorzAdd)));
 }
 
 // Stores the low 16 bits of each lane (static_cast<int16_t>).
@@ -120,9 +120,9 @@ void Dwt0(const std::uint8_t* const rows[4], int w, int bpc, std::int16_t* lo, s
                                static_cast<std::uint32_t>(l[2]), static_cast<std::uint32_t>(l[3])};
   const std::uint32_t hu[4] = {static_cast<std::uint32_t>(h[0]), static_cast<std::uint32_t>(h[1]),
                                static_cast<std::uint32_t>(h[2]), static_cast<std::uint32_t>(h[3])};
-  const std::uint32_t half = 1u << (bpc - 1);
-  const std::uint32_t lo_bias = half - static_cast<std::uint32_t>(adm::kDb2LoSum) * half;
-  const std::uint32_t hi_bias = half;
+  const adm::Dwt0Bias bias = adm::dwt0_bias(bpc);
+  const std::uint32_t lo_bias = bias.lo;
+  const std::uint32_t hi_bias = bias.hi;
 
   // Vertical pass: 32-bit lanes, 8-bit samples widened.
   const hn::ScalableTag<std::uint32_t> du32;
@@ -174,7 +174,7 @@ void Dwt0(const std::uint8_t* const rows[4], int w, int bpc, std::int16_t* lo, s
   for (; j < bw; ++j) {
     const std::int16_t* p = lo + 2 * j - 1;
     const std::int16_t* q = hi + 2 * j - 1;
-    constexpr std::int32_t kRound = 1 << 15;
+    constexpr std::int32_t kRound = adm::kDwt0HorzAdd;
     out_a[j] = (l[0] * p[0] + l[1] * p[1] + l[2] * p[2] + l[3] * p[3] + kRound) >> 16;
     out_v[j] = static_cast<std::int16_t>(
         (h[0] * p[0] + h[1] * p[1] + h[2] * p[2] + h[3] * p[3] + kRound) >> 16);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/index_math.hpp"
 #include "hwy/targets.h"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/float_common/convolve.hpp"
@@ -118,7 +119,7 @@ struct DwtCase {
       const std::uint8_t* rows[4];
       for (int k = 0; k < 4; ++k) {
         rows[k] =
-            plane.data() + std::size_t{kWidth} * vqx::adm::mirror_index(2 * i - 1 + k, kHeight);
+            plane.data() + std::size_t{kWidth} * vqx::reflect101_repeat_end(2 * i - 1 + k, kHeight);
       }
       const std::size_t o = std::size_t{kOutW} * i;
       kernel(rows, lo.data() + 1, hi.data() + 1, a.data() + o, v.data() + o, h.data() + o,

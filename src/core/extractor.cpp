@@ -4,14 +4,6 @@
 
 namespace vqx {
 
-std::vector<ExtractorOutput> outputs_with_suffix(std::span<const char* const> bases,
-                                                 const std::string& suffix) {
-  std::vector<ExtractorOutput> out;
-  out.reserve(bases.size());
-  for (const char* b : bases) out.push_back({b, std::string(b) + suffix});
-  return out;
-}
-
 Status check_extract_input(const char* family, bool initialised, const PictureFormat& fmt,
                            FormatMatch match, const Picture& ref, const Picture& dist,
                            unsigned index) {

@@ -1,16 +1,14 @@
-// The feature extractor interface. A family (vif, adm, motion, ...) turns
-// user options into an ExtractorSpec; the context then makes instances from
-// the spec, one per worker thread for plain extractors and exactly one for
+// The feature extractor interface. A family (core/family.hpp) turns user
+// options into an ExtractorSpec; the context then makes instances from the
+// spec, one per worker thread for plain extractors and exactly one for
 // temporal extractors (which see frames strictly in index order).
 #pragma once
 
 #include <functional>
 #include <memory>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "core/options.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
 
@@ -77,23 +75,5 @@ struct ExtractorSpec {
   // The GPU twin, in builds with a GPU backend, for families that have one.
   std::function<std::unique_ptr<gpu::Twin>()> make_twin;
 };
-
-// A model refers to a feature by libvmaf's internal name, e.g.
-// "VMAF_integer_feature_adm2_score"; this maps it to an output base name.
-struct FeatureAlias {
-  const char* model_name;
-  const char* base;
-};
-
-struct ExtractorFamily {
-  const char* name;  // as given to --feature, e.g. "adm"
-  std::span<const FeatureAlias> provides;
-  Expected<ExtractorSpec> (*make_spec)(const OptionMap& options);
-};
-
-// Builds the outputs list for a family: every base name, with the option
-// suffix appended.
-std::vector<ExtractorOutput> outputs_with_suffix(std::span<const char* const> bases,
-                                                 const std::string& suffix);
 
 }  // namespace vqx

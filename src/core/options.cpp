@@ -113,6 +113,12 @@ const std::string& OptionSet::get_string(std::string_view name) const {
   return std::get<std::string>(find(name));
 }
 
+bool OptionSet::is_set(std::string_view name) const {
+  const OptionValue& v = find(name);
+  if (const bool* b = std::get_if<bool>(&v)) return *b;
+  return !std::get<std::string>(v).empty();
+}
+
 std::string OptionSet::name_suffix() const {
   std::vector<std::size_t> order(defs_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

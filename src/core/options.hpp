@@ -39,6 +39,8 @@ class OptionSet {
   [[nodiscard]] int get_int(std::string_view name) const;
   [[nodiscard]] double get_double(std::string_view name) const;
   [[nodiscard]] const std::string& get_string(std::string_view name) const;
+  // A bool option that is true, or a string option that is not empty.
+  [[nodiscard]] bool is_set(std::string_view name) const;
 
   // "_egl_1" style suffix for output names (empty when every feature
   // parameter has its default value).

@@ -5,11 +5,12 @@
 #include <new>
 #include <string>
 
+#include "core/index_math.hpp"
+
 namespace vqx {
 
 namespace {
 constexpr std::size_t kAlign = 64;
-std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
 
 const char* to_string(ChromaFormat c) {
@@ -60,8 +61,10 @@ Status validate(const PictureFormat& fmt) {
 void Plane::AlignedFree::operator()(std::uint8_t* p) const { std::free(p); }
 
 Plane::Plane(unsigned width, unsigned height, unsigned bytes_per_sample)
-    : width_(width), height_(height), bps_(bytes_per_sample),
-      stride_(align_up(std::size_t{width} * bytes_per_sample)) {
+    : width_(width),
+      height_(height),
+      bps_(bytes_per_sample),
+      stride_(round_up(std::size_t{width} * bytes_per_sample, kAlign)) {
   const std::size_t bytes = stride_ * height;
   auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, bytes));
   if (p == nullptr) throw std::bad_alloc();

@@ -13,11 +13,11 @@
 // each twin's buffers are only ever touched on its stream.
 #include <algorithm>
 #include <cstring>
-#include <latch>
 #include <type_traits>
 #include <vector>
 
-#include "core/thread_pool.hpp"
+#include "core/fork_join.hpp"
+#include "core/index_math.hpp"
 #include "gpu/pipeline.hpp"
 #include "gpu/runtime.hpp"
 
@@ -32,8 +32,6 @@ constexpr unsigned kSlots = 3;
 constexpr std::size_t kDevicePitchAlign = 256;
 // Rows per staging job: big enough that a job is worth a thread.
 constexpr unsigned kRowsPerJob = 64;
-
-std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 
 struct TwinEntry {
   std::unique_ptr<Twin> twin;
@@ -124,13 +122,13 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                ThreadPool* pool) override {
+                const ForkJoin* staging) override {
     const auto frame = [index] { return "frame " + std::to_string(index); };
     VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
     const unsigned k = index % kSlots;
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
-    stage(ref, dist, slot, pool);
+    stage(ref, dist, slot, staging);
     VQX_RETURN_IF_ERROR(
         step([&] { return frame() + ", upload"; }, [&] { return upload_frame(slot); }));
     for (auto& t : twins_) {
@@ -277,8 +275,8 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   // Host copy of the needed planes into the slot's pinned staging memory,
-  // rows shared among the pool's workers when there is one.
-  void stage(const Picture& ref, const Picture& dist, Slot& slot, ThreadPool* pool) const {
+  // rows shared among the fork-join's helpers when there are any.
+  void stage(const Picture& ref, const Picture& dist, Slot& slot, const ForkJoin* fork_join) const {
     struct Part {
       const Plane* plane;
       const PlaneLayout* layout;
@@ -300,11 +298,11 @@ class DevicePipeline final : public Pipeline, private Resources {
                     pt.layout->row_bytes);
       }
     };
-    const unsigned workers = pool == nullptr ? 0 : pool->size();
+    const unsigned helpers = fork_join == nullptr ? 0 : fork_join->helpers();
     std::size_t total_rows = 0;
     for (unsigned i = 0; i < part_count; ++i) total_rows += parts[i].layout->rows;
     const unsigned jobs =
-        static_cast<unsigned>(std::min<std::size_t>(workers, total_rows / (2 * kRowsPerJob)));
+        static_cast<unsigned>(std::min<std::size_t>(helpers, total_rows / (2 * kRowsPerJob)));
     if (jobs == 0) {
       for (unsigned i = 0; i < part_count; ++i) copy_rows(i, 0, parts[i].layout->rows);
       return;
@@ -317,15 +315,7 @@ class DevicePipeline final : public Pipeline, private Resources {
         copy_rows(i, rows * share / shares, rows * (share + 1) / shares);
       }
     };
-    std::latch finished(jobs);
-    for (unsigned j = 1; j <= jobs; ++j) {
-      pool->submit([&run_share, &finished, j] {
-        run_share(j);
-        finished.count_down();
-      });
-    }
-    run_share(0);
-    finished.wait();
+    fork_join->run(jobs, run_share);
   }
 
   // Uploads a constant table once per context (before any frame).

@@ -7,13 +7,10 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/fork_join.hpp"
 #include "gpu/twin.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
-
-namespace vqx {
-class ThreadPool;
-}
 
 namespace vqx::gpu {
 
@@ -47,9 +44,10 @@ class Pipeline {
   virtual Status init(const PictureFormat& fmt) = 0;
   // Runs the protocol for one frame. Returns once the pictures have been
   // copied to pinned staging memory (so the caller may reuse them); the
-  // device work finishes later. `pool`, if any, shares the staging copy.
+  // device work finishes later. `staging`, if any, shares the staging
+  // copy among its threads (the pipeline schedules nothing itself).
   virtual Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                        ThreadPool* pool) = 0;
+                        const ForkJoin* staging) = 0;
   // Waits for every frame, collects the values and flushes the twins.
   virtual Status finish() = 0;
 };

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/index_math.hpp"
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "gpu/twin.hpp"
@@ -23,7 +24,7 @@ enum IntegerSum { kSse, kSumA, kSquaresA, kSumB, kSquaresB, kIntegerSums };
 enum FloatSum { kFloatDiffSquares, kFloatSquaresA, kFloatSquaresB, kFloatSums };
 
 inline dim3 sums_grid(unsigned w, unsigned h) {
-  return {(w + kSumsThreads - 1) / kSumsThreads, (h + kSumsRowsPerBlock - 1) / kSumsRowsPerBlock};
+  return {ceil_div(w, kSumsThreads), ceil_div(h, kSumsRowsPerBlock)};
 }
 
 template <typename Sample>

@@ -13,6 +13,7 @@
 //    serialise in L2 and cost more than the kernel's arithmetic.)
 #pragma once
 
+#include "core/index_math.hpp"
 #include "gpu/vendor.hpp"
 
 namespace vqx::gpu {
@@ -48,7 +49,7 @@ __device__ inline void add_exact_block(unsigned long long* total, unsigned long 
   const unsigned t = threadIdx.x + threadIdx.y * blockDim.x;
   const unsigned lane = t % warpSize;
   const unsigned warp = t / warpSize;
-  const unsigned nwarps = (blockDim.x * blockDim.y + warpSize - 1) / warpSize;
+  const unsigned nwarps = ceil_div(blockDim.x * blockDim.y, static_cast<unsigned>(warpSize));
   v = warp_sum(v);
   __syncthreads();  // the previous call's reads of `warps` are done
   if (lane == 0) warps[warp] = v;
@@ -58,15 +59,6 @@ __device__ inline void add_exact_block(unsigned long long* total, unsigned long 
     v = warp_sum(v);
     if (lane == 0 && v != 0) atomicAdd(total, v);
   }
-}
-
-// Index `i` reflected into [0, n) about the edge samples, which are not
-// repeated (-1 -> 1, n -> n - 2): the border rule of libvmaf's integer
-// filters. Valid for -n < i < 2n - 1.
-__device__ inline int reflect101(int i, int n) {
-  if (i < 0) return -i;
-  if (i >= n) return 2 * n - 2 - i;
-  return i;
 }
 
 }  // namespace vqx::gpu

@@ -25,7 +25,7 @@ extern "C" {
 }
 
 #include "io/libav_log.hpp"
-#include "io/video_reader.hpp"
+#include "io/reader_detail.hpp"
 
 namespace vqx {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "io/video_reader.hpp"
+#include "io/reader_detail.hpp"
 
 namespace vqx {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <system_error>
 
-#include "io/video_reader.hpp"
+#include "io/reader_detail.hpp"
 
 namespace vqx {
 

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/video_reader.hpp"
+#include "io/reader_detail.hpp"
 
 namespace vqx {
 

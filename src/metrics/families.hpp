@@ -2,7 +2,7 @@
 // src/metrics/registry.cpp lists the ones that are built.
 #pragma once
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 
 namespace vqx {
 

@@ -1,7 +1,7 @@
 #include <array>
 
-#include "core/registry.hpp"
 #include "metrics/families.hpp"
+#include "metrics/registry.hpp"
 
 namespace vqx {
 
@@ -40,6 +40,9 @@ ModelFeatureRef find_model_feature(std::string_view model_name) {
   for (const ExtractorFamily* f : all_families()) {
     for (const FeatureAlias& a : f->provides) {
       if (model_name == a.model_name) return {f, a.base};
+    }
+    for (const OutputDef& o : f->outputs) {
+      if (o.provided && model_name == o.base) return {f, o.base};
     }
   }
   return {nullptr, nullptr};

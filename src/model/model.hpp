@@ -63,14 +63,16 @@ std::string normalize_option_value(std::string_view value);
 struct ModelFeature {
   std::string model_name;  // as in the JSON, e.g. "VMAF_integer_feature_adm2_score"
   std::string extractor;   // libvmaf's extractor for it (= VQX family name), e.g. "adm"
-  // VQX's family for `extractor`, from the registry; nullptr while VQX has
-  // no such extractor (the model still loads; using it for scores fails).
+  // The family whose definition provides `model_name` (metrics/registry).
   const ExtractorFamily* family = nullptr;
   std::string base;   // output base name, e.g. "integer_adm2"
   OptionMap options;  // feature_opts_dicts entry merged with the overloads
 };
 
 namespace detail {
+
+// The most features one model may read (libvmaf's MAX_FEATURE_COUNT).
+inline constexpr std::size_t kMaxFeatures = 64;
 
 struct ScoreTransform {
   bool enabled = false;
@@ -147,16 +149,5 @@ class Model {
 
 // ModelSpec::parse, then Model::load: a --model value to a loaded model.
 Expected<Model> parse_model_spec(std::string_view spec);
-
-namespace detail {
-
-// The registry lookup for one model feature: VQX's family that computes it,
-// or nullptr if none does. An error only if the registry disagrees with
-// libvmaf's table (feature_names.cpp) on the extractor or the output name.
-// Defined in model/resolve.cpp, the only model code that needs the registry.
-Expected<const ExtractorFamily*> find_vqx_family(const ModelFeature& feature,
-                                                 std::string_view origin);
-
-}  // namespace detail
 
 }  // namespace vqx

@@ -18,8 +18,8 @@ namespace vqx {
 inline constexpr int kPrecisionReference = kPrecisionDefault;
 
 // A metric pooled over the reported frames.
-// (Same fields as vqx::PooledStats in src/pool/pool.hpp; that header did not
-// exist when this was written. Once it does, this can become an alias.)
+// (Same fields as vqx::PooledStats in src/engine/pooling.hpp, which output
+// does not include: the engine sits above it and fills this in.)
 struct ReportPooled {
   double min = 0;
   double max = 0;

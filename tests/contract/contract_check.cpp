@@ -401,7 +401,7 @@ std::vector<Violation> check(const std::vector<SourceFile>& files) {
 
   // Which names clear and which upload, through helpers and macros. Calls
   // are matched by name only, so an edge that closes a cycle (a function
-  // reaching itself, e.g. Pipeline::submit -> stage -> ThreadPool::submit)
+  // reaching itself, e.g. a submit() calling another class's submit())
   // comes from two functions sharing a name and carries nothing.
   std::vector<std::vector<Call>> calls(functions.size());
   std::map<std::string, std::set<std::string>> graph;

@@ -1,5 +1,6 @@
 // The frame-protocol contract check: the real GPU sources pass, and every
-// planted violation in fixtures/ is caught under its rule.
+// planted violation in fixtures/ is caught under its rule (the numbers
+// rules' own tests: numbers_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "contract_check.hpp"
+#include "numbers_check.hpp"
 
 namespace vqx::contract {
 namespace {
@@ -29,6 +31,23 @@ std::string header(const std::string& text, const std::string& key) {
   return text.substr(p + tag.size(), e - p - tag.size());
 }
 
+// A fixture's files: its text up to the first "// file: <path>" line is the
+// GPU source named by "// as:"; each such line starts another file, a
+// params.hpp that the numbers rules read.
+std::vector<SourceFile> fixture_files(const std::string& text, const std::string& first) {
+  std::vector<SourceFile> files = {{first, ""}};
+  std::istringstream in(text);
+  const std::string tag = "// file: ";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(tag, 0) == 0) {
+      files.push_back({line.substr(tag.size()), ""});
+    } else {
+      files.back().text += line + "\n";
+    }
+  }
+  return files;
+}
+
 TEST(Contract, TheRealGpuSourcesPass) {
   const auto files = gpu_sources(VQX_SOURCE_DIR);
   ASSERT_GE(files.size(), 8U) << "no GPU sources found under " << VQX_SOURCE_DIR;
@@ -44,7 +63,10 @@ TEST(Contract, EveryPlantedViolationIsCaught) {
     const std::string rule = header(text, "expect");
     const std::string as = header(text, "as");
     ASSERT_FALSE(rule.empty()) << e.path() << " has no '// expect:' line";
-    const auto v = check({{as.empty() ? e.path().string() : as, text}});
+    const auto files = fixture_files(text, as.empty() ? e.path().string() : as);
+    auto v = check({files[0]});
+    const auto numbers = check_numbers({files[0]}, {files.begin() + 1, files.end()});
+    v.insert(v.end(), numbers.begin(), numbers.end());
     bool caught = false;
     for (const auto& x : v) caught = caught || x.rule == rule;
     EXPECT_TRUE(caught) << e.path().filename() << ": expected a [" << rule << "] violation";

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz_util.hpp"
-#include "io/video_reader.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace vqx::fuzz {
 

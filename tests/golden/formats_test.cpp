@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "golden_util.hpp"
-#include "io/video_reader.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace vqx::test {
 namespace {

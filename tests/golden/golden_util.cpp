@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "io/video_reader.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace vqx::test {
 

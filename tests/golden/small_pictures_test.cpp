@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "golden_util.hpp"
-#include "io/video_reader.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace vqx::test {
 namespace {

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "gpu_test_util.hpp"
-#include "io/video_reader.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace vqx::gputest {
 namespace {

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/registry.hpp"
+#include "metrics/registry.hpp"
 #include "vqx/vqx.hpp"
 
 namespace vqx {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "model/builtin_models.hpp"
 #include "model/model.hpp"
 
@@ -696,6 +696,21 @@ TEST(ModelSpecParse, Errors) {
   EXPECT_TRUE(ModelSpec::parse("version=nope").ok());
   expect_error(parse_model_spec("version=nope"), {"no built-in model \"nope\""});
   expect_error(parse_model_spec("version=vmaf_v0.6.1:clip"), {"--model", "unknown item \"clip\""});
+}
+
+// Issue 11, item 8: a model name is written as an XML attribute name, which
+// cannot be escaped: a name no writer can carry is refused at load, naming it.
+TEST(ModelSpecParse, ANameNoOutputCanCarryIsRefused) {
+  for (const char* name : {"a b", "x\"y", "a<b", "1st", "-x", "a>b", "a&b", "t\tab", "a/b"}) {
+    const auto m = parse_model_spec(std::string("version=vmaf_v0.6.1:name=") + name);
+    ASSERT_FALSE(m.ok()) << name;
+    EXPECT_EQ(m.status().code(), Errc::kInvalidArgument) << name;
+    EXPECT_NE(m.status().message().find("cannot name an output"), std::string::npos)
+        << m.status().message();
+  }
+  for (const char* name : {"vmaf", "k4", "_x", "vmaf_4k_v0.6.1", "my-model.2"}) {
+    EXPECT_TRUE(parse_model_spec(std::string("version=vmaf_v0.6.1:name=") + name).ok()) << name;
+  }
 }
 
 TEST(ModelSpecParse, NormalizeOptionValue) {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "pool/pool.hpp"
+#include "engine/pooling.hpp"
 
 namespace vqx {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "io/video_reader.hpp"
 #include "model/model.hpp"
+#include "vqx/video_reader.hpp"
 
 namespace vqx {
 namespace {

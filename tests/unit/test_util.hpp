@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "vqx/picture.hpp"
 
 namespace vqx::testutil {

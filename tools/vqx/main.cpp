@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cli_options.hpp"
-#include "io/video_reader.hpp"
 #include "progress.hpp"
+#include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
 namespace {

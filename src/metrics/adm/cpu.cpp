@@ -5,6 +5,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/index_math.hpp"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/masking.hpp"
 
@@ -234,7 +235,7 @@ void AdmCpu::sweep(int scale, Step&& transform_row, ScaleSums& sums) {
   };
   // Numerator sums of row i, whose lower neighbour is row `below`.
   auto masked_row = [&](int i, int below) {
-    const int above = mirror_index(i - 1, g.h);
+    const int above = reflect101_repeat_end(i - 1, g.h);
     const int s_up = above % 3, s_mid = i % 3, s_dn = below % 3;
     threshold_row(win.flt_a[s_up], win.flt_a[s_mid], win.flt_a[s_dn], win.ctr_a[s_mid],
                   g.sum_x.begin, g.sum_x.end, col_scratch_.data(), thr_.data());
@@ -280,7 +281,7 @@ void AdmCpu::run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums) {
 
   auto source_rows = [&](const Plane& p, int i, const Src* rows[4]) {
     for (int k = 0; k < 4; ++k) {
-      rows[k] = p.row<Src>(static_cast<unsigned>(mirror_index(2 * i - 1 + k, g.in_h)));
+      rows[k] = p.row<Src>(static_cast<unsigned>(reflect101_repeat_end(2 * i - 1 + k, g.in_h)));
     }
   };
 
@@ -321,7 +322,8 @@ void AdmCpu::run_scale_n(int scale, ScaleSums& sums) {
 
   auto source_rows = [&](const std::int32_t* base, int i, const std::int32_t* rows[4]) {
     for (int k = 0; k < 4; ++k) {
-      rows[k] = base + static_cast<std::size_t>(mirror_index(2 * i - 1 + k, g.in_h)) * in_stride;
+      rows[k] =
+          base + static_cast<std::size_t>(reflect101_repeat_end(2 * i - 1 + k, g.in_h)) * in_stride;
     }
   };
   sweep<std::int32_t>(

@@ -14,6 +14,8 @@ namespace {
 // 2^30: libvmaf divides through Q30 reciprocals floor(2^30 / n)
 // (integer_adm.h, div_lookup), computed here rather than looked up.
 constexpr double kRecipQ30 = kRecipNumerator;
+// k = 1 in Q15 (kRatioOne), in double.
+constexpr double kOne = kRatioOne;
 
 // k = t / o in Q15, clamped to [0, 1]; 1 when o = 0. Scale 0: the Q30
 // reciprocal of |o| times t, rounded by 15 bits (integer_adm.c, adm_decouple).
@@ -27,9 +29,9 @@ VQX_FORCE_INLINE std::int32_t ratio_scale0(std::int32_t o, std::int32_t t) {
   const auto n2 = static_cast<double>((mag | static_cast<std::int32_t>(mag == 0)) * 2);
   const auto recip = static_cast<double>(static_cast<std::int32_t>(2.0 * kRecipQ30 / n2));
   const double sign = static_cast<double>(static_cast<int>(o > 0) - static_cast<int>(o < 0));
-  double q = recip * (static_cast<double>(t) * sign) * (1.0 / 32768.0) + 0.5;
-  q = q < 0.0 ? 0.0 : (q > 32768.0 ? 32768.0 : q);
-  return static_cast<std::int32_t>(q) | (static_cast<std::int32_t>(o == 0) << 15);
+  double q = recip * (static_cast<double>(t) * sign) * (1.0 / kOne) + 0.5;
+  q = q < 0.0 ? 0.0 : (q > kOne ? kOne : q);
+  return static_cast<std::int32_t>(q) | (static_cast<std::int32_t>(o == 0) << kRatioFracBits);
 }
 
 // The same for scales 1..3: a denominator of 2^15 or more is first rounded
@@ -56,7 +58,7 @@ VQX_FORCE_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
   // vectorises where a leading-zero count does not.
   const auto high = static_cast<float>(static_cast<std::int32_t>(mag >> 8));
   const int width = static_cast<int>(std::bit_cast<std::uint32_t>(high) >> 23) - 126 + 8;
-  const int drop = width > 15 ? width - 15 : 0;
+  const int drop = width > kDivisorBits ? width - kDivisorBits : 0;
   const std::uint32_t top = (mag + ((1u << drop) >> 1)) >> drop;
   // top = 0 only for o = 0; the sign factor 0 then zeroes the quotient.
   const auto n =
@@ -66,22 +68,22 @@ VQX_FORCE_INLINE std::int32_t ratio_scale_n(std::int32_t o, std::int32_t t) {
   // 2^-(15 + drop): 2^-drop from the exponent bits of a float.
   const double scale =
       static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(127 - drop) << 23)) *
-      (1.0 / 32768.0);
+      (1.0 / kOne);
   double q = recip * (static_cast<double>(t) * sign) * scale + 0.5;
-  q = q < 0.0 ? 0.0 : (q > 32768.0 ? 32768.0 : q);
+  q = q < 0.0 ? 0.0 : (q > kOne ? kOne : q);
   // k = 1 (2^15) for o = 0, as libvmaf sets it; set arithmetically (a
   // select here would make the conversion conditional, which does not
   // vectorise).
-  return static_cast<std::int32_t>(q) | (static_cast<std::int32_t>(o == 0) << 15);
+  return static_cast<std::int32_t>(q) | (static_cast<std::int32_t>(o == 0) << kRatioFracBits);
 }
 
 // Nearly parallel test: the angle between (oh, ov) and (th, tv) is under one
 // degree. libvmaf rounds the exact integer dot products to float and
 // compares in double: (d/4096)^2 >= cos^2(1deg) * (|o|^2/4096) * (|t|^2/4096).
 VQX_FORCE_INLINE bool within_one_degree(float dot, float o_sq, float t_sq, double cos_sq) {
-  const double dn = dot / 4096.0;
-  const double on = o_sq / 4096.0;
-  const double tn = t_sq / 4096.0;
+  const double dn = dot / kAngleScale;
+  const double on = o_sq / kAngleScale;
+  const double tn = t_sq / kAngleScale;
   // Both comparisons are always made (no short cut), which keeps the loop
   // free of branches.
   const bool same_side = dn >= 0.0;
@@ -95,7 +97,7 @@ VQX_FORCE_INLINE bool within_one_degree(float dot, float o_sq, float t_sq, doubl
 // taking the min (max) with t; truncating first gives the same integer.
 template <typename Wide>
 VQX_FORCE_INLINE Wide restore(std::int32_t k, Wide o, Wide t, bool parallel, double gain_limit) {
-  const Wide r = static_cast<Wide>((Wide{k} * o + 16384) >> 15);
+  const Wide r = restore_product(Wide{k}, o);
   const auto grown = static_cast<Wide>(static_cast<double>(r) * gain_limit);
   const Wide toward_pos = grown < t ? grown : t;
   const Wide toward_neg = grown > t ? grown : t;

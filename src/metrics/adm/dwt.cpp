@@ -1,5 +1,6 @@
 #include "metrics/adm/dwt.hpp"
 
+#include "core/index_math.hpp"
 #include "metrics/adm/column_loops.hpp"
 #include "metrics/adm/params.hpp"
 
@@ -14,15 +15,14 @@ constexpr std::int32_t H0 = kDb2Hi[0], H1 = kDb2Hi[1], H2 = kDb2Hi[2], H3 = kDb2
 // horizontal pass can read columns -1 .. w + 1 without tests.
 template <typename T>
 VQX_FORCE_INLINE void pad_row(T* r, int w) {
-  r[-1] = r[1];
-  r[w] = r[w - 1];
-  r[w + 1] = r[w - 2];
+  pad_reflect101_repeat_end(r, w, 1, 2);
 }
 
 // Vertical pass of scale 0. libvmaf centres the samples by subtracting
 // (sum of low-pass taps) * 2^(bpc-1) and rounds with 2^(bpc-1) before the
-// shift by bpc. The sums are formed in 32-bit two's complement: at 16 bits
-// per sample they can exceed int32_t, where libvmaf's C code wraps.
+// shift by bpc (dwt0_bias). The sums are formed in 32-bit
+// two's complement: at 16 bits per sample they can exceed int32_t, where
+// libvmaf's C code wraps.
 template <typename Sample, bool kDetail>
 VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
                                 DwtScratch<std::int16_t> tmp) {
@@ -32,9 +32,9 @@ VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
   const Sample* __restrict r3 = rows[3];
   std::int16_t* __restrict lo = tmp.lo;
   std::int16_t* __restrict hi = tmp.hi;
-  const std::uint32_t half = 1u << (bpc - 1);
-  const std::uint32_t lo_bias = half - static_cast<std::uint32_t>(kDb2LoSum) * half;
-  const std::uint32_t hi_bias = half;  // the high-pass taps sum to zero
+  const Dwt0Bias bias = dwt0_bias(bpc);
+  const std::uint32_t lo_bias = bias.lo;
+  const std::uint32_t hi_bias = bias.hi;
   constexpr auto l0 = static_cast<std::uint32_t>(L0), l1 = static_cast<std::uint32_t>(L1),
                  l2 = static_cast<std::uint32_t>(L2), l3 = static_cast<std::uint32_t>(L3);
   constexpr auto h0 = static_cast<std::uint32_t>(H0), h1 = static_cast<std::uint32_t>(H1),
@@ -54,7 +54,6 @@ template <typename Sample>
 VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
                                  DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   const int bw = (w + 1) / 2;
-  constexpr std::int32_t kRound = 1 << 15;
   std::int32_t* __restrict a = out.a;
   if (out.v == nullptr) {
     vertical0<Sample, false>(rows, w, bpc, tmp);
@@ -62,7 +61,7 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
     const std::int16_t* __restrict lo = tmp.lo;
     for_columns<32>(0, bw, [=](int j) VQX_INLINE_LAMBDA {
       const std::int16_t* p = lo + 2 * j - 1;
-      a[j] = (L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kRound) >> 16;
+      a[j] = (L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kDwt0HorzAdd) >> kDwt0HorzShift;
     });
     return;
   }
@@ -77,12 +76,15 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
   for_columns<32>(0, bw, [=](int j) VQX_INLINE_LAMBDA {
     const std::int16_t* p = lo + 2 * j - 1;
     const std::int32_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-    a[j] = (L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kRound) >> 16;
-    v[j] = static_cast<std::int16_t>((H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + kRound) >> 16);
+    a[j] = (L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kDwt0HorzAdd) >> kDwt0HorzShift;
+    v[j] = static_cast<std::int16_t>((H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + kDwt0HorzAdd) >>
+                                     kDwt0HorzShift);
     const std::int16_t* q = hi + 2 * j - 1;
     const std::int32_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-    h[j] = static_cast<std::int16_t>((L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + kRound) >> 16);
-    d[j] = static_cast<std::int16_t>((H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + kRound) >> 16);
+    h[j] = static_cast<std::int16_t>((L0 * q0 + L1 * q1 + L2 * q2 + L3 * q3 + kDwt0HorzAdd) >>
+                                     kDwt0HorzShift);
+    d[j] = static_cast<std::int16_t>((H0 * q0 + H1 * q1 + H2 * q2 + H3 * q3 + kDwt0HorzAdd) >>
+                                     kDwt0HorzShift);
   });
 }
 
@@ -100,16 +102,12 @@ VQX_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bp
 
 VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
                                 DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
-  // Rounding and shifts per scale (adm_dwt2_s123_combined): the vertical
-  // pass keeps full precision at scale 1, then both passes renormalise.
-  constexpr std::int64_t kVertAdd[3] = {0, 32768, 32768};
-  constexpr int kVertShift[3] = {0, 16, 16};
-  constexpr std::int64_t kHorzAdd[3] = {16384, 32768, 16384};
-  constexpr int kHorzShift[3] = {15, 16, 15};
-  const std::int64_t vadd = kVertAdd[scale - 1];
-  const int vsh = kVertShift[scale - 1];
-  const std::int64_t hadd = kHorzAdd[scale - 1];
-  const int hsh = kHorzShift[scale - 1];
+  // Rounding and shifts per scale (params.hpp, dwt_rounding).
+  const DwtRounding rounding = dwt_rounding(scale);
+  const std::int64_t vadd = rounding.vert_add;
+  const int vsh = rounding.vert_shift;
+  const std::int64_t hadd = rounding.horz_add;
+  const int hsh = rounding.horz_shift;
 
   const std::int32_t* __restrict r0 = rows[0];
   const std::int32_t* __restrict r1 = rows[1];

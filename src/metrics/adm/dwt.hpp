@@ -1,7 +1,8 @@
 // One level of ADM's integer 2-D Daubechies-2 wavelet transform, produced one
 // output row at a time. Output row i filters input rows 2i-1 .. 2i+2 and
 // output column j input columns 2j-1 .. 2j+2, with libvmaf's boundary rule:
-// index -1 reads 1, index n reads n-1 and n+1 reads n-2.
+// index -1 reads 1, index n reads n-1 and n+1 reads n-2
+// (reflect101_repeat_end, core/index_math.hpp).
 //
 // Band naming follows libvmaf: a = low/low, v = vertical low-pass then
 // horizontal high-pass, h = vertical high-pass then horizontal low-pass,
@@ -11,13 +12,6 @@
 #include <cstdint>
 
 namespace vqx::adm {
-
-// Input index after the boundary rule, for -1 <= i <= n + 1.
-inline int mirror_index(int i, int n) {
-  if (i < 0) return -i;
-  if (i >= n) return 2 * n - i - 1;
-  return i;
-}
 
 // Scratch rows for the vertical pass: `w + 2` elements usable from index -1.
 // Scale 0 keeps them as int16_t, the deeper scales as int32_t.

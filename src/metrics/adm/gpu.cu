@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/index_math.hpp"
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "metrics/adm/cpu.hpp"
@@ -34,28 +35,13 @@ namespace {
 constexpr int kBlockX = 32;
 constexpr int kBlockY = 8;
 constexpr int kRowThreads = 256;
-constexpr int kKinds = 3;                     // dlm, aim, den
-constexpr int kRowSums = kKinds * 3;          // per row: kind * 3 + band
-constexpr int kTotals = kScales * kRowSums;   // what comes back per frame
+constexpr int kKinds = 3;                    // dlm, aim, den
+constexpr int kRowSums = kKinds * 3;         // per row: kind * 3 + band
+constexpr int kTotals = kScales * kRowSums;  // what comes back per frame
 
-// ---------------------------------------------------------------------------
-// Arithmetic helpers (libvmaf's integer semantics, without undefined
-// behaviour: two's complement wrap-around where libvmaf's int32 wraps).
-
-__device__ inline int mirror(int i, int n) {  // -1 -> 1, n -> n - 1, n + 1 -> n - 2
-  if (i < 0) return -i;
-  if (i >= n) return 2 * n - i - 1;
-  return i;
-}
-__device__ inline std::int32_t wrap_abs(std::int32_t v) {
-  return v < 0 ? static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(v)) : v;
-}
-__device__ inline std::int32_t wrap_sub(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
-}
-__device__ inline std::int32_t wrap_shl(std::int32_t v, int s) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << s);
-}
+// The border rule (-1 -> 1, n -> n - 1, n + 1 -> n - 2) is
+// reflect101_repeat_end (core/index_math.hpp); the fixed-point steps and
+// libvmaf's int32 wrap-around (wrap_abs, ...) are params.hpp's, as on the CPU.
 
 struct Band3 {  // the three detail bands (h, v, d) of one image, one scale
   void* b[3];
@@ -68,7 +54,7 @@ struct Geometry {
 };
 
 Geometry to_device(const ScaleGeometry& g) {
-  return {g.in_w,        g.in_h,      g.w,         g.h,         g.dec_x.begin, g.dec_x.end,
+  return {g.in_w,        g.in_h,      g.w,           g.h,         g.dec_x.begin, g.dec_x.end,
           g.dec_y.begin, g.dec_y.end, g.sum_x.begin, g.sum_x.end, g.sum_y.begin, g.sum_y.end};
 }
 
@@ -83,7 +69,7 @@ struct Dwt0Args {
   std::size_t pitch[2];
   int bpc;
   Geometry g;
-  Band3 out[2];           // int16 bands
+  Band3 out[2];            // int16 bands
   std::int32_t* a_out[2];  // approximation, w x h
 };
 
@@ -91,24 +77,23 @@ struct Dwt0Args {
 // arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16
 // bits; horizontal pass in int32 with rounding by 2^15.
 template <typename Sample>
-__global__ void __launch_bounds__(kBlockX * kBlockY) dwt0_kernel(Dwt0Args a) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) dwt0_kernel(Dwt0Args a) {
   const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
   if (j >= a.g.w || i >= a.g.h) return;
-  const std::uint32_t half = 1u << (a.bpc - 1);
-  const std::uint32_t lo_bias = half - static_cast<std::uint32_t>(kDb2LoSum) * half;
+  const Dwt0Bias bias = dwt0_bias(a.bpc);
   int rows[4];
   int cols[4];
   for (int k = 0; k < 4; ++k) {
-    rows[k] = mirror(2 * i - 1 + k, a.g.in_h);
-    cols[k] = mirror(2 * j - 1 + k, a.g.in_w);
+    rows[k] = reflect101_repeat_end(2 * i - 1 + k, a.g.in_h);
+    cols[k] = reflect101_repeat_end(2 * j - 1 + k, a.g.in_w);
   }
   for (int side = 0; side < 2; ++side) {
     std::int32_t lo[4];
     std::int32_t hi[4];
     for (int c = 0; c < 4; ++c) {
-      std::uint32_t l = lo_bias;
-      std::uint32_t h = half;
+      std::uint32_t l = bias.lo;
+      std::uint32_t h = bias.hi;
       for (int k = 0; k < 4; ++k) {
         const std::uint32_t u = reinterpret_cast<const Sample*>(
             static_cast<const std::uint8_t*>(a.src[side]) + a.pitch[side] * rows[k])[cols[c]];
@@ -118,7 +103,7 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) dwt0_kernel(Dwt0Args a) {
       lo[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> a.bpc);
       hi[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(h) >> a.bpc);
     }
-    std::int32_t sa = 32768, sv = 32768, sh = 32768, sd = 32768;
+    std::int32_t sa = kDwt0HorzAdd, sv = kDwt0HorzAdd, sh = kDwt0HorzAdd, sd = kDwt0HorzAdd;
     for (int k = 0; k < 4; ++k) {
       sa += c_lo[k] * lo[k];
       sv += c_hi[k] * lo[k];
@@ -126,10 +111,13 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) dwt0_kernel(Dwt0Args a) {
       sd += c_hi[k] * hi[k];
     }
     const int o = i * a.g.w + j;
-    a.a_out[side][o] = sa >> 16;
-    static_cast<std::int16_t*>(a.out[side].b[0])[o] = static_cast<std::int16_t>(sh >> 16);
-    static_cast<std::int16_t*>(a.out[side].b[1])[o] = static_cast<std::int16_t>(sv >> 16);
-    static_cast<std::int16_t*>(a.out[side].b[2])[o] = static_cast<std::int16_t>(sd >> 16);
+    a.a_out[side][o] = sa >> kDwt0HorzShift;
+    static_cast<std::int16_t*>(a.out[side].b[0])[o] =
+        static_cast<std::int16_t>(sh >> kDwt0HorzShift);
+    static_cast<std::int16_t*>(a.out[side].b[1])[o] =
+        static_cast<std::int16_t>(sv >> kDwt0HorzShift);
+    static_cast<std::int16_t*>(a.out[side].b[2])[o] =
+        static_cast<std::int16_t>(sd >> kDwt0HorzShift);
   }
 }
 
@@ -144,15 +132,15 @@ struct DwtNArgs {
 
 // Scales 1..3 from the previous approximation, in int64 with arithmetic
 // shifts (adm_dwt2_s123_combined).
-__global__ void __launch_bounds__(kBlockX * kBlockY) dwtn_kernel(DwtNArgs a) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs a) {
   const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
   if (j >= a.g.w || i >= a.g.h) return;
   int rows[4];
   int cols[4];
   for (int k = 0; k < 4; ++k) {
-    rows[k] = mirror(2 * i - 1 + k, a.g.in_h);
-    cols[k] = mirror(2 * j - 1 + k, a.g.in_w);
+    rows[k] = reflect101_repeat_end(2 * i - 1 + k, a.g.in_h);
+    cols[k] = reflect101_repeat_end(2 * j - 1 + k, a.g.in_w);
   }
   for (int side = 0; side < 2; ++side) {
     std::int64_t lo[4];
@@ -176,10 +164,14 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) dwtn_kernel(DwtNArgs a) {
       sd += c_hi[k] * hi[k];
     }
     const int o = i * a.g.w + j;
-    if (a.a_out[side] != nullptr) a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[0])[o] = static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[1])[o] = static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[2])[o] = static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
+    if (a.a_out[side] != nullptr)
+      a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[0])[o] =
+        static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[1])[o] =
+        static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[2])[o] =
+        static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
   }
 }
 
@@ -190,38 +182,39 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) dwtn_kernel(DwtNArgs a) {
 // reciprocal table div_lookup (recip(n) = (int32)(2^30 / n), negated for
 // negative n). Scale 0: |o| < 2^15 always.
 __device__ inline std::int64_t ratio0(std::int32_t o, std::int32_t t) {
-  if (o == 0) return 32768;
+  if (o == 0) return kRatioOne;
   const std::int32_t mag = o < 0 ? -o : o;
-  const std::int32_t recip = (1 << 30) / mag;
+  const std::int32_t recip = kRecipNumerator / mag;
   const std::int64_t lookup = o < 0 ? -std::int64_t{recip} : std::int64_t{recip};
-  const std::int64_t k = (lookup * t + 16384) >> 15;
-  return k < 0 ? 0 : (k > 32768 ? 32768 : k);
+  const std::int64_t k = (lookup * t + kRatioHalf) >> kRatioFracBits;
+  return k < 0 ? 0 : (k > kRatioOne ? kRatioOne : k);
 }
 
-// Scales 1..3: a denominator of 2^15 or more is first rounded to its 15
-// leading bits (get_best15_from32), the shift growing by the bits dropped.
+// Scales 1..3: a denominator of 2^15 or more is first rounded to its
+// kDivisorBits (15) leading bits (get_best15_from32), the shift growing by
+// the bits dropped.
 __device__ inline std::int64_t ratio_n(std::int32_t o, std::int32_t t) {
-  if (o == 0) return 32768;
+  if (o == 0) return kRatioOne;
   const std::uint32_t mag = o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
   int shift = 0;
   std::uint32_t top = mag;
-  if (mag >= 32768) {
-    shift = 17 - __clz(mag);
+  if (mag >= (1u << kDivisorBits)) {
+    shift = 32 - kDivisorBits - __clz(mag);
     top = (mag + (1u << (shift - 1))) >> shift;
   }
-  const std::int64_t recip = (1 << 30) / static_cast<std::int32_t>(top);  // top <= 2^15
+  const std::int64_t recip = kRecipNumerator / static_cast<std::int32_t>(top);  // top <= 2^15
   const std::int64_t sign = o < 0 ? -1 : 1;
-  const std::int64_t round = static_cast<std::int32_t>(1u << (14 + shift));
-  const std::int64_t k = ((recip * t) * sign + round) >> (15 + shift);
-  return k < 0 ? 0 : (k > 32768 ? 32768 : k);
+  const std::int64_t round = static_cast<std::int32_t>(1u << (kRatioFracBits - 1 + shift));
+  const std::int64_t k = ((recip * t) * sign + round) >> (kRatioFracBits + shift);
+  return k < 0 ? 0 : (k > kRatioOne ? kRatioOne : k);
 }
 
 // The restored coefficient and libvmaf's enhancement for parallel vectors.
 template <typename T>
 __device__ inline T restore(std::int64_t k, std::int32_t o, std::int32_t t, bool angle,
                             double gain) {
-  T r = static_cast<T>((k * o + 16384) >> 15);
-  const float rf = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
+  T r = static_cast<T>(restore_product<std::int64_t>(k, o));
+  const float rf = (static_cast<float>(k) / kRatioOne) * (static_cast<float>(o) / 64);
   if (angle && rf > 0.0f) {
     const double g = static_cast<double>(r) * gain;
     r = static_cast<T>(g < t ? g : static_cast<double>(t));
@@ -249,23 +242,21 @@ __device__ inline void mask_terms(std::int32_t src, int band, const DecoupleArgs
                                   std::int32_t& flt, std::int32_t& ctr) {
   if constexpr (Scale0) {
     const std::int32_t prod = static_cast<std::int32_t>(a.q[band]) * src;
-    const std::int32_t c = band == 2 ? static_cast<std::int16_t>((prod + 65535) >> 17)
-                                     : static_cast<std::int16_t>((prod + 16384) >> 15);
+    const std::int32_t c = band == 2 ? csf0_d(prod) : csf0_hv(prod);
     const std::int32_t m = wrap_abs(c);
-    flt += static_cast<std::int16_t>((kOneBy30Q12 * m + 2048) >> 12);
-    ctr += static_cast<std::int16_t>((kOneBy15Q12 * m + 2048) >> 12);
+    flt += div30_q12(m);
+    ctr += div15_q12(m);
   } else {
     const auto c = static_cast<std::int32_t>(
-        (static_cast<std::int64_t>(a.q[band]) * src + (std::int64_t{1} << 27)) >> 28);
+        (static_cast<std::int64_t>(a.q[band]) * src + kCsfNAdd) >> kCsfNShift);
     const std::int32_t m = wrap_abs(c);
-    constexpr std::int64_t kBias = -(std::int64_t{1} << 31);  // (int32)(1u << 31)
-    flt += static_cast<std::int32_t>((kOneBy30Q32 * m + kBias) >> 32);
-    ctr += static_cast<std::int32_t>((kOneBy15Q32 * m + kBias) >> 32);
+    flt += static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> kQ32Shift);
+    ctr += static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> kQ32Shift);
   }
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kBlockX * kBlockY) decouple_kernel(DecoupleArgs a) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
   constexpr bool kScale0 = sizeof(T) == 2;
   const int j = a.g.dec_x0 + static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = a.g.dec_y0 + static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
@@ -280,9 +271,9 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) decouple_kernel(DecoupleArg
   const std::int64_t dot = std::int64_t{ov[0]} * tv[0] + std::int64_t{ov[1]} * tv[1];
   const std::int64_t osq = std::int64_t{ov[0]} * ov[0] + std::int64_t{ov[1]} * ov[1];
   const std::int64_t tsq = std::int64_t{tv[0]} * tv[0] + std::int64_t{tv[1]} * tv[1];
-  const double dn = static_cast<float>(dot) / 4096.0;
-  const double on = static_cast<float>(osq) / 4096.0;
-  const double tn = static_cast<float>(tsq) / 4096.0;
+  const double dn = static_cast<float>(dot) / kAngleScale;
+  const double on = static_cast<float>(osq) / kAngleScale;
+  const double tn = static_cast<float>(tsq) / kAngleScale;
   const bool angle = dn >= 0.0 && dn * dn >= static_cast<double>(a.cos_sq) * on * tn;
 
   std::int32_t flt_a = 0, ctr_a = 0, flt_r = 0, ctr_r = 0;
@@ -306,28 +297,22 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) decouple_kernel(DecoupleArg
 // ---------------------------------------------------------------------------
 // Sums.
 
-struct CubeRound {
-  int thr_shift;
-  std::int64_t sq_add;
-  int sq_shift;
-  std::int64_t cub_add;
-  int cub_shift;
-};
-
 struct SumsArgs {
   Band3 ref, restored, additive;
   const std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;
   Geometry g;
   std::uint32_t q[3];
-  CubeRound cube[3];
+  CubeRounding cube[3];
   std::uint64_t den_sq_add, den_cub_add;  // scales 1..3
   int den_sq_shift, den_cub_shift;
   bool aim;
   unsigned long long* rows;  // kRowSums x h
 };
 
-// max(|x| - thr, 0)^3 with libvmaf's roundings.
-__device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const CubeRound& r) {
+// max(|x| - thr, 0)^3 with libvmaf's roundings (as masking.cpp, with the
+// native 64-bit shift where the CPU has shift_right).
+__device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr,
+                                           const CubeRounding& r) {
   std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
   m = m < 0 ? 0 : m;
   const auto sq = static_cast<std::int32_t>((std::int64_t{m} * m + r.sq_add) >> r.sq_shift);
@@ -335,8 +320,8 @@ __device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr, con
 }
 
 // The 3x3 sum of the filter terms with the centre replaced by ctr.
-__device__ inline std::int32_t threshold(const std::int32_t* flt, const std::int32_t* ctr,
-                                         int w, int up, int i, int down, int jm, int j, int jp) {
+__device__ inline std::int32_t threshold(const std::int32_t* flt, const std::int32_t* ctr, int w,
+                                         int up, int i, int down, int jm, int j, int jp) {
   std::int32_t s = 0;
   for (int r : {up, i, down}) s += flt[r * w + jm] + flt[r * w + j] + flt[r * w + jp];
   return s - flt[i * w + j] + ctr[i * w + j];
@@ -347,8 +332,8 @@ __device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s
   if constexpr (sizeof(T) == 2) {
     return static_cast<std::int32_t>(a.q[band]) * s;
   } else {
-    return static_cast<std::int32_t>(
-        (static_cast<std::int64_t>(a.q[band]) * s + (std::int64_t{1} << 27)) >> 28);
+    return static_cast<std::int32_t>((static_cast<std::int64_t>(a.q[band]) * s + kCsfNAdd) >>
+                                     kCsfNShift);
   }
 }
 
@@ -359,10 +344,10 @@ __global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
   unsigned long long v[kRowSums] = {};
   if (j < a.g.sum_x1) {
     const int w = a.g.w;
-    const int up = mirror(i - 1, a.g.h);
-    const int down = mirror(i + 1, a.g.h);
-    const int jm = j - 1 < 0 ? 1 : j - 1;
-    const int jp = j + 1 >= w ? w - 1 : j + 1;
+    const int up = reflect101_repeat_end(i - 1, a.g.h);
+    const int down = reflect101_repeat_end(i + 1, a.g.h);
+    const int jm = reflect101_repeat_end(j - 1, w);
+    const int jp = reflect101_repeat_end(j + 1, w);
     const int o = i * w + j;
     const std::int32_t thr_a = threshold(a.flt_a, a.ctr_a, w, up, i, down, jm, j, jp);
     const std::int32_t thr_r = a.aim ? threshold(a.flt_r, a.ctr_r, w, up, i, down, jm, j, jp) : 0;
@@ -379,8 +364,7 @@ __global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
         v[6 + b] = m * m * m;
       } else {
         const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(ref));
-        v[6 + b] = ((((m * m) + a.den_sq_add) >> a.den_sq_shift) * m + a.den_cub_add) >>
-                   a.den_cub_shift;
+        v[6 + b] = rounded_cube(m, a.den_sq_add, a.den_sq_shift, a.den_cub_add, a.den_cub_shift);
       }
     }
   }
@@ -424,8 +408,7 @@ __global__ void __launch_bounds__(kRowThreads) rows_kernel(RowsArgs a) {
 // ---------------------------------------------------------------------------
 
 dim3 grid2(int w, int h) {
-  return {static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
-          static_cast<unsigned>((h + kBlockY - 1) / kBlockY)};
+  return {static_cast<unsigned>(ceil_div(w, kBlockX)), static_cast<unsigned>(ceil_div(h, kBlockY))};
 }
 
 class AdmTwin final : public gpu::Twin {
@@ -453,7 +436,8 @@ class AdmTwin final : public gpu::Twin {
     }
     VQX_ASSIGN_OR_RETURN(rows_, gpu::DeviceBuffer<unsigned long long>::allocate(rows_total));
     VQX_ASSIGN_OR_RETURN(totals_, gpu::DeviceBuffer<unsigned long long>::allocate(kTotals));
-    VQX_ASSIGN_OR_RETURN(results_, gpu::PinnedBuffer<unsigned long long>::allocate(slots * kTotals));
+    VQX_ASSIGN_OR_RETURN(results_,
+                         gpu::PinnedBuffer<unsigned long long>::allocate(slots * kTotals));
     return Status::Ok();
   }
 
@@ -471,8 +455,14 @@ class AdmTwin final : public gpu::Twin {
     for (int scale = 0; scale < kScales; ++scale) {
       const ScaleGeometry& g = setup_->geometry(scale);
       const SumConsts k = sum_consts(scale, g);
-      ra.s[scale] = {rows_.get() + scales_[scale].row_offset, g.h, g.sum_y.begin, g.sum_y.end,
-                     k.row_shift, k.den_row_shift, k.row_add, k.den_row_add};
+      ra.s[scale] = {rows_.get() + scales_[scale].row_offset,
+                     g.h,
+                     g.sum_y.begin,
+                     g.sum_y.end,
+                     k.row_shift,
+                     k.den_row_shift,
+                     k.row_add,
+                     k.den_row_add};
     }
     ra.totals = totals_.get();
     rows_kernel<<<kTotals, kRowThreads, 0, s.handle()>>>(ra);
@@ -500,8 +490,8 @@ class AdmTwin final : public gpu::Twin {
 
  private:
   struct Scale {
-    gpu::DeviceBuffer<std::uint8_t> bands;  // ref, dis, restored, additive: 3 bands each
-    gpu::DeviceBuffer<std::int32_t> masks;  // flt_a, ctr_a, flt_r, ctr_r
+    gpu::DeviceBuffer<std::uint8_t> bands;   // ref, dis, restored, additive: 3 bands each
+    gpu::DeviceBuffer<std::int32_t> masks;   // flt_a, ctr_a, flt_r, ctr_r
     gpu::DeviceBuffer<std::int32_t> approx;  // ref, dis approximation (next scale's input)
     std::size_t row_offset = 0;
   };
@@ -511,7 +501,8 @@ class AdmTwin final : public gpu::Twin {
     const ScaleGeometry& g = setup_->geometry(scale);
     const std::size_t n = static_cast<std::size_t>(g.w) * static_cast<std::size_t>(g.h);
     const std::size_t elem = scale == 0 ? 2 : 4;
-    std::uint8_t* base = scales_[scale].bands.get() + static_cast<std::size_t>(group) * 3 * n * elem;
+    std::uint8_t* base =
+        scales_[scale].bands.get() + static_cast<std::size_t>(group) * 3 * n * elem;
     return {{base, base + n * elem, base + 2 * n * elem}};
   }
 
@@ -525,8 +516,8 @@ class AdmTwin final : public gpu::Twin {
     // 1. The transform.
     if (scale == 0) {
       Dwt0Args a{{f.ref[0].data, f.dist[0].data}, {f.ref[0].pitch, f.dist[0].pitch},
-                 static_cast<int>(fmt_.bpc), g, {bands(0, 0), bands(0, 1)},
-                 {approx, approx + n}};
+                 static_cast<int>(fmt_.bpc),      g,
+                 {bands(0, 0), bands(0, 1)},      {approx, approx + n}};
       if (fmt_.bpc == 8) {
         dwt0_kernel<std::uint8_t><<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
       } else {
@@ -536,13 +527,15 @@ class AdmTwin final : public gpu::Twin {
       const ScaleGeometry& prev = setup_->geometry(scale - 1);
       const std::size_t pn = static_cast<std::size_t>(prev.w) * static_cast<std::size_t>(prev.h);
       const std::int32_t* in = scales_[scale - 1].approx.get();
-      // Roundings per scale (adm_dwt2_s123_combined).
-      constexpr std::int64_t kVertAdd[3] = {0, 32768, 32768};
-      constexpr int kVertShift[3] = {0, 16, 16};
-      constexpr std::int64_t kHorzAdd[3] = {16384, 32768, 16384};
-      constexpr int kHorzShift[3] = {15, 16, 15};
-      DwtNArgs a{{in, in + pn}, g, kVertAdd[scale - 1], kHorzAdd[scale - 1], kVertShift[scale - 1],
-                 kHorzShift[scale - 1], {bands(scale, 0), bands(scale, 1)},
+      // Roundings per scale (params.hpp, as dwt.cpp).
+      const DwtRounding r = dwt_rounding(scale);
+      DwtNArgs a{{in, in + pn},
+                 g,
+                 r.vert_add,
+                 r.horz_add,
+                 r.vert_shift,
+                 r.horz_shift,
+                 {bands(scale, 0), bands(scale, 1)},
                  {approx, approx == nullptr ? nullptr : approx + n}};
       dwtn_kernel<<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
     }
@@ -588,8 +581,7 @@ class AdmTwin final : public gpu::Twin {
     m.g = g;
     for (int b = 0; b < 3; ++b) {
       m.q[b] = d.q[b];
-      m.cube[b] = {k.cubes[b].thr_shift, k.cubes[b].sq_add, k.cubes[b].sq_shift,
-                   k.cubes[b].cub_add, k.cubes[b].cub_shift};
+      m.cube[b] = k.cubes[b];
     }
     m.den_sq_add = k.ref.sq_add;
     m.den_sq_shift = k.ref.sq_shift;
@@ -597,7 +589,7 @@ class AdmTwin final : public gpu::Twin {
     m.den_cub_shift = k.ref.cub_shift;
     m.aim = aim;
     m.rows = rows_.get() + sc.row_offset;
-    const dim3 sgrid(static_cast<unsigned>((g.sum_x1 - g.sum_x0 + kRowThreads - 1) / kRowThreads),
+    const dim3 sgrid(static_cast<unsigned>(ceil_div(g.sum_x1 - g.sum_x0, kRowThreads)),
                      static_cast<unsigned>(g.sum_y1 - g.sum_y0));
     if (scale == 0) {
       sums_kernel<std::int16_t><<<sgrid, kRowThreads, 0, s.handle()>>>(m);
@@ -618,8 +610,8 @@ class AdmTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const AdmParams& params) {
-  return [params]() -> std::unique_ptr<gpu::Twin> { return std::make_unique<AdmTwin>(params); };
+std::unique_ptr<gpu::Twin> make_twin(const AdmParams& params) {
+  return std::make_unique<AdmTwin>(params);
 }
 
 }  // namespace vqx::adm

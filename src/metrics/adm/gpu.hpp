@@ -1,7 +1,6 @@
 // Integer ADM's GPU twin (gpu.cu; built with a GPU backend only).
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include "gpu/twin.hpp"
@@ -9,6 +8,6 @@
 
 namespace vqx::adm {
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const AdmParams& params);
+std::unique_ptr<gpu::Twin> make_twin(const AdmParams& params);
 
 }  // namespace vqx::adm

@@ -7,50 +7,25 @@ namespace vqx::adm {
 
 namespace {
 
-// 32-bit two's complement helpers: libvmaf's C code does these operations on
-// int32_t and relies on the hardware wrapping in the (pathological) cases
-// where they overflow; these give the same bits without undefined behaviour.
-VQX_FORCE_INLINE std::int32_t wrap_abs(std::int32_t v) {
-  return v < 0 ? static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(v)) : v;
-}
-VQX_FORCE_INLINE std::int32_t wrap_sub(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
-}
-VQX_FORCE_INLINE std::int32_t wrap_shl(std::int32_t v, int s) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << s);
-}
+// The fixed-point steps are params.hpp's (wrap_abs, div30_q12, csf0_hv, ...,
+// shared with the GPU twin). Where they shift an int64 right, the CPU shifts
+// with shift_right (column_loops.hpp), which vectorises.
 
-// |c|/30 and |c|/15 in Q12 with rounding, truncated to 16 bits (scale 0).
-VQX_FORCE_INLINE std::int32_t div30_q12(std::int32_t m) {
-  return static_cast<std::int16_t>((kOneBy30Q12 * m + 2048) >> 12);
-}
-VQX_FORCE_INLINE std::int32_t div15_q12(std::int32_t m) {
-  return static_cast<std::int16_t>((kOneBy15Q12 * m + 2048) >> 12);
-}
-
-// The same in Q32 (scales 1..3). libvmaf's rounding constant here is
-// (1u << 31) stored in an int32_t, i.e. -2^31: the quotient is rounded
-// down from one half below, and that is what must be reproduced.
-constexpr std::int64_t kQ32Bias = -(std::int64_t{1} << 31);
+// |c|/30 and |c|/15 in Q32 (scales 1..3).
 VQX_FORCE_INLINE std::int32_t div30_q32(std::int32_t m) {
-  return static_cast<std::int32_t>(shift_right(kOneBy30Q32 * m + kQ32Bias, 32));
+  return static_cast<std::int32_t>(shift_right(kOneBy30Q32 * m + kQ32Bias, kQ32Shift));
 }
 VQX_FORCE_INLINE std::int32_t div15_q32(std::int32_t m) {
-  return static_cast<std::int32_t>(shift_right(kOneBy15Q32 * m + kQ32Bias, 32));
+  return static_cast<std::int32_t>(shift_right(kOneBy15Q32 * m + kQ32Bias, kQ32Shift));
 }
 
-// CSF weighting of scale 0: h and v in Q21 -> shifted by 15, d in Q23 ->
-// shifted by 17 (with libvmaf's rounding constant 65535 for d).
-VQX_FORCE_INLINE std::int32_t weigh0_hv(std::int32_t q, std::int16_t s) {
-  return static_cast<std::int16_t>((q * s + 16384) >> 15);
-}
-VQX_FORCE_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) {
-  return static_cast<std::int16_t>((q * s + 65535) >> 17);
-}
+// CSF weighting of scale 0: h and v in Q21, d in Q23 (csf0_hv, csf0_d).
+VQX_FORCE_INLINE std::int32_t weigh0_hv(std::int32_t q, std::int16_t s) { return csf0_hv(q * s); }
+VQX_FORCE_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) { return csf0_d(q * s); }
 
 // CSF weighting of scales 1..3: Q32 weight, result kept in Q28 units.
 VQX_FORCE_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) {
-  return static_cast<std::int32_t>(shift_right(q * s + (1 << 27), 28));
+  return static_cast<std::int32_t>(shift_right(q * s + kCsfNAdd, kCsfNShift));
 }
 
 // max(|x| - thr, 0)^3 with libvmaf's intermediate roundings.
@@ -170,7 +145,7 @@ VQX_CLONES BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int
     const std::int32_t* __restrict s = bands[b];
     sums[b] = sum_columns<std::uint64_t>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
       const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(s[j]));
-      return ((((m * m) + rr.sq_add) >> rr.sq_shift) * m + rr.cub_add) >> rr.cub_shift;
+      return rounded_cube(m, rr.sq_add, rr.sq_shift, rr.cub_add, rr.cub_shift);
     });
   }
   return sums;

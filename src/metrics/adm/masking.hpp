@@ -18,17 +18,12 @@
 #include <cstdint>
 
 #include "metrics/adm/decouple.hpp"
+#include "metrics/adm/params.hpp"
 
 namespace vqx::adm {
 
-// Rounding of the cube x^3 in the numerator, per band.
-struct CubeRounding {
-  int thr_shift;  // threshold is brought to the Q format of x (scale 0)
-  std::int64_t sq_add;
-  int sq_shift;  // x^2 is rounded to 32 bits
-  std::int64_t cub_add;
-  int cub_shift;  // x^2 * x is rounded before summing
-};
+// Rounding of the cube x^3 in the numerator, per band (CubeRounding:
+// params.hpp).
 using CubeRoundings = std::array<CubeRounding, 3>;
 
 using BandSums = std::array<std::int64_t, 3>;
@@ -59,14 +54,8 @@ BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr
                               const CubeRoundings& r);
 
 // Denominator sums of one reference row. Scale 0 sums exact cubes; the
-// deeper scales round x^2 and x^3 (sq_shift/sq_add, cub_shift/cub_add).
+// deeper scales round x^2 and x^3 (RefCubeRounding, params.hpp).
 BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, int end);
-struct RefCubeRounding {
-  std::uint64_t sq_add;
-  int sq_shift;
-  std::uint64_t cub_add;
-  int cub_shift;
-};
 BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int end,
                             const RefCubeRounding& r);
 

@@ -5,10 +5,11 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::adm {
@@ -72,6 +73,124 @@ inline constexpr std::array<std::uint16_t, 3> kDefaultScale0Weights = {36453, 36
 // and div_lookup in integer_adm.h); VQX computes it rather than looks it up.
 inline constexpr std::int32_t kRecipNumerator = 1 << 30;
 
+// --- Fixed-point arithmetic, the same in both twins ------------------------
+// (dwt.cpp, decouple.cpp, masking.cpp and gpu.cu; integer_adm.c for every
+// number.)
+
+// libvmaf's C code does these on int32_t and relies on the hardware
+// wrapping in the (pathological) cases where they overflow; these give the
+// same bits without undefined behaviour.
+[[nodiscard]] constexpr std::int32_t wrap_abs(std::int32_t v) {
+  return v < 0 ? static_cast<std::int32_t>(0U - static_cast<std::uint32_t>(v)) : v;
+}
+[[nodiscard]] constexpr std::int32_t wrap_sub(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+}
+[[nodiscard]] constexpr std::int32_t wrap_shl(std::int32_t v, int s) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << s);
+}
+
+// The wavelet transform, scale 0 (adm_dwt2_8, adm_dwt2_16): the vertical
+// pass centres the bpc-bit samples on zero and rounds, in 32-bit unsigned
+// arithmetic: the low-pass sum gets half - kDb2LoSum * half added, the
+// high-pass sum half (its taps sum to zero), half = 2^(bpc - 1), before the
+// shift by bpc. The horizontal pass: (sum + 2^15) >> 16.
+struct Dwt0Bias {
+  std::uint32_t lo;
+  std::uint32_t hi;
+};
+[[nodiscard]] constexpr Dwt0Bias dwt0_bias(int bpc) {
+  const std::uint32_t half = 1U << (bpc - 1);
+  return {half - static_cast<std::uint32_t>(kDb2LoSum) * half, half};
+}
+inline constexpr std::int32_t kDwt0HorzAdd = 1 << 15;
+inline constexpr int kDwt0HorzShift = 16;
+
+// Scales 1..3 (adm_dwt2_s123_combined): each pass's sums, in int64, become
+// (sum + add) >> shift; the vertical pass keeps full precision at scale 1.
+struct DwtRounding {
+  std::int64_t vert_add;
+  int vert_shift;
+  std::int64_t horz_add;
+  int horz_shift;
+};
+inline constexpr std::array<DwtRounding, 3> kDwtRoundings = {{
+    {0, 0, 16384, 15},
+    {32768, 16, 32768, 16},
+    {32768, 16, 16384, 15},
+}};
+[[nodiscard]] constexpr DwtRounding dwt_rounding(int scale) {  // scale 1..3
+  return kDwtRoundings[static_cast<std::size_t>(scale - 1)];
+}
+
+// Decoupling (adm_decouple, adm_decouple_s123): k = t / o in Q15, clamped
+// to [0, 1] (1 where o = 0), and the restored coefficient r = k * o rounded
+// back from Q15. Scales 1..3 first round a denominator of 2^15 or more to
+// its 15 leading bits (get_best15_from32).
+inline constexpr int kRatioFracBits = 15;
+inline constexpr std::int32_t kRatioOne = 1 << kRatioFracBits;
+inline constexpr std::int32_t kRatioHalf = kRatioOne / 2;
+inline constexpr int kDivisorBits = 15;
+template <typename W>
+[[nodiscard]] constexpr W restore_product(W k, W o) {
+  return (k * o + kRatioHalf) >> kRatioFracBits;
+}
+// The angle test divides the dot products (rounded to float) by 4096.
+inline constexpr double kAngleScale = 4096.0;
+
+// CSF weighting. Scale 0 (adm_csf): the product of a coefficient and its
+// weight, h and v in Q21, shifted by 15 with 2^14 added, d in Q23 shifted by
+// 17 with libvmaf's 65535 added; each truncated to int16.
+[[nodiscard]] constexpr std::int16_t csf0_hv(std::int32_t product) {
+  return static_cast<std::int16_t>((product + 16384) >> 15);
+}
+[[nodiscard]] constexpr std::int16_t csf0_d(std::int32_t product) {
+  return static_cast<std::int16_t>((product + 65535) >> 17);
+}
+// Scales 1..3 (i4_adm_csf): a Q32 weight times the coefficient, kept in
+// Q28 units: (product + kCsfNAdd) >> kCsfNShift, in int64.
+inline constexpr std::int64_t kCsfNAdd = std::int64_t{1} << 27;
+inline constexpr int kCsfNShift = 28;
+
+// The masking filter's terms |c| / 30 and |c| / 15. Scale 0: the Q12
+// reciprocals, rounded, truncated to 16 bits.
+[[nodiscard]] constexpr std::int16_t div30_q12(std::int32_t m) {
+  return static_cast<std::int16_t>((kOneBy30Q12 * m + 2048) >> 12);
+}
+[[nodiscard]] constexpr std::int16_t div15_q12(std::int32_t m) {
+  return static_cast<std::int16_t>((kOneBy15Q12 * m + 2048) >> 12);
+}
+// Scales 1..3: the Q32 reciprocals times m, plus kQ32Bias, shifted by 32
+// (in int64). libvmaf's rounding constant here is (1u << 31) stored in an
+// int32_t, i.e. -2^31: the quotient is rounded down from one half below, and
+// that is what must be reproduced.
+inline constexpr std::int64_t kQ32Bias = -(std::int64_t{1} << 31);
+inline constexpr int kQ32Shift = 32;
+
+// Rounding of the cube x^3 in the numerator, per band (adm_cm, i4_adm_cm;
+// the values per scale: sum_consts() in cpu.hpp).
+struct CubeRounding {
+  int thr_shift;  // threshold is brought to the Q format of x (scale 0)
+  std::int64_t sq_add;
+  int sq_shift;  // x^2 is rounded to 32 bits
+  std::int64_t cub_add;
+  int cub_shift;  // x^2 * x is rounded before summing
+};
+
+// The denominator's cube |o|^3 at scales 1..3 (adm_csf_den_s123): x^2 and
+// then x^3 rounded, in uint64.
+struct RefCubeRounding {
+  std::uint64_t sq_add;
+  int sq_shift;
+  std::uint64_t cub_add;
+  int cub_shift;
+};
+[[nodiscard]] constexpr std::uint64_t rounded_cube(std::uint64_t m, std::uint64_t sq_add,
+                                                   int sq_shift, std::uint64_t cub_add,
+                                                   int cub_shift) {
+  return ((((m * m) + sq_add) >> sq_shift) * m + cub_add) >> cub_shift;
+}
+
 // --- Options, outputs and model names ------------------------------------
 
 // Option names as libvmaf spells them (integer_adm.c, options[]).
@@ -109,28 +228,34 @@ inline std::span<const OptionDef> option_defs() {
   return kDefs;
 }
 
-// Output base names in slot order, as libvmaf writes them (extract() in
+// Outputs in slot order, as libvmaf writes them (extract() in
 // integer_adm.c, renamed by alias.c): the scores, then with debug=true the
-// combined score, its numerator and denominator and each scale's.
-inline constexpr std::array<const char*, 7> kScoreNames = {
-    "integer_adm2",       "integer_aim",        "integer_adm3",      "integer_adm_scale0",
-    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"};
-inline constexpr std::array<const char*, 11> kDebugNames = {"integer_adm",
-                                                            "integer_adm_num",
-                                                            "integer_adm_den",
-                                                            "integer_adm_num_scale0",
-                                                            "integer_adm_den_scale0",
-                                                            "integer_adm_num_scale1",
-                                                            "integer_adm_den_scale1",
-                                                            "integer_adm_num_scale2",
-                                                            "integer_adm_den_scale2",
-                                                            "integer_adm_num_scale3",
-                                                            "integer_adm_den_scale3"};
+// combined score, its numerator and denominator and each scale's (which
+// libvmaf's extractor provides to models under their own names).
+inline constexpr std::array<OutputDef, 18> kOutputs = {{
+    {"integer_adm2"},
+    {"integer_aim"},
+    {"integer_adm3"},
+    {"integer_adm_scale0"},
+    {"integer_adm_scale1"},
+    {"integer_adm_scale2"},
+    {"integer_adm_scale3"},
+    {.base = "integer_adm", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_num_scale3", .when = {kOptDebug}, .provided = true},
+    {.base = "integer_adm_den_scale3", .when = {kOptDebug}, .provided = true},
+}};
 
-// The feature names models use (provided_features[] in integer_adm.c), with
-// their output names (alias.c). The debug-only names are left out: libvmaf
-// provides them only when debug=true, which a model cannot ask for.
-inline constexpr std::array<FeatureAlias, 7> kModelAliases = {{
+// The other feature names models use (provided_features[] in
+// integer_adm.c), with their output names (alias.c).
+inline constexpr std::array<FeatureAlias, 7> kProvides = {{
     {"VMAF_integer_feature_adm2_score", "integer_adm2"},
     {"VMAF_integer_feature_aim_score", "integer_aim"},
     {"VMAF_integer_feature_adm3_score", "integer_adm3"},

@@ -6,7 +6,7 @@
 
 namespace vqx::adm {
 
-// Slot order: kScoreNames, then (debug) kDebugNames.
+// Slot order: adm::kOutputs (the scores, then the debug outputs).
 void write_scores(const AdmScores& s, bool debug, unsigned index, FeatureWriter& out);
 
 }  // namespace vqx::adm

@@ -19,22 +19,16 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/index_math.hpp"
 #include "metrics/float_psnr/params.hpp"
 
 namespace vqx::ansnr {
 
 namespace {
 
-// The mirror of params.hpp: -i -> i, n - 1 + i -> n - i.
-int mirror(int i, int n) {
-  if (i < 0) {
-    return -i;
-  }
-  if (i >= n) {
-    return 2 * n - i - 1;
-  }
-  return i;
-}
+// The mirror of params.hpp: -i -> i, n - 1 + i -> n - i
+// (reflect101_repeat_end, core/index_math.hpp).
+constexpr int mirror(int i, int n) { return reflect101_repeat_end(i, n); }
 
 template <typename Sample>
 void convert_row(const Sample* __restrict src, float* __restrict dst, unsigned width,

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "core/index_math.hpp"
+
 namespace vqx::cambi {
 
 namespace {
 
 constexpr int kBlock = 8;
-
-std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
 // Adds (or removes) pixels at columns first .. last of one code: column x
 // receives the number of them within `radius` of it, which is
@@ -42,8 +42,8 @@ CountsLayout counts_layout(unsigned w, unsigned radius, unsigned band_size, unsi
   CountsLayout l;
   // A run's reach ends `radius` columns past the picture, and its blocks up
   // to 7 more.
-  l.margin = round_up(radius + kBlock, kBlock);
-  l.stride = round_up(w, kBlock) + 2 * l.margin;
+  l.margin = round_up(std::size_t{radius + kBlock}, kBlock);
+  l.stride = round_up(std::size_t{w}, kBlock) + 2 * l.margin;
   l.spare = num_diffs;
   l.codes = band_size;
   return l;

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "core/index_math.hpp"
 #include "metrics/ciede/params.hpp"
 
 namespace vqx::ciede {
@@ -63,7 +64,7 @@ void FrameKernel::chroma_row(const Plane& plane, unsigned y, std::uint16_t* out)
     case ChromaFormat::k422: {
       const unsigned cw = plane.width();
       const unsigned ch = plane.height();
-      const unsigned stride = (cw + kLibvmafRowAlign - 1) / kLibvmafRowAlign * kLibvmafRowAlign;
+      const unsigned stride = round_up(cw, kLibvmafRowAlign);
       unsigned row = y / 2;
       unsigned col = 0;
       for (unsigned x = 0; x < w; ++x) {

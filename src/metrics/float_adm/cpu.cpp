@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/index_math.hpp"
 #include "metrics/float_adm/decouple.hpp"
 #include "metrics/float_adm/dwt.hpp"
 #include "metrics/float_adm/masking.hpp"
@@ -90,7 +91,7 @@ Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) 
     }
   }
   const unsigned band_w = geometry_[0].w;
-  row_stride_ = float_common::round_up(kRowLead + band_w + 1, 16);
+  row_stride_ = round_up(kRowLead + band_w + 1, 16);
   rows_.assign(kRowCount * row_stride_, 0.0f);
   dwt_scratch_.assign(dwt_scratch_size(width), 0.0f);
   sum_scratch_.assign(3 * std::size_t{band_w}, 0.0f);

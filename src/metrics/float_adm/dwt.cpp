@@ -59,16 +59,12 @@ void row_pass_lo(const float* __restrict in, unsigned out_width, float* __restri
 }
 
 // Mirrors the column-pass row at -1, n and n + 1 (dwt_index).
-void pad(float* row, unsigned n) {
-  row[-1] = row[1];
-  row[n] = row[n - 1];
-  row[n + 1] = row[n - 2];
-}
+void pad(float* row, unsigned n) { pad_reflect101_repeat_end(row, static_cast<int>(n), 1, 2); }
 
 }  // namespace
 
 std::size_t dwt_scratch_size(unsigned width) {
-  return 2 * (kLead + float_common::round_up(width + 2, 16));
+  return 2 * (kLead + round_up(std::size_t{width + 2}, 16));
 }
 
 void dwt_row(const float_common::FloatImage& src, unsigned i, const SubbandRow& out,

@@ -14,14 +14,14 @@
 #include <cstddef>
 #include <span>
 
+#include "core/index_math.hpp"
 #include "metrics/float_common/image.hpp"
 
 namespace vqx::float_adm {
 
-// libvmaf's source index for tap position k of a side of n samples.
-[[nodiscard]] constexpr int dwt_index(int k, int n) {
-  return k < 0 ? -k : (k >= n ? 2 * n - k - 1 : k);
-}
+// libvmaf's source index for tap position k of a side of n samples:
+// reflect101_repeat_end (core/index_math.hpp).
+[[nodiscard]] constexpr int dwt_index(int k, int n) { return reflect101_repeat_end(k, n); }
 
 // Output rows of one input row: pointers to width (w + 1) / 2 each.
 struct SubbandRow {

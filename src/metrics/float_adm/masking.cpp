@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/index_math.hpp"
 #include "metrics/float_adm/params.hpp"
 #include "metrics/float_common/float_ops.hpp"
 
@@ -99,8 +100,7 @@ void add_row_sums(const float* th, const float* tv, const float* td, unsigned n,
 }  // namespace
 
 void mirror_columns(float* row, unsigned w) {
-  row[-1] = row[1];
-  row[w] = row[w - 1];
+  pad_reflect101_repeat_end(row, static_cast<int>(w), 1, 1);
 }
 
 void add_masked_row(const ConstBandRows& target, const Masker& masker, unsigned begin, unsigned end,

@@ -16,7 +16,7 @@
 #include <array>
 #include <span>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::float_adm {
@@ -210,22 +210,37 @@ inline std::span<const OptionDef> option_defs() {
   return kDefs;
 }
 
-// Output base names in slot order (float_adm.c extract(), renamed by
-// alias.c): the scores, then with debug=true the combined score, its
-// numerator and denominator and each scale's.
-inline constexpr std::array<const char*, 7> kScoreNames = {
-    "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"};
-// The combined score's name never takes the option suffix: libvmaf names
-// outputs through its provided-features list, which lacks "adm".
-inline constexpr const char* kDebugScoreName = "adm";
-inline constexpr std::array<const char*, 10> kDebugNames = {
-    "adm_num",        "adm_den",        "adm_num_scale0", "adm_den_scale0", "adm_num_scale1",
-    "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3"};
+// Outputs in slot order (float_adm.c extract(), renamed by alias.c): the
+// scores, then with debug=true the combined score, its numerator and
+// denominator and each scale's. The combined score "adm" never takes the
+// option suffix, and models cannot name it: libvmaf names outputs through
+// its provided-features list, which lacks "adm" but has the others under
+// their own names.
+inline constexpr std::array<OutputDef, 18> kOutputs = {{
+    {"adm2"},
+    {"aim"},
+    {"adm3"},
+    {"adm_scale0"},
+    {"adm_scale1"},
+    {"adm_scale2"},
+    {"adm_scale3"},
+    {.base = "adm", .when = {kOptDebug}, .suffixed = false},
+    {.base = "adm_num", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_den", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_num_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_den_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_num_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_den_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_num_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_den_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_num_scale3", .when = {kOptDebug}, .provided = true},
+    {.base = "adm_den_scale3", .when = {kOptDebug}, .provided = true},
+}};
 
-// The feature names models use (float_adm.c provided_features, alias.c).
-// The debug-only names are left out: a model cannot ask for debug=true.
-// "adm_scale0" is listed by libvmaf beside the scale-0 score's own name.
-inline constexpr std::array<FeatureAlias, 8> kModelAliases = {{
+// The other feature names models use (float_adm.c provided_features,
+// alias.c). "adm_scale0" is listed by libvmaf beside the scale-0 score's
+// own name.
+inline constexpr std::array<FeatureAlias, 8> kProvides = {{
     {"VMAF_feature_adm2_score", "adm2"},
     {"VMAF_feature_aim_score", "aim"},
     {"VMAF_feature_adm3_score", "adm3"},

@@ -112,11 +112,7 @@ void weighted_rows_moments(std::span<const float> taps, const float* const* a,
 
 void mirror_pad(float* row, unsigned width, unsigned radius) {
   assert(radius < width);
-  const int last = static_cast<int>(width) - 1;
-  for (int m = 1; m <= static_cast<int>(radius); ++m) {
-    row[-m] = row[m];
-    row[last + m] = row[last - m];
-  }
+  pad_reflect101(row, static_cast<int>(width), static_cast<int>(radius));
 }
 
 // The horizontal passes read tap k of output j at start[j + k]: handing

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <span>
 
+#include "core/index_math.hpp"
 #include "metrics/float_common/image.hpp"
 
 namespace vqx::float_common {
@@ -21,10 +22,8 @@ namespace vqx::float_common {
 inline constexpr unsigned kMaxTaps = 128;
 
 // Index i reflected into [0, n) about the first and last samples, without
-// repeating them. Valid for -n < i <= 2n - 2.
-[[nodiscard]] constexpr int reflect(int i, int n) {
-  return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
-}
+// repeating them: reflect101 (core/index_math.hpp). Valid for -n < i <= 2n - 2.
+[[nodiscard]] constexpr int reflect(int i, int n) { return reflect101(i, n); }
 
 // The shortest side a filter of `taps` taps can run on: the mirror must
 // stay inside the picture (radius <= side - 1).

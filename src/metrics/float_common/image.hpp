@@ -28,9 +28,4 @@ class FloatImage {
   std::size_t stride_ = 0;
 };
 
-// Rounds n up to a multiple of m.
-[[nodiscard]] constexpr std::size_t round_up(std::size_t n, std::size_t m) {
-  return (n + m - 1) / m * m;
-}
-
 }  // namespace vqx::float_common

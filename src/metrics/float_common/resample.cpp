@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/index_math.hpp"
 #include "core/kernel_build.hpp"
 
 namespace vqx::float_common {
@@ -19,12 +20,10 @@ constexpr unsigned kLanczosTaps = 2 * kLanczosA + 1;
 // The bicubic kernel's free parameter (bicubic_kernel(): a = -0.75).
 constexpr float kBicubicA = -0.75f;
 
-// libvmaf's mirror(): reflection about 0 and `right` (= side - 1) in float.
-float mirror(float i, float right) { return i < 0 ? -i : (i > right ? 2 * right - i : i); }
-
-int mirror_index(int i, unsigned side) {
-  return static_cast<int>(mirror(static_cast<float>(i), static_cast<float>(side - 1)));
-}
+// libvmaf's mirror(), reflection about 0 and side - 1, takes float
+// arguments; on integer indices (exact in float for every side VQX takes)
+// it is reflect101.
+int mirror_index(int i, unsigned side) { return reflect101(i, static_cast<int>(side)); }
 
 // Source-to-destination ratio: a float quotient, as libvmaf computes it.
 float ratio(unsigned src, unsigned dst) {

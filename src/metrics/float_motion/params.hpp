@@ -13,7 +13,7 @@
 #include <array>
 #include <span>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::float_motion {
@@ -80,16 +80,19 @@ inline std::span<const OptionDef> option_defs() {
   return kDefs;
 }
 
-// Output base names (float_motion.c provided_features, renamed by alias.c).
-inline constexpr const char* kMotionName = "motion";  // debug only
-inline constexpr const char* kMotion2Name = "motion2";
-inline constexpr const char* kMotion3Name = "motion3";
+// Outputs in slot order (float_motion.c provided_features, renamed by
+// alias.c): motion (debug only), motion2, motion3.
+inline constexpr std::array<OutputDef, 3> kOutputs = {{
+    {.base = "motion", .when = {kOptDebug}},
+    {"motion2"},
+    {"motion3"},
+}};
 
 // The feature names models use, with their output names.
-inline constexpr std::array<FeatureAlias, 3> kModelAliases = {{
-    {"VMAF_feature_motion_score", kMotionName},
-    {"VMAF_feature_motion2_score", kMotion2Name},
-    {"VMAF_feature_motion3_score", kMotion3Name},
+inline constexpr std::array<FeatureAlias, 3> kProvides = {{
+    {"VMAF_feature_motion_score", "motion"},
+    {"VMAF_feature_motion2_score", "motion2"},
+    {"VMAF_feature_motion3_score", "motion3"},
 }};
 
 }  // namespace vqx::float_motion

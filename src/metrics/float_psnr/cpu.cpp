@@ -12,7 +12,7 @@ namespace {
 // Deeper than kMaxExactBpc: the reference's arithmetic, one sample after the
 // other (float difference, float square, double sum).
 double sequential_sum(const Plane& ref, const Plane& dist, unsigned bpc) {
-  const float inv_scale = 1.0F / sample_scale(bpc);  // exact: a power of 2
+  const float inv_scale = inv_sample_scale(bpc);
   double total = 0;
   for (unsigned y = 0; y < ref.height(); ++y) {
     const std::uint16_t* r = ref.row<std::uint16_t>(y);
@@ -34,8 +34,7 @@ double squared_difference_sum(const Plane& ref, const Plane& dist, unsigned bpc)
     return sequential_sum(ref, dist, bpc);
   }
   // Exact (params.hpp): the integer SSE in units of 4^-(bpc-8).
-  const double scale = sample_scale(bpc);
-  return static_cast<double>(psnr::plane_sse(ref, dist, bpc)) / (scale * scale);
+  return scaled_square_sum(psnr::plane_sse(ref, dist, bpc), bpc);
 }
 
 }  // namespace vqx::float_psnr

@@ -31,7 +31,7 @@ class FloatPsnrTwin final : public gpu::Twin {
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
     void* dst = results_.get() + per_slot_ * slot;
-    VQX_RETURN_IF_ERROR(sums_.launch(f, 1.0F / sample_scale(fmt_.bpc), s));
+    VQX_RETURN_IF_ERROR(sums_.launch(f, inv_sample_scale(fmt_.bpc), s));
     if (exact_) {
       return gpu::copy_to_host_async(dst, sums_.integer_sums().get() + gpu::kSse,
                                      sizeof(unsigned long long), s);
@@ -44,8 +44,7 @@ class FloatPsnrTwin final : public gpu::Twin {
     const std::uint8_t* r = results_.get() + per_slot_ * slot;
     double sum = 0;
     if (exact_) {
-      const double scale = sample_scale(fmt_.bpc);
-      sum = static_cast<double>(*reinterpret_cast<const unsigned long long*>(r)) / (scale * scale);
+      sum = scaled_square_sum(*reinterpret_cast<const unsigned long long*>(r), fmt_.bpc);
     } else {
       const auto* p = reinterpret_cast<const double*>(r);
       for (unsigned b = 0; b < sums_.blocks(); ++b)
@@ -65,8 +64,6 @@ class FloatPsnrTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory() {
-  return []() -> std::unique_ptr<gpu::Twin> { return std::make_unique<FloatPsnrTwin>(); };
-}
+std::unique_ptr<gpu::Twin> make_twin() { return std::make_unique<FloatPsnrTwin>(); }
 
 }  // namespace vqx::float_psnr

@@ -1,13 +1,12 @@
 // float_psnr's GPU twin (gpu.cu; built with a GPU backend only).
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include "gpu/twin.hpp"
 
 namespace vqx::float_psnr {
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory();
+std::unique_ptr<gpu::Twin> make_twin();
 
 }  // namespace vqx::float_psnr

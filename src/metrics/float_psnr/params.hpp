@@ -20,6 +20,9 @@ namespace vqx::float_psnr {
 [[nodiscard]] constexpr float sample_scale(unsigned bpc) {
   return static_cast<float>(1U << (bpc - 8));
 }
+// What a sample is multiplied by in the reference's float conversion
+// (exact: a power of 2).
+[[nodiscard]] constexpr float inv_sample_scale(unsigned bpc) { return 1.0F / sample_scale(bpc); }
 
 // The peak in 8-bit units, (2^bpc - 1) / 2^(bpc - 8), and the cap,
 // 6 * bpc + 12 dB. float_psnr.c and float_ansnr.c init() list them for the
@@ -47,5 +50,18 @@ inline constexpr double kNoiseFloor = 1e-10;
 inline constexpr unsigned kMaxExactBpc = 12;
 static_assert(double{(1U << kMaxExactBpc) - 1} * ((1U << kMaxExactBpc) - 1) * double{kMaxPixels} <
               9007199254740992.0);
+
+// Where the sums are exact (float_psnr up to kMaxExactBpc, float_moment's
+// first moment at any depth, its second up to kMaxExactBpc), the reference's
+// float/double sum is the integer sum in 8-bit units: a sum of samples over
+// the scale, a sum of squares (of samples or of their differences) over its
+// square. Both twins finish their integer sums so.
+[[nodiscard]] constexpr double scaled_sum(std::uint64_t sum, unsigned bpc) {
+  return static_cast<double>(sum) / static_cast<double>(sample_scale(bpc));
+}
+[[nodiscard]] constexpr double scaled_square_sum(std::uint64_t sum, unsigned bpc) {
+  const double scale = sample_scale(bpc);
+  return static_cast<double>(sum) / (scale * scale);
+}
 
 }  // namespace vqx::float_psnr

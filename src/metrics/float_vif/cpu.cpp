@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/index_math.hpp"
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_vif/gaussian.hpp"
 
@@ -64,10 +65,10 @@ Status VifPipeline::init(unsigned width, unsigned height, const PipelineConfig& 
       dist_[s].resize(w[s], h[s]);
     }
   }
-  row_pad_ = float_common::round_up(max_radius, 16);
-  row_stride_ = float_common::round_up(row_pad_ + width + max_radius, 16);
+  row_pad_ = round_up(std::size_t{max_radius}, 16);
+  row_stride_ = round_up(row_pad_ + width + max_radius, 16);
   padded_.assign(kMoments * row_stride_, 0.0f);
-  filtered_.assign(kMoments * float_common::round_up(width, 16), 0.0f);
+  filtered_.assign(kMoments * round_up(std::size_t{width}, 16), 0.0f);
   stat_scratch_.assign(2 * std::size_t{width}, 0.0f);
   return Status::Ok();
 }
@@ -92,7 +93,7 @@ void VifPipeline::add_scale_sums(int scale, const FloatImage& ref, const FloatIm
   const std::span<const float> taps = filters_[scale];
   const auto radius = static_cast<unsigned>(taps.size() / 2);
   const unsigned w = ref.width();
-  const std::size_t fstride = float_common::round_up(w, 16);
+  const std::size_t fstride = round_up(std::size_t{w}, 16);
   std::array<float*, kMoments> pad{};
   std::array<float*, kMoments> filt{};
   for (int m = 0; m < kMoments; ++m) {

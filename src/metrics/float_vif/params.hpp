@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::float_vif {
@@ -118,26 +118,31 @@ inline std::span<const OptionDef> option_defs() {
   return kDefs;
 }
 
-// Output base names in slot order (float_vif.c extract(), renamed by
-// alias.c): the four scale scores, then with debug=true the combined score,
-// its numerator and denominator and each scale's.
-inline constexpr std::array<const char*, 4> kScoreNames = {"vif_scale0", "vif_scale1", "vif_scale2",
-                                                           "vif_scale3"};
-inline constexpr std::array<const char*, 11> kDebugNames = {"vif",
-                                                            "vif_num",
-                                                            "vif_den",
-                                                            "vif_num_scale0",
-                                                            "vif_den_scale0",
-                                                            "vif_num_scale1",
-                                                            "vif_den_scale1",
-                                                            "vif_num_scale2",
-                                                            "vif_den_scale2",
-                                                            "vif_num_scale3",
-                                                            "vif_den_scale3"};
+// Outputs in slot order (float_vif.c extract(), renamed by alias.c): the
+// four scale scores, then with debug=true the combined score, its numerator
+// and denominator and each scale's (provided to models under their own
+// names, as libvmaf's extractor lists them).
+inline constexpr std::array<OutputDef, 15> kOutputs = {{
+    {"vif_scale0"},
+    {"vif_scale1"},
+    {"vif_scale2"},
+    {"vif_scale3"},
+    {.base = "vif", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_num", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_den", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_num_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_den_scale0", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_num_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_den_scale1", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_num_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_den_scale2", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_num_scale3", .when = {kOptDebug}, .provided = true},
+    {.base = "vif_den_scale3", .when = {kOptDebug}, .provided = true},
+}};
 
-// The feature names models use (float_vif.c provided_features, alias.c).
-// The debug-only names are left out: a model cannot ask for debug=true.
-inline constexpr std::array<FeatureAlias, 4> kModelAliases = {{
+// The names models use for the scale scores (float_vif.c
+// provided_features, alias.c).
+inline constexpr std::array<FeatureAlias, 4> kProvides = {{
     {"VMAF_feature_vif_scale0_score", "vif_scale0"},
     {"VMAF_feature_vif_scale1_score", "vif_scale1"},
     {"VMAF_feature_vif_scale2_score", "vif_scale2"},

@@ -81,7 +81,7 @@ IntegerSums integer_sums_16(const Plane& plane, unsigned bpc) {
 // depth), the second one sample after the other as the reference does
 // (float sample, float square, double sum).
 Sums deep_sums(const Plane& plane, unsigned bpc) {
-  const float inv_scale = 1.0F / float_psnr::sample_scale(bpc);  // exact: a power of 2
+  const float inv_scale = float_psnr::inv_sample_scale(bpc);
   std::uint64_t sum = 0;
   double squares = 0;
   for (unsigned y = 0; y < plane.height(); ++y) {
@@ -103,8 +103,7 @@ Sums plane_sums(const Plane& plane, unsigned bpc) {
     return deep_sums(plane, bpc);
   }
   const IntegerSums s = bpc == 8 ? integer_sums_8(plane) : integer_sums_16(plane, bpc);
-  const double scale = float_psnr::sample_scale(bpc);
-  return {static_cast<double>(s.sum) / scale, static_cast<double>(s.sum_squares) / (scale * scale)};
+  return {float_psnr::scaled_sum(s.sum, bpc), float_psnr::scaled_square_sum(s.sum_squares, bpc)};
 }
 
 }  // namespace vqx::moment

@@ -30,7 +30,7 @@ class MomentTwin final : public gpu::Twin {
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
     std::uint8_t* dst = results_.get() + per_slot_ * slot;
-    VQX_RETURN_IF_ERROR(sums_.launch(f, 1.0F / float_psnr::sample_scale(fmt_.bpc), s));
+    VQX_RETURN_IF_ERROR(sums_.launch(f, float_psnr::inv_sample_scale(fmt_.bpc), s));
     const gpu::DeviceBuffer<unsigned long long>& ints = sums_.integer_sums();
     VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(dst, ints.get(), ints.bytes(), s));
     if (exact_) return Status::Ok();
@@ -43,14 +43,14 @@ class MomentTwin final : public gpu::Twin {
     const auto* ints = reinterpret_cast<const unsigned long long*>(r);
     Sums ref{};
     Sums dist{};
-    const double scale = float_psnr::sample_scale(fmt_.bpc);
+    const unsigned bpc = fmt_.bpc;
     if (exact_) {  // cpu.cpp plane_sums: integer sums over powers of two
-      ref = {static_cast<double>(ints[gpu::kSumA]) / scale,
-             static_cast<double>(ints[gpu::kSquaresA]) / (scale * scale)};
-      dist = {static_cast<double>(ints[gpu::kSumB]) / scale,
-              static_cast<double>(ints[gpu::kSquaresB]) / (scale * scale)};
+      ref = {float_psnr::scaled_sum(ints[gpu::kSumA], bpc),
+             float_psnr::scaled_square_sum(ints[gpu::kSquaresA], bpc)};
+      dist = {float_psnr::scaled_sum(ints[gpu::kSumB], bpc),
+              float_psnr::scaled_square_sum(ints[gpu::kSquaresB], bpc)};
     } else {  // cpu.cpp deep_sums: integer first moment, float squares
-      const float inv_scale = 1.0F / float_psnr::sample_scale(fmt_.bpc);
+      const float inv_scale = float_psnr::inv_sample_scale(bpc);
       const auto* p =
           reinterpret_cast<const double*>(r + gpu::kIntegerSums * sizeof(unsigned long long));
       double sa = 0;
@@ -76,8 +76,6 @@ class MomentTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory() {
-  return []() -> std::unique_ptr<gpu::Twin> { return std::make_unique<MomentTwin>(); };
-}
+std::unique_ptr<gpu::Twin> make_twin() { return std::make_unique<MomentTwin>(); }
 
 }  // namespace vqx::moment

@@ -1,13 +1,12 @@
 // float_moment's GPU twin (gpu.cu; built with a GPU backend only).
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include "gpu/twin.hpp"
 
 namespace vqx::moment {
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory();
+std::unique_ptr<gpu::Twin> make_twin();
 
 }  // namespace vqx::moment

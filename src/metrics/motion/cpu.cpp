@@ -15,6 +15,7 @@
 #include <cassert>
 #include <cstdint>
 
+#include "core/index_math.hpp"
 #include "metrics/motion/params.hpp"
 
 namespace vqx::motion {
@@ -39,7 +40,7 @@ static_assert(kTaps[3] == kInner && kTaps[4] == kOuter, "the code relies on symm
 static_assert(kInner % 2 == 0 && kCentre % 2 == 0);
 constexpr std::int32_t kInnerHalf = kInner / 2;
 constexpr std::int32_t kCentreHalf = kCentre / 2;
-constexpr std::int64_t kMaxRound = std::int64_t{1} << 15;    // R for shifts up to 16
+constexpr std::int64_t kMaxRound = kHorizontalRound;         // R for shifts up to 16
 constexpr std::int64_t kMaxPair = 2 * kMaxBlurredMagnitude;  // |a + e|, |b + d|
 constexpr std::int64_t kMaxT =
     std::int64_t{kInnerHalf} * kMaxPair + std::int64_t{kCentreHalf} * kMaxBlurredMagnitude;
@@ -56,19 +57,9 @@ inline std::int32_t rounded_blur5(std::int32_t a, std::int32_t b, std::int32_t m
   return (t + (u >> 1)) >> (shift - 1);
 }
 
-// Index of a neighbour `i` reflected into [0, n) about the edge samples,
-// which are not repeated: -1 -> 1, -2 -> 2, n -> n - 2, n + 1 -> n - 3.
-int reflect(int i, int n) {
-  if (i < 0) {
-    return -i;
-  }
-  if (i >= n) {
-    return 2 * n - 2 - i;
-  }
-  return i;
-}
-
-// The five source rows of output row `y`, top to bottom.
+// The five source rows of output row `y`, top to bottom, the border rows
+// reflected about the edge samples, which are not repeated (reflect101:
+// -1 -> 1, -2 -> 2, n -> n - 2, n + 1 -> n - 3).
 template <typename Sample>
 struct Window {
   const Sample* r0;
@@ -80,11 +71,11 @@ struct Window {
   Window(PlaneView<Sample> v, unsigned y, unsigned height) {
     const int h = static_cast<int>(height);
     const int c = static_cast<int>(y);
-    r0 = v.row(static_cast<unsigned>(reflect(c - 2, h)));
-    r1 = v.row(static_cast<unsigned>(reflect(c - 1, h)));
+    r0 = v.row(static_cast<unsigned>(reflect101(c - 2, h)));
+    r1 = v.row(static_cast<unsigned>(reflect101(c - 1, h)));
     r2 = v.row(y);
-    r3 = v.row(static_cast<unsigned>(reflect(c + 1, h)));
-    r4 = v.row(static_cast<unsigned>(reflect(c + 2, h)));
+    r3 = v.row(static_cast<unsigned>(reflect101(c + 1, h)));
+    r4 = v.row(static_cast<unsigned>(reflect101(c + 2, h)));
   }
 };
 
@@ -101,7 +92,7 @@ template <typename Sample>
 bool vertical_pass_narrow(const Window<Sample>& p, const Window<Sample>& c, unsigned width,
                           unsigned bpc, std::int32_t* __restrict out) {
   const int shift = static_cast<int>(bpc);
-  const std::int32_t round = std::int32_t{1} << (shift - 1);
+  const std::int32_t round = vertical_round<std::int32_t>(bpc);
   const Sample* __restrict p0 = p.r0;
   const Sample* __restrict p1 = p.r1;
   const Sample* __restrict p2 = p.r2;
@@ -158,10 +149,7 @@ bool vertical_pass_wide(const Window<std::uint16_t>& p, const Window<std::uint16
 // sample and kMaxDimension samples).
 std::uint32_t horizontal_abs_sum(std::int32_t* __restrict buf, unsigned width) {
   std::int32_t* row = buf + kRadius;
-  row[-1] = row[1];
-  row[-2] = row[2];
-  row[width] = row[width - 2];
-  row[width + 1] = row[width - 3];
+  pad_reflect101(row, static_cast<int>(width), kRadius);
 
   std::uint32_t total = 0;
   for (unsigned x = 0; x < width; ++x) {

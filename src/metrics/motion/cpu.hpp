@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <span>
 
+#include "metrics/motion/params.hpp"
+
 namespace vqx::motion {
 
 // Samples of one plane: `stride` counts samples, not bytes.
@@ -17,7 +19,7 @@ struct PlaneView {
 
 // Scratch the kernel needs for a picture `width` samples wide.
 [[nodiscard]] constexpr std::size_t scratch_size(unsigned width) {
-  return std::size_t{width} + 4;  // one blurred row plus a 2-sample mirror border each side
+  return std::size_t{width} + 2 * kRadius;  // one blurred row plus its mirror border each side
 }
 
 // Sum over every pixel of |blur(prev - cur)|, the blur being the separable

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/index_math.hpp"
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "metrics/motion/gpu.hpp"
@@ -21,7 +22,8 @@ constexpr unsigned kTile = 128;  // columns per block (a multiple of 32 and 64)
 constexpr int kRowsPerBlock = 8;
 constexpr std::size_t kPitchAlign = 256;
 
-__constant__ std::int32_t c_taps[5] = {kTaps[0], kTaps[1], kTaps[2], kTaps[3], kTaps[4]};
+constexpr int kTapCount = static_cast<int>(kTaps.size());  // 2 * kRadius + 1
+__constant__ std::int32_t c_taps[kTapCount] = {kTaps[0], kTaps[1], kTaps[2], kTaps[3], kTaps[4]};
 
 template <typename Sample>
 __device__ const Sample* row_of(const void* base, std::size_t pitch, int y) {
@@ -32,22 +34,22 @@ template <typename Sample>
 __global__ void sad_kernel(const void* prev, std::size_t prev_pitch, const void* cur,
                            std::size_t cur_pitch, int w, int h, int bpc,
                            unsigned long long* total) {
-  __shared__ std::int32_t vert[kTile + 4];
+  __shared__ std::int32_t vert[kTile + 2 * kRadius];
   const int x0 = static_cast<int>(blockIdx.x * kTile);
-  const std::int64_t round_v = std::int64_t{1} << (bpc - 1);
+  const std::int64_t round_v = vertical_round<std::int64_t>(static_cast<unsigned>(bpc));
   unsigned long long v = 0;
   for (int r = 0; r < kRowsPerBlock; ++r) {
     const int y = static_cast<int>(blockIdx.y) * kRowsPerBlock + r;
     if (y >= h) break;  // the same for the whole block
-    // Vertical pass for columns x0 - 2 .. x0 + kTile + 1 (reflected).
-    for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(kTile) + 4;
+    // Vertical pass for columns x0 - 2 .. x0 + kTile + 1 (reflect101).
+    for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(kTile) + 2 * kRadius;
          i += static_cast<int>(blockDim.x)) {
-      const int x = x0 - 2 + i;
-      if (x >= w + 2) break;
-      const int xr = vqx::gpu::reflect101(x, w);
+      const int x = x0 - kRadius + i;
+      if (x >= w + kRadius) break;
+      const int xr = reflect101(x, w);
       std::int64_t acc = 0;
-      for (int k = 0; k < 5; ++k) {
-        const int yr = vqx::gpu::reflect101(y - 2 + k, h);
+      for (int k = 0; k < kTapCount; ++k) {
+        const int yr = reflect101(y - kRadius + k, h);
         const std::int32_t d =
             static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
             static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
@@ -59,9 +61,8 @@ __global__ void sad_kernel(const void* prev, std::size_t prev_pitch, const void*
     const int x = x0 + static_cast<int>(threadIdx.x);
     if (x < w) {
       std::int64_t acc = 0;
-      for (int k = 0; k < 5; ++k) acc += std::int64_t{c_taps[k]} * vert[threadIdx.x + k];
-      const auto val =
-          static_cast<std::int32_t>((acc + (std::int64_t{1} << 15)) >> kHorizontalShift);
+      for (int k = 0; k < kTapCount; ++k) acc += std::int64_t{c_taps[k]} * vert[threadIdx.x + k];
+      const auto val = static_cast<std::int32_t>((acc + kHorizontalRound) >> kHorizontalShift);
       v += static_cast<unsigned long long>(val < 0 ? -val : val);
     }
     __syncthreads();  // vert is rewritten for the next row
@@ -81,12 +82,12 @@ class MotionTwin final : public gpu::Twin {
                                            std::to_string(kMinDimension) + " is needed)");
     }
     fmt_ = fmt;
-    pitch_ = (std::size_t{fmt.width} * fmt.bytes_per_sample() + kPitchAlign - 1) / kPitchAlign *
-             kPitchAlign;
+    pitch_ = round_up(std::size_t{fmt.width} * fmt.bytes_per_sample(), kPitchAlign);
     history_ = std::vector<gpu::DeviceBuffer<std::uint8_t>>();
     if (!params_.force_zero) {
       for (unsigned i = 0; i < lag_; ++i) {
-        VQX_ASSIGN_OR_RETURN(auto b, gpu::DeviceBuffer<std::uint8_t>::allocate(pitch_ * fmt.height));
+        VQX_ASSIGN_OR_RETURN(auto b,
+                             gpu::DeviceBuffer<std::uint8_t>::allocate(pitch_ * fmt.height));
         history_.push_back(std::move(b));
       }
       VQX_ASSIGN_OR_RETURN(total_, gpu::DeviceBuffer<unsigned long long>::allocate(1));
@@ -109,8 +110,7 @@ class MotionTwin final : public gpu::Twin {
     const int w = static_cast<int>(fmt_.width);
     const int h = static_cast<int>(fmt_.height);
     if (index >= lag_) {
-      const dim3 grid((fmt_.width + kTile - 1) / kTile,
-                      (fmt_.height + kRowsPerBlock - 1) / kRowsPerBlock);
+      const dim3 grid(ceil_div(fmt_.width, kTile), ceil_div(fmt_.height, unsigned{kRowsPerBlock}));
       if (fmt_.bpc == 8) {
         sad_kernel<std::uint8_t><<<grid, kTile, 0, s.handle()>>>(
             kept, pitch_, cur.data, cur.pitch, w, h, static_cast<int>(fmt_.bpc), total_.get());
@@ -155,8 +155,8 @@ class MotionTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const Params& params) {
-  return [params]() -> std::unique_ptr<gpu::Twin> { return std::make_unique<MotionTwin>(params); };
+std::unique_ptr<gpu::Twin> make_twin(const Params& params) {
+  return std::make_unique<MotionTwin>(params);
 }
 
 }  // namespace vqx::motion

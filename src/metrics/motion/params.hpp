@@ -30,6 +30,12 @@ static_assert(kTaps[0] + kTaps[1] + kTaps[2] + kTaps[3] + kTaps[4] == 65536);
 // 8-bit sample whatever the depth.) Source: integer_motion.c,
 // motion_score_pipeline_8/_16.
 inline constexpr int kHorizontalShift = 16;
+inline constexpr std::int64_t kHorizontalRound = std::int64_t{1} << (kHorizontalShift - 1);
+// The vertical pass's rounding constant, in the type of the sum it rounds.
+template <typename T>
+[[nodiscard]] constexpr T vertical_round(unsigned bpc) {
+  return T{1} << (bpc - 1);
+}
 // The SAD sum is divided by this and by the pixel count (integer_motion.c,
 // extract(): `sad / 256. / (w * h)`).
 inline constexpr double kSadDivisor = 256.0;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "core/index_math.hpp"
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "metrics/psnr/gpu.hpp"
@@ -17,15 +18,15 @@ constexpr unsigned kThreads = 256;  // columns per block (a multiple of 32 and 6
 constexpr int kRowsPerBlock = 8;
 
 template <typename Sample>
-__global__ void __launch_bounds__(kThreads) sse_kernel(gpu::DevicePlane ref, gpu::DevicePlane dist,
-                                                        unsigned long long* total) {
+__global__ void __launch_bounds__(kThreads)
+    sse_kernel(gpu::DevicePlane ref, gpu::DevicePlane dist, unsigned long long* total) {
   const unsigned x = blockIdx.x * kThreads + threadIdx.x;
   unsigned long long v = 0;
   for (int r = 0; r < kRowsPerBlock; ++r) {
     const unsigned y = blockIdx.y * kRowsPerBlock + static_cast<unsigned>(r);
     if (y >= ref.height || x >= ref.width) continue;
-    const auto* a = reinterpret_cast<const Sample*>(static_cast<const std::uint8_t*>(ref.data) +
-                                                    ref.pitch * y);
+    const auto* a =
+        reinterpret_cast<const Sample*>(static_cast<const std::uint8_t*>(ref.data) + ref.pitch * y);
     const auto* b = reinterpret_cast<const Sample*>(static_cast<const std::uint8_t*>(dist.data) +
                                                     dist.pitch * y);
     const std::int64_t d = static_cast<std::int64_t>(a[x]) - static_cast<std::int64_t>(b[x]);
@@ -62,14 +63,13 @@ class PsnrTwin final : public gpu::Twin {
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
     for (unsigned p = 0; p < series_.planes(); ++p) {
-      const dim3 grid((width_[p] + kThreads - 1) / kThreads,
-                      (height_[p] + kRowsPerBlock - 1) / kRowsPerBlock);
+      const dim3 grid(ceil_div(width_[p], kThreads), ceil_div(height_[p], unsigned{kRowsPerBlock}));
       if (fmt_.bpc == 8) {
-        sse_kernel<std::uint8_t><<<grid, kThreads, 0, s.handle()>>>(f.ref[p], f.dist[p],
-                                                                    sse_.get() + p);
+        sse_kernel<std::uint8_t>
+            <<<grid, kThreads, 0, s.handle()>>>(f.ref[p], f.dist[p], sse_.get() + p);
       } else {
-        sse_kernel<std::uint16_t><<<grid, kThreads, 0, s.handle()>>>(f.ref[p], f.dist[p],
-                                                                     sse_.get() + p);
+        sse_kernel<std::uint16_t>
+            <<<grid, kThreads, 0, s.handle()>>>(f.ref[p], f.dist[p], sse_.get() + p);
       }
       VQX_RETURN_IF_ERROR(gpu::check_launch("psnr sse_kernel"));
     }
@@ -100,8 +100,8 @@ class PsnrTwin final : public gpu::Twin {
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const Params& params) {
-  return [params]() -> std::unique_ptr<gpu::Twin> { return std::make_unique<PsnrTwin>(params); };
+std::unique_ptr<gpu::Twin> make_twin(const Params& params) {
+  return std::make_unique<PsnrTwin>(params);
 }
 
 }  // namespace vqx::psnr

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/index_math.hpp"
 #include "core/kernel_build.hpp"
 
 namespace vqx::speed {
@@ -9,9 +10,10 @@ namespace vqx::speed {
 namespace {
 
 // The border rule of vif_filter1d_s() and convolution_edge_s(): reflect
-// about the edge samples without repeating them (-1 -> 1, n -> n - 2). The
-// minimum size keeps every radius below n, so one reflection suffices.
-int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+// about the edge samples without repeating them (-1 -> 1, n -> n - 2:
+// reflect101, core/index_math.hpp). The minimum size keeps every radius
+// below n, so one reflection suffices.
+constexpr int mirror(int i, int n) { return reflect101(i, n); }
 
 // out[x] = sum_k f[k] * in[mirror(x - r + k)] for the `count` positions
 // x = first, first + step, ...; the sum starts from 0 as in libvmaf.

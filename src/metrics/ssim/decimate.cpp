@@ -11,6 +11,7 @@
 #include <cassert>
 #include <climits>
 
+#include "core/index_math.hpp"
 #include "core/kernel_build.hpp"
 #include "metrics/ssim/params.hpp"
 
@@ -18,15 +19,9 @@ namespace vqx::ssim {
 
 namespace {
 
-// Index i mirrored into [0, n) with the edge repeated (KBND_SYMMETRIC);
-// valid for -n <= i < 2n.
-int mirror(int i, int n) {
-  if (i < 0) return -1 - i;
-  if (i >= n) return 2 * n - 1 - i;
-  return i;
-}
-
-[[nodiscard]] constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+// Index i mirrored into [0, n) with the edge repeated (KBND_SYMMETRIC:
+// reflect_repeat, core/index_math.hpp); valid for -n <= i < 2n.
+constexpr int mirror(int i, int n) { return reflect_repeat(i, n); }
 
 // The filter of `size` x `size` taps at every output sample of a row:
 // rows[v] is the phase-split input row of filter row v, its phases

@@ -19,7 +19,7 @@
 #include <array>
 #include <span>
 
-#include "core/extractor.hpp"
+#include "core/family.hpp"
 #include "core/options.hpp"
 
 namespace vqx::ssim {
@@ -120,18 +120,32 @@ inline std::span<const OptionDef> ms_ssim_option_defs() {
   return kDefs;
 }
 
-// Output names in slot order: the score, then with enable_lcs the means of
-// the luminance, contrast and structure terms (MS-SSIM: per scale).
-inline constexpr std::array<const char*, 1> kSsimScoreName = {"float_ssim"};
-inline constexpr std::array<const char*, 3> kSsimLcsNames = {"float_ssim_l", "float_ssim_c",
-                                                             "float_ssim_s"};
-inline constexpr std::array<const char*, 1> kMsSsimScoreName = {"float_ms_ssim"};
-inline constexpr std::array<const char*, 3 * kScales> kMsSsimLcsNames = {
-    "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
-    "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4", "float_ms_ssim_c_scale0",
-    "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-    "float_ms_ssim_c_scale4", "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
-    "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4"};
+// Outputs in slot order: the score, then with enable_lcs the means of the
+// luminance, contrast and structure terms (MS-SSIM: per scale).
+inline constexpr std::array<OutputDef, 4> kSsimOutputs = {{
+    {"float_ssim"},
+    {.base = "float_ssim_l", .when = {kOptEnableLcs}},
+    {.base = "float_ssim_c", .when = {kOptEnableLcs}},
+    {.base = "float_ssim_s", .when = {kOptEnableLcs}},
+}};
+inline constexpr std::array<OutputDef, 1 + 3 * kScales> kMsSsimOutputs = {{
+    {"float_ms_ssim"},
+    {.base = "float_ms_ssim_l_scale0", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_l_scale1", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_l_scale2", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_l_scale3", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_l_scale4", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_c_scale0", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_c_scale1", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_c_scale2", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_c_scale3", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_c_scale4", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_s_scale0", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_s_scale1", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_s_scale2", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_s_scale3", .when = {kOptEnableLcs}},
+    {.base = "float_ms_ssim_s_scale4", .when = {kOptEnableLcs}},
+}};
 
 // Model feature names (libvmaf provided_features; no alias in alias.c).
 inline constexpr std::array<FeatureAlias, 1> kSsimProvides = {{{"float_ssim", "float_ssim"}}};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/index_math.hpp"
 #include "metrics/ssimulacra2/params.hpp"
 
 // libjxl's fused operations are written out with fma(); nothing else is
@@ -170,7 +171,7 @@ template <unsigned Q>
 VQX_FORCE_INLINE void horizontal_quantity(const Lanes8* a, const Lanes8* b, unsigned width,
                                           const BlurCoefficients& k, Lanes8* out) {
   constexpr int kN = kBlurRadius;
-  constexpr int kFirstBlock = (kN + 1 + kBlockOutputs - 1) / kBlockOutputs * kBlockOutputs;
+  constexpr int kFirstBlock = round_up(kN + 1, kBlockOutputs);
   const int w = static_cast<int>(width);
   LineState st;
   int n = -kN + 1;

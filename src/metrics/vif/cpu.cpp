@@ -9,6 +9,9 @@
 // The hot loops are written to be vectorised by the compiler; each scale
 // is cloned for AVX2 and AVX-512 (core/kernel_build.hpp).
 #include "core/kernel_build.hpp"
+// The border rule and round_up, shared with the GPU twin.
+#include "core/index_math.hpp"
+#include "metrics/vif/scores.hpp"
 
 namespace vqx::vif {
 
@@ -31,26 +34,8 @@ constexpr int kMaxPlanes = 8;
 // for the cache and the vertical pass slows down.)
 enum HPlane { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kHPlanes };
 
-std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-
-// Row index y reflected into [0, n) about the first and last rows, without
-// repeating them (..., 2, 1, 0, 1, 2, ...): libvmaf's border rule for rows
-// and columns alike. Valid for -n < y < 2n - 1.
-VQX_FORCE_INLINE int mirror(int y, int n) {
-  if (y < 0) return -y;
-  if (y >= n) return 2 * (n - 1) - y;
-  return y;
-}
-
-// Fills the `half` margin entries either side of row[0, w) by reflection.
-template <typename T>
-VQX_FORCE_INLINE void mirror_edges(T* row, unsigned w, int half) {
-  const int last = static_cast<int>(w) - 1;
-  for (int f = 1; f <= half; ++f) {
-    row[-f] = row[f];
-    row[last + f] = row[last - f];
-  }
-}
+// libvmaf's border rule for rows and columns alike is reflect101
+// (core/index_math.hpp): ..., 2, 1, 0, 1, 2, ..., the edge not repeated.
 
 // The buffers of one kernel, sized by init().
 struct WorkspaceData {
@@ -76,25 +61,6 @@ struct WorkspaceData {
     return conv.data() + which * conv_stride + kMargin;
   }
 };
-
-// How the vertical pass of the moments filter rounds its sums back down.
-struct MomentRounding {
-  std::uint32_t mean_add;
-  int mean_shift;
-  std::uint32_t square_add;
-  int square_shift;
-};
-
-// The vertical pass brings every scale to 16-bit means. Scale 0 comes in at
-// bpc bits, so its means shift by bpc (the filter gain is 2^16) and its
-// second moments by 2 * (bpc - 8): 8-bit squares are kept whole. The other
-// scales are 16-bit already and shift by 16.
-MomentRounding moment_rounding(int scale, unsigned bpc) {
-  if (scale > 0) return {32768, 16, 32768, 16};
-  const int sq_shift = 2 * (static_cast<int>(bpc) - 8);
-  return {1u << (bpc - 1), static_cast<int>(bpc), sq_shift == 0 ? 0u : 1u << (sq_shift - 1),
-          sq_shift};
-}
 
 // out[j] = sum_k taps[k] * src[k][j] over whole blocks, with the taps of
 // filter F, symmetric about src[Half]. Samples are below 2^16 and the taps
@@ -155,7 +121,7 @@ VQX_FORCE_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t 
     for (int k = 0; k < kHalf; ++k) {
       acc += std::uint32_t{taps[k]} * (std::uint32_t{centre[k - kHalf]} + centre[kHalf - k]);
     }
-    out[j] = static_cast<std::uint16_t>((acc + 32768) >> 16);
+    out[j] = static_cast<std::uint16_t>(round_taps(acc));
   }
 }
 
@@ -265,12 +231,12 @@ VQX_FORCE_INLINE void local_statistics(
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint64_t a = m1[j];
     const std::uint64_t b = m2[j];
-    const auto mu1_sq = static_cast<std::uint32_t>((a * a + 0x80000000u) >> 32);
-    const auto mu2_sq = static_cast<std::uint32_t>((b * b + 0x80000000u) >> 32);
-    const auto mu1_mu2 = static_cast<std::uint32_t>((a * b + 0x80000000u) >> 32);
-    const std::uint32_t ex2 = xx_hi[j] + ((xx_lo[j] + 32768u) >> 16);
-    const std::uint32_t ey2 = yy_hi[j] + ((yy_lo[j] + 32768u) >> 16);
-    const std::uint32_t exy = xy_hi[j] + ((xy_lo[j] + 32768u) >> 16);
+    const std::uint32_t mu1_sq = mean_product(a, a);
+    const std::uint32_t mu2_sq = mean_product(b, b);
+    const std::uint32_t mu1_mu2 = mean_product(a, b);
+    const std::uint32_t ex2 = xx_hi[j] + round_taps(xx_lo[j]);
+    const std::uint32_t ey2 = yy_hi[j] + round_taps(yy_lo[j]);
+    const std::uint32_t exy = xy_hi[j] + round_taps(xy_lo[j]);
     s11[j] = static_cast<std::int32_t>(ex2 - mu1_sq);
     s22[j] = std::max(static_cast<std::int32_t>(ey2 - mu2_sq), 0);
     s12[j] = static_cast<std::int32_t>(exy - mu1_mu2);
@@ -297,14 +263,19 @@ VQX_FORCE_INLINE double floor_small(double x) {
 }
 
 // The Q11 log2 of an integer v, 2^16 <= v < 2^53, is taken from the double
-// holding v exactly: its exponent e gives the whole part, and its top 16
-// significant bits, (v >> (e - 15)), index the table. This is libvmaf's
-// log2_32 / log2_64 (which find e with a count of leading zeros).
+// holding v exactly: its exponent e gives the whole part, and its top
+// kLog2TableBits (16) significant bits, (v >> (e - 15)), index the table.
+// This is libvmaf's log2_32 / log2_64 (which find e with a count of leading
+// zeros). An index is the leading 1 and the 15 stored bits after it.
+constexpr int kIndexFraction = kLog2TableBits - 1;  // stored bits in an index
 VQX_FORCE_INLINE std::int32_t log2_exponent(double v) {
   return static_cast<std::int32_t>(std::bit_cast<std::uint64_t>(v) >> 52) - 1023;
 }
 VQX_FORCE_INLINE std::uint16_t log2_index(double v) {
-  return static_cast<std::uint16_t>(((std::bit_cast<std::uint64_t>(v) >> 37) & 0x7fff) | 0x8000);
+  constexpr std::uint64_t kLeadingOne = std::uint64_t{1} << kIndexFraction;
+  return static_cast<std::uint16_t>(
+      ((std::bit_cast<std::uint64_t>(v) >> (52 - kIndexFraction)) & (kLeadingOne - 1)) |
+      kLeadingOne);
 }
 
 // Adds one row of pixels to the sums. Where the reference varies more than
@@ -354,13 +325,12 @@ VQX_FORCE_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __res
 VQX_FORCE_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_t* __restrict s22,
                                  const std::int32_t* __restrict s12, std::size_t blocks,
                                  double gain_limit, double* __restrict signal) {
-  constexpr double kEps = 65536 * 1.0e-10;
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     const double sigma1_sq = s11[j];
     const double sigma2_sq = s22[j];
     const double sigma12 = s12[j];
-    double g = sigma12 / (sigma1_sq + kEps);
+    double g = sigma12 / (sigma1_sq + kGainEps);
     const std::int32_t sv_sq = std::max(static_cast<std::int32_t>(sigma2_sq - g * sigma12), 0);
     g = g < gain_limit ? g : gain_limit;
     // Local variances stay below 2^30 (Q16 of (65535 / 2)^2), so this sum,
@@ -373,7 +343,7 @@ VQX_FORCE_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_
 }
 
 // Pass 3: the whole parts of the log2s, 2048 * (e - 15) each (den also
-// less 2048 * 17 = log2(sigma_nsq)), summed; the table indices stored.
+// less 2048 * 17, 17 = log2(sigma_nsq)), summed; the table indices stored.
 VQX_FORCE_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
                                  const std::int32_t* __restrict noise,
                                  const std::int32_t* __restrict s12,
@@ -381,7 +351,7 @@ VQX_FORCE_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
                                  std::uint16_t* __restrict den_idx,
                                  std::uint16_t* __restrict sig_idx,
                                  std::uint16_t* __restrict noise_idx, ScaleAccum& acc) {
-  constexpr std::int32_t kDenBias = 15 + 17;
+  constexpr std::int32_t kDenBias = kIndexFraction + kLog2SigmaNsq;
   const std::size_t n = blocks * kLanes;
   std::int32_t den_whole = 0;
   std::int32_t num_whole = 0;
@@ -435,18 +405,9 @@ VQX_FORCE_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double ga
   log2_table_sums(ws.lut, den_idx, sig_idx, noise_idx, blocks, acc);
 }
 
-// The scale's num and den, computed in double and stored as float, in
-// libvmaf's order of operations (16384 * 65025 is 65536 * 255^2: sigma2^2
-// in Q16 relative to the 8-bit peak).
+// The scale's num and den (scores.cpp, shared with the GPU twin).
 ScaleSums finish(const ScaleAccum& acc) {
-  const auto num_log = static_cast<double>(acc.num_log);
-  const auto den_log = static_cast<double>(acc.den_log);
-  const auto num_lin = static_cast<double>(acc.num_lin);
-  const auto den_lin = static_cast<double>(acc.den_lin);
-  ScaleSums out;
-  out.num = static_cast<float>(num_log / 2048.0 + (den_lin - (num_lin / 16384.0) / 65025.0));
-  out.den = static_cast<float>(den_log / 2048.0 + den_lin);
-  return out;
+  return finish_scale(acc.num_log, acc.den_log, acc.num_lin, acc.den_lin);
 }
 
 // One scale of one frame pair: where the samples are and what to do.
@@ -474,9 +435,10 @@ VQX_FORCE_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
   const auto* ref = static_cast<const Src*>(job.ref);
   const auto* dis = static_cast<const Src*>(job.dis);
   const int h = static_cast<int>(job.h);
-  const std::size_t blocks = round_up(job.w, kLanes) / kLanes;
+  const std::size_t blocks = round_up(std::size_t{job.w}, kLanes) / kLanes;
   const std::size_t n = blocks * kLanes;
-  const MomentRounding rd = moment_rounding(Scale, job.bpc);
+  const Rounding means = mean_rounding(Scale, job.bpc);
+  const Rounding squares = square_rounding(Scale, job.bpc);
 
   ScaleAccum acc;
   int next_row = 0;
@@ -495,19 +457,19 @@ VQX_FORCE_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
       }
     }
     int slots[kTaps];
-    for (int k = 0; k < kTaps; ++k) slots[k] = mirror(i + k - kHalf, h) % kTaps;
+    for (int k = 0; k < kTaps; ++k) slots[k] = reflect101(i + k - kHalf, h) % kTaps;
 
     const std::uint16_t* src[kTaps];
     for (int p = 0; p < kPlanes; ++p) {
       for (int k = 0; k < kTaps; ++k) src[k] = ws.ring_row(slots[k], p);
       symmetric_filter<Scale>(src, blocks, ws.sum_row(p));
     }
-    round_means(ws.sum_row(0), ws.sum_row(1), blocks, rd.mean_add, rd.mean_shift, ws.hrow(kMu1),
+    round_means(ws.sum_row(0), ws.sum_row(1), blocks, means.add, means.shift, ws.hrow(kMu1),
                 ws.hrow(kMu2));
     for (int m = 0; m < 3; ++m) {
       if constexpr (Wide) {
-        round_moment(ws.sum_row(2 + 2 * m), ws.sum_row(3 + 2 * m), blocks, rd.square_add,
-                     rd.square_shift, ws.hrow(kXxHi + 2 * m), ws.hrow(kXxLo + 2 * m));
+        round_moment(ws.sum_row(2 + 2 * m), ws.sum_row(3 + 2 * m), blocks, squares.add,
+                     squares.shift, ws.hrow(kXxHi + 2 * m), ws.hrow(kXxLo + 2 * m));
       } else {
         split_moment(ws.sum_row(2 + m), blocks, ws.hrow(kXxHi + 2 * m), ws.hrow(kXxLo + 2 * m));
       }
@@ -515,7 +477,7 @@ VQX_FORCE_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
 
     for (int p = 0; p < kHPlanes; ++p) {
       std::uint32_t* row = ws.hrow(p);
-      mirror_edges(row, job.w, kHalf);
+      pad_reflect101(row, static_cast<int>(job.w), kHalf);
       row_filter<Scale>(row, blocks, ws.sum_row(p));
     }
     std::int32_t* s11 = ws.sigma.data();
@@ -543,10 +505,9 @@ VQX_FORCE_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
   constexpr int kTaps = 2 * kHalf + 1;
   WorkspaceData& ws = *job.ws;
   const int h = static_cast<int>(job.h);
-  const std::size_t blocks = round_up(job.w, kLanes) / kLanes;
-  const std::size_t n_out = round_up(job.w / 2, kLanes);
-  const std::uint32_t add = Scale == 0 ? 1u << (job.bpc - 1) : 32768u;
-  const int shift = Scale == 0 ? static_cast<int>(job.bpc) : 16;
+  const std::size_t blocks = round_up(std::size_t{job.w}, kLanes) / kLanes;
+  const std::size_t n_out = round_up(std::size_t{job.w / 2}, kLanes);
+  const Rounding vertical = mean_rounding(Scale, job.bpc);
 
   for (int i = 0; i < h / 2; ++i) {
     for (int which = 0; which < 2; ++which) {
@@ -554,12 +515,12 @@ VQX_FORCE_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
       const std::size_t stride = which == 0 ? job.ref_stride : job.dis_stride;
       const Src* rows[kTaps];
       for (int k = 0; k < kTaps; ++k) {
-        rows[k] = base + static_cast<std::size_t>(mirror(2 * i + k - kHalf, h)) * stride;
+        rows[k] = base + static_cast<std::size_t>(reflect101(2 * i + k - kHalf, h)) * stride;
       }
       symmetric_filter<Scale + 1>(rows, blocks, ws.sum_row(0));
       std::uint16_t* conv = ws.conv_row(which);
-      round_to_16bit(ws.sum_row(0), blocks, add, shift, conv);
-      mirror_edges(conv, job.w, kHalf);
+      round_to_16bit(ws.sum_row(0), blocks, vertical.add, vertical.shift, conv);
+      pad_reflect101(conv, static_cast<int>(job.w), kHalf);
       std::uint16_t* out =
           (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
       even_columns_filter<Scale + 1>(conv, n_out / kLanes, out);
@@ -618,7 +579,7 @@ const std::array<std::uint16_t, 65536>& log2_q11_table() {
     std::array<std::uint16_t, 65536> t{};
     for (unsigned i = 32767; i < 65536; ++i) {
       const auto l = static_cast<float>(std::log2(static_cast<double>(i)));
-      t[i] = static_cast<std::uint16_t>(std::round(l * 2048.0f));
+      t[i] = static_cast<std::uint16_t>(std::round(l * static_cast<float>(kLogOne)));
     }
     return t;
   }();
@@ -630,16 +591,21 @@ CpuKernel::~CpuKernel() = default;
 CpuKernel::CpuKernel(CpuKernel&&) noexcept = default;
 CpuKernel& CpuKernel::operator=(CpuKernel&&) noexcept = default;
 
-Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
+Status check_format(unsigned width, unsigned height, unsigned bpc) {
   if (width < kMinSide || height < kMinSide) {
     return Error(Errc::kUnsupported, "vif: picture " + std::to_string(width) + "x" +
                                          std::to_string(height) + " is too small (at least " +
                                          std::to_string(kMinSide) + "x" + std::to_string(kMinSide) +
                                          ")");
   }
-  if (bpc < 8 || bpc > 16) {
+  if (bpc < kMinBpc || bpc > kMaxBpc) {
     return Error(Errc::kUnsupported, "vif: bit depth " + std::to_string(bpc) + " not supported");
   }
+  return Status::Ok();
+}
+
+Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
+  VQX_RETURN_IF_ERROR(check_format(width, height, bpc));
   width_ = width;
   height_ = height;
   bpc_ = bpc;
@@ -652,11 +618,11 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
     ws->pyr_ref[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
     ws->pyr_dis[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
   }
-  ws->padded = round_up(width, kLanes);
+  ws->padded = round_up(std::size_t{width}, kLanes);
   ws->hstride = kMargin + ws->padded + kMargin;
   // The even-column pass of the downsampling filter reads up to
   // 2 * round_up(w / 2, kLanes) + half columns of its row.
-  ws->conv_stride = kMargin + round_up(width, 2 * kLanes) + kMargin;
+  ws->conv_stride = kMargin + round_up(std::size_t{width}, 2 * kLanes) + kMargin;
   ws->ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * kMaxPlanes * ws->padded, 0);
   ws->sums.assign(static_cast<std::size_t>(kMaxPlanes) * ws->padded, 0);
   ws->hrows.assign(static_cast<std::size_t>(kHPlanes) * ws->hstride, 0);
@@ -679,7 +645,7 @@ Status CpuKernel::check(const Plane& p) const {
   }
   // Blocks read whole kLanes groups of samples; Plane rows are padded to
   // 64 bytes, which covers them.
-  if (p.stride_bytes() < round_up(width_, kLanes) * bps) {
+  if (p.stride_bytes() < round_up(std::size_t{width_}, kLanes) * bps) {
     return Error(Errc::kInternal, "vif: plane rows are not padded to 16 samples");
   }
   return Status::Ok();

@@ -36,7 +36,18 @@ struct KernelParams {
   bool skip_scale0 = false;               // vif_skip_scale0: scale 0 left at 0/0
 };
 
+// The family's parameters: the kernel's, and whether the debug outputs are
+// written.
+struct Config {
+  KernelParams kernel;
+  bool debug = false;
+};
+
 struct Workspace;  // the preallocated buffers, defined in cpu.cpp
+
+// Whether VIF takes luma planes of width x height at bpc bits (sides of at
+// least kMinSide, kMinBpc to kMaxBpc bits), with the error both twins give.
+[[nodiscard]] Status check_format(unsigned width, unsigned height, unsigned bpc);
 
 class CpuKernel {
  public:
@@ -47,8 +58,8 @@ class CpuKernel {
   CpuKernel(const CpuKernel&) = delete;
   CpuKernel& operator=(const CpuKernel&) = delete;
 
-  // Sizes every buffer for luma planes of width x height at bpc bits
-  // (8..16). Fails for sides below kMinSide.
+  // Sizes every buffer for luma planes of width x height at bpc bits.
+  // Fails where check_format() does.
   Status init(unsigned width, unsigned height, unsigned bpc);
 
   // Whether `p` is a plane compute() can take: the size and depth given to

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 
+#include "core/index_math.hpp"
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "metrics/vif/gpu.hpp"
@@ -47,21 +48,21 @@ __device__ Sample load(const void* base, std::size_t pitch, int x, int y) {
 }
 
 // The mirrored index of `i` for a filter of half width `half` on a side of
-// n > half samples; indices past what any output needs are clamped first
-// (they only feed outputs outside the picture).
+// n > half samples (reflect101, as cpu.cpp); indices past what any output
+// needs are clamped first (they only feed outputs outside the picture).
 __device__ inline int mirrored(int i, int n, int half) {
-  return vqx::gpu::reflect101(i < n - 1 + half ? i : n - 1 + half, n);
+  return reflect101(i < n - 1 + half ? i : n - 1 + half, n);
 }
 
-// libvmaf's log2_32 / log2_64 (integer_vif.h): the Q11 log2 of the top 16
-// bits from the table, plus 2048 per bit dropped.
+// libvmaf's log2_32 / log2_64 (integer_vif.h): the Q11 log2 of the top
+// kLog2TableBits bits from the table, plus kLogOne per bit dropped.
 __device__ inline std::int32_t log2_32(const std::uint16_t* lut, std::uint32_t v) {
-  const int k = 16 - __clz(v);
-  return __ldg(lut + (v >> k)) + 2048 * k;
+  const int k = 32 - kLog2TableBits - __clz(v);
+  return __ldg(lut + (v >> k)) + kLogOne * k;
 }
 __device__ inline std::int32_t log2_64(const std::uint16_t* lut, std::uint64_t v) {
-  const int k = 48 - __clzll(static_cast<long long>(v));
-  return __ldg(lut + (v >> k)) + 2048 * k;
+  const int k = 64 - kLog2TableBits - __clzll(static_cast<long long>(v));
+  return __ldg(lut + (v >> k)) + kLogOne * k;
 }
 
 struct StatsArgs {
@@ -98,21 +99,21 @@ __device__ inline void pixel_terms(std::uint32_t mu1, std::uint32_t mu2, std::ui
                                    std::uint64_t yy, std::uint64_t xy, const StatsArgs& a,
                                    long long (&sums)[kSums]) {
   constexpr std::int32_t kNsq = kSigmaNsq;
-  const double eps = 65536 * 1.0e-10;
-  const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + 2147483648ULL) >> 32);
-  const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + 2147483648ULL) >> 32);
-  const auto mu1_mu2 = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + 2147483648ULL) >> 32);
-  const auto xx_f = static_cast<std::uint32_t>((xx + 32768) >> 16);
-  const auto yy_f = static_cast<std::uint32_t>((yy + 32768) >> 16);
-  const auto xy_f = static_cast<std::uint32_t>((xy + 32768) >> 16);
+  const std::uint32_t mu1_sq = mean_product(mu1, mu1);
+  const std::uint32_t mu2_sq = mean_product(mu2, mu2);
+  const std::uint32_t mu1_mu2 = mean_product(mu1, mu2);
+  const auto xx_f = static_cast<std::uint32_t>(round_taps(xx));
+  const auto yy_f = static_cast<std::uint32_t>(round_taps(yy));
+  const auto xy_f = static_cast<std::uint32_t>(round_taps(xy));
   const auto sigma1_sq = static_cast<std::int32_t>(xx_f - mu1_sq);
   std::int32_t sigma2_sq = static_cast<std::int32_t>(yy_f - mu2_sq);
   const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
   sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
   if (sigma1_sq >= kNsq) {
-    sums[1] += log2_32(a.lut, static_cast<std::uint32_t>(kNsq + sigma1_sq)) - 2048 * 17;
+    sums[1] +=
+        log2_32(a.lut, static_cast<std::uint32_t>(kNsq + sigma1_sq)) - kLogOne * kLog2SigmaNsq;
     if (sigma12 > 0 && sigma2_sq > 0) {
-      double g = sigma12 / (sigma1_sq + eps);
+      double g = sigma12 / (sigma1_sq + kGainEps);
       std::int32_t sv_sq = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
       sv_sq = sv_sq > 0 ? sv_sq : 0;
       g = g < a.gain_limit ? g : a.gain_limit;
@@ -185,9 +186,12 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
     }
     v_mu1[r][c] = (mu1 + a.mu_round) >> a.mu_shift;
     v_mu2[r][c] = (mu2 + a.mu_round) >> a.mu_shift;
-    v_xx[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(xx) + a.sq_round) >> a.sq_shift);
-    v_yy[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(yy) + a.sq_round) >> a.sq_shift);
-    v_xy[r][c] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(xy) + a.sq_round) >> a.sq_shift);
+    v_xx[r][c] =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(xx) + a.sq_round) >> a.sq_shift);
+    v_yy[r][c] =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(yy) + a.sq_round) >> a.sq_shift);
+    v_xy[r][c] =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(xy) + a.sq_round) >> a.sq_shift);
   }
   __syncthreads();
 
@@ -283,12 +287,12 @@ __global__ void __launch_bounds__(kThreads) subsample_kernel(SubsampleArgs a) {
                                                  a.pitch_out * oy);
   auto* out_d = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.dis_out) +
                                                  a.pitch_out * oy);
-  out_r[ox] = static_cast<std::uint16_t>((acc_r + 32768) >> 16);
-  out_d[ox] = static_cast<std::uint16_t>((acc_d + 32768) >> 16);
+  out_r[ox] = static_cast<std::uint16_t>(round_taps(acc_r));
+  out_d[ox] = static_cast<std::uint16_t>(round_taps(acc_d));
 }
 
 dim3 grid_for(unsigned w, unsigned h, unsigned tile_w, unsigned tile_h) {
-  return {(w + tile_w - 1) / tile_w, (h + tile_h - 1) / tile_h};
+  return {ceil_div(w, tile_w), ceil_div(h, tile_h)};
 }
 
 class VifTwin final : public gpu::Twin {
@@ -301,15 +305,7 @@ class VifTwin final : public gpu::Twin {
   }
 
   Status init(const PictureFormat& fmt, unsigned slots, const gpu::Resources& res) override {
-    if (fmt.width < kMinSide || fmt.height < kMinSide) {
-      return Error(Errc::kUnsupported, "vif: picture " + std::to_string(fmt.width) + "x" +
-                                           std::to_string(fmt.height) + " is too small (at least " +
-                                           std::to_string(kMinSide) + "x" +
-                                           std::to_string(kMinSide) + ")");
-    }
-    if (fmt.bpc < 8 || fmt.bpc > 16) {
-      return Error(Errc::kUnsupported, "vif: bit depth " + std::to_string(fmt.bpc) + " not supported");
-    }
+    VQX_RETURN_IF_ERROR(check_format(fmt.width, fmt.height, fmt.bpc));
     fmt_ = fmt;
     VQX_ASSIGN_OR_RETURN(const void* lut, res.constant(kLutName));
     lut_ = static_cast<const std::uint16_t*>(lut);
@@ -317,13 +313,14 @@ class VifTwin final : public gpu::Twin {
       Scale& sc = scales_[s];
       sc.w = fmt.width >> s;
       sc.h = fmt.height >> s;
-      sc.pitch = (std::size_t{sc.w} * 2 + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+      sc.pitch = round_up(std::size_t{sc.w} * 2, kPitchAlign);
       VQX_ASSIGN_OR_RETURN(sc.ref, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
       VQX_ASSIGN_OR_RETURN(sc.dis, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
     }
-    VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<unsigned long long>::allocate(kScaleCount * kSums));
-    VQX_ASSIGN_OR_RETURN(results_,
-                         gpu::PinnedBuffer<unsigned long long>::allocate(slots * kScaleCount * kSums));
+    VQX_ASSIGN_OR_RETURN(sums_,
+                         gpu::DeviceBuffer<unsigned long long>::allocate(kScaleCount * kSums));
+    VQX_ASSIGN_OR_RETURN(
+        results_, gpu::PinnedBuffer<unsigned long long>::allocate(slots * kScaleCount * kSums));
     return Status::Ok();
   }
 
@@ -332,7 +329,6 @@ class VifTwin final : public gpu::Twin {
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
     const bool hbd = fmt_.bpc > 8;
-    const int bpc = static_cast<int>(fmt_.bpc);
     // Scale 0 reads the uploaded luma.
     const void* in_ref = f.ref[0].data;
     const void* in_dis = f.dist[0].data;
@@ -345,13 +341,21 @@ class VifTwin final : public gpu::Twin {
         // Make this scale from the one before.
         const unsigned w_in = scale == 1 ? fmt_.width : scales_[scale - 1].w;
         const unsigned h_in = scale == 1 ? fmt_.height : scales_[scale - 1].h;
-        SubsampleArgs sa{in_ref, in_dis, pitch_ref, pitch_dis, static_cast<int>(w_in),
-                         static_cast<int>(h_in), scales_[scale].ref.get(), scales_[scale].dis.get(),
-                         scales_[scale].pitch, static_cast<int>(w), static_cast<int>(h), 16, 32768};
-        if (scale == 1) {
-          sa.v_shift = bpc;
-          sa.v_round = 1U << (bpc - 1);
-        }
+        // The filter's vertical rounding is that of the input scale's means.
+        const Rounding vertical = mean_rounding(scale - 1, fmt_.bpc);
+        const SubsampleArgs sa{.ref = in_ref,
+                               .dis = in_dis,
+                               .pitch_in_ref = pitch_ref,
+                               .pitch_in_dis = pitch_dis,
+                               .w_in = static_cast<int>(w_in),
+                               .h_in = static_cast<int>(h_in),
+                               .ref_out = scales_[scale].ref.get(),
+                               .dis_out = scales_[scale].dis.get(),
+                               .pitch_out = scales_[scale].pitch,
+                               .w_out = static_cast<int>(w),
+                               .h_out = static_cast<int>(h),
+                               .v_shift = vertical.shift,
+                               .v_round = vertical.add};
         const dim3 grid = grid_for(w, h, kBlockX, kBlockY);
         const dim3 block(kBlockX, kBlockY);
         if (scale == 1 && !hbd) {
@@ -370,14 +374,21 @@ class VifTwin final : public gpu::Twin {
       }
       if (scale == 0 && params_.skip_scale0) continue;
 
-      StatsArgs a{in_ref, in_dis, pitch_ref, pitch_dis, static_cast<int>(w), static_cast<int>(h),
-                  16, 32768, 16, 32768, params_.gain_limit, lut_, sums_.get() + scale * kSums};
-      if (scale == 0) {
-        a.mu_shift = bpc;
-        a.mu_round = 1U << (bpc - 1);
-        a.sq_shift = (bpc - 8) * 2;
-        a.sq_round = bpc == 8 ? 0 : std::uint64_t{1} << (a.sq_shift - 1);
-      }
+      const Rounding means = mean_rounding(scale, fmt_.bpc);
+      const Rounding squares = square_rounding(scale, fmt_.bpc);
+      const StatsArgs a{.ref = in_ref,
+                        .dis = in_dis,
+                        .pitch_ref = pitch_ref,
+                        .pitch_dis = pitch_dis,
+                        .w = static_cast<int>(w),
+                        .h = static_cast<int>(h),
+                        .mu_shift = means.shift,
+                        .mu_round = means.add,
+                        .sq_shift = squares.shift,
+                        .sq_round = squares.add,
+                        .gain_limit = params_.gain_limit,
+                        .lut = lut_,
+                        .sums = sums_.get() + scale * kSums};
       const dim3 grid = grid_for(w, h, kStatsW, kStatsH);
       const dim3 block(kBlockX, kBlockY);
       switch (scale) {
@@ -388,9 +399,15 @@ class VifTwin final : public gpu::Twin {
             stats_kernel<0, std::uint8_t, std::uint32_t><<<grid, block, 0, s.handle()>>>(a);
           }
           break;
-        case 1: stats_kernel<1, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
-        case 2: stats_kernel<2, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
-        default: stats_kernel<3, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a); break;
+        case 1:
+          stats_kernel<1, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          break;
+        case 2:
+          stats_kernel<2, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          break;
+        default:
+          stats_kernel<3, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          break;
       }
       VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));
     }
@@ -424,17 +441,15 @@ class VifTwin final : public gpu::Twin {
   bool debug_;
   PictureFormat fmt_;
   const std::uint16_t* lut_ = nullptr;
-  std::array<Scale, kScaleCount> scales_;  // [0] unused: scale 0 is the uploaded luma
+  std::array<Scale, kScaleCount> scales_;          // [0] unused: scale 0 is the uploaded luma
   gpu::DeviceBuffer<unsigned long long> sums_;     // kSums per scale
   gpu::PinnedBuffer<unsigned long long> results_;  // the same, per result slot
 };
 
 }  // namespace
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const KernelParams& params, bool debug) {
-  return [params, debug]() -> std::unique_ptr<gpu::Twin> {
-    return std::make_unique<VifTwin>(params, debug);
-  };
+std::unique_ptr<gpu::Twin> make_twin(const Config& config) {
+  return std::make_unique<VifTwin>(config.kernel, config.debug);
 }
 
 }  // namespace vqx::vif

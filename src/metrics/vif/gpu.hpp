@@ -1,7 +1,6 @@
 // Integer VIF's GPU twin (gpu.cu; built with a GPU backend only).
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include "gpu/twin.hpp"
@@ -9,6 +8,6 @@
 
 namespace vqx::vif {
 
-std::function<std::unique_ptr<gpu::Twin>()> twin_factory(const KernelParams& params, bool debug);
+std::unique_ptr<gpu::Twin> make_twin(const Config& config);
 
 }  // namespace vqx::vif

@@ -5,7 +5,7 @@ namespace vqx::vif {
 
 namespace {
 
-// Slots: the four scale scores, then with debug the kDebugNames in order.
+// Slots: vif::kOutputs (the four scale scores, then the debug outputs).
 enum Slot : std::size_t {
   kSlotScore = 4,  // integer_vif
   kSlotNum,
@@ -15,13 +15,16 @@ enum Slot : std::size_t {
 
 }  // namespace
 
+// In double, stored as float, in libvmaf's order of operations (16384 *
+// 65025 is 65536 * 255^2: sigma2^2 in Q16 relative to the 8-bit peak).
 ScaleSums finish_scale(std::int64_t num_log, std::int64_t den_log, std::int64_t num_lin,
                        std::int64_t den_lin) {
   ScaleSums out;
-  out.num = static_cast<float>(static_cast<double>(num_log) / 2048.0 +
-                               (static_cast<double>(den_lin) -
-                                (static_cast<double>(num_lin) / 16384.0) / 65025.0));
-  out.den = static_cast<float>(static_cast<double>(den_log) / 2048.0 + static_cast<double>(den_lin));
+  out.num = static_cast<float>(
+      static_cast<double>(num_log) / 2048.0 +
+      (static_cast<double>(den_lin) - (static_cast<double>(num_lin) / 16384.0) / 65025.0));
+  out.den =
+      static_cast<float>(static_cast<double>(den_log) / 2048.0 + static_cast<double>(den_lin));
   return out;
 }
 

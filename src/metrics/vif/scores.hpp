@@ -17,7 +17,7 @@ ScaleSums finish_scale(std::int64_t num_log, std::int64_t den_log, std::int64_t 
 
 // The values libvmaf writes (write_scores() in integer_vif.c): each scale
 // score is the float quotient num / den widened to double; the debug sums
-// add the float parts in double. Slots as make_vif_spec lays them out.
+// add the float parts in double. Slots as vif::kOutputs lists them.
 void write_scores(const FrameSums& s, bool skip_scale0, bool debug, unsigned index,
                   FeatureWriter& out);
 

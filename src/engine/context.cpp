@@ -1,0 +1,247 @@
+// The context: the public vqx::Context. It registers extractors and models
+// (registration.cpp), chooses the backend (backend.cpp), hands frames to its
+// scheduler (scheduler.cpp), predicts (prediction.cpp), pools and writes
+// (report_assembly.cpp). Everything it uses is owned by it: no global state.
+#include <cmath>
+#include <optional>
+
+#include "core/feature_spec.hpp"
+#include "engine/backend.hpp"
+#include "engine/feature_collector.hpp"
+#include "engine/no_throw.hpp"
+#include "engine/pooling.hpp"
+#include "engine/prediction.hpp"
+#include "engine/registration.hpp"
+#include "engine/report_assembly.hpp"
+#include "engine/scheduler.hpp"
+#include "engine/slot_writer.hpp"
+#include "gpu/pipeline.hpp"
+#include "output/atomic_file.hpp"
+#include "output/report.hpp"
+#include "output/writers.hpp"
+#include "vqx/vqx.hpp"
+
+namespace vqx {
+
+const char* version() { return "0.1.0"; }
+
+struct Context::Impl {
+  ContextSettings settings;
+  FeatureCollector collector;
+  Aggregates aggregates;  // whole-video values, in write order
+  Registrations registrations{collector};
+  std::optional<PictureFormat> format;
+  unsigned next_index = 0;
+  bool flushed = false;
+  std::unique_ptr<FrameScheduler> scheduler;
+  std::unique_ptr<gpu::Pipeline> gpu;  // null: everything on the CPU
+
+  [[nodiscard]] std::vector<unsigned> reported_frames() const;
+  [[nodiscard]] bool frame_is_sampled(unsigned i) const {
+    return settings.subsample <= 1 || i % settings.subsample == 0;
+  }
+};
+
+std::vector<unsigned> Context::Impl::reported_frames() const {
+  std::vector<unsigned> frames;
+  for (unsigned i = 0; i < next_index; ++i) {
+    if (frame_is_sampled(i)) frames.push_back(i);
+  }
+  return frames;
+}
+
+Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Context::~Context() {
+  if (!impl_) return;
+  // Waits for the frames in flight and joins the workers before anything
+  // they touch goes away.
+  impl_->scheduler.reset();
+}
+
+Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settings) {
+  if (settings.subsample == 0) {
+    return Error(Errc::kInvalidArgument, "subsample must be at least 1");
+  }
+  constexpr unsigned kMaxThreads = 256;
+  if (settings.threads > kMaxThreads) {
+    return Error(Errc::kInvalidArgument, "threads must be at most " + std::to_string(kMaxThreads));
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->settings = settings;
+  VQX_ASSIGN_OR_RETURN(impl->gpu, open_backend(settings));
+  VQX_ASSIGN_OR_RETURN(
+      impl->scheduler,
+      FrameScheduler::create(settings.threads, impl->registrations.extractors(), impl->collector));
+  return std::unique_ptr<Context>(new Context(std::move(impl)));
+}
+
+Status Context::use_feature(std::string_view spec) {
+  VQX_ASSIGN_OR_RETURN(FeatureRequest req, parse_feature_spec(spec));
+  return use_feature(req.name, req.options);
+}
+
+Status Context::use_feature(std::string_view name,
+                            const std::map<std::string, std::string>& options) {
+  return impl_->registrations.add_feature(name, options);
+}
+
+Status Context::use_features_from_model(std::string_view model_spec) {
+  return impl_->registrations.add_model(model_spec);
+}
+
+Expected<Picture> Context::fetch_picture(const PictureFormat& fmt) {
+  return impl_->scheduler->fetch_picture(fmt);
+}
+
+Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
+  Impl& s = *impl_;
+  if (s.flushed) return Error(Errc::kInvalidArgument, "read_pictures after flush");
+  // A context that has failed stays failed: the same error, every call.
+  if (Status failed = s.scheduler->first_error(); !failed.ok()) return failed;
+  if (index != s.next_index) {
+    return Error(Errc::kInvalidArgument, "frame index " + std::to_string(index) + " given where " +
+                                             std::to_string(s.next_index) + " was expected");
+  }
+  if (!(ref.format() == dist.format())) {
+    return Error(Errc::kMismatch,
+                 "reference and distorted pictures differ in size, bit depth "
+                 "or chroma format");
+  }
+  if (ref.plane_count() == 0 || ref.width() == 0) {
+    return Error(Errc::kInvalidArgument, "empty picture");
+  }
+  if (!s.format) {
+    const Status init = no_throw("setting up the features", [&] {
+      return init_extractors(s.registrations.extractors(), s.gpu.get(), s.collector, s.aggregates,
+                             ref.format());
+    });
+    if (!init.ok()) {  // half set up: never to be used again
+      s.scheduler->record(init);
+      return init;
+    }
+    s.format = ref.format();
+    s.registrations.close();
+  } else if (!(*s.format == ref.format())) {
+    return Error(Errc::kMismatch,
+                 "frame " + std::to_string(index) + " has a different format from the first frame");
+  }
+  ++s.next_index;
+  const bool sampled = s.frame_is_sampled(index);
+  if (s.gpu && !s.gpu->empty()) {
+    // The GPU's share: staged (copied) before this returns, computed later.
+    const Status submitted = s.gpu->submit(ref, dist, index, sampled, s.scheduler->fork_join());
+    if (!submitted.ok()) {
+      s.scheduler->record(submitted);
+      return submitted;
+    }
+  }
+  return s.scheduler->run(std::move(ref), std::move(dist), index, sampled);
+}
+
+Status Context::flush() {
+  Impl& s = *impl_;
+  if (s.flushed) return Error(Errc::kInvalidArgument, "flush called twice");
+  s.flushed = true;
+  VQX_RETURN_IF_ERROR(s.scheduler->wait_idle());
+  if (s.next_index == 0) return Error(Errc::kInvalidArgument, "no frames were read");
+  if (s.gpu && !s.gpu->empty()) VQX_RETURN_IF_ERROR(s.gpu->finish());
+  for (auto& r : s.registrations.extractors()) {
+    if (!r.spec.temporal || r.on_gpu) continue;
+    SlotWriter w(s.collector, r.metric_ids, &r.aggregate_names, &s.aggregates);
+    VQX_RETURN_IF_ERROR(r.temporal->flush(w));
+  }
+  return predict_models(s.registrations.models(), s.collector, s.reported_frames());
+}
+
+Expected<double> Context::score_at_index(std::string_view name, unsigned index) const {
+  auto id = impl_->collector.find(name);
+  if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
+  const double v = impl_->collector.get(*id, index);
+  if (std::isnan(v)) {
+    return Error(Errc::kInvalidArgument, "metric '" + std::string(name) +
+                                             "' has no value at frame " + std::to_string(index));
+  }
+  return v;
+}
+
+Expected<double> Context::pooled_score(std::string_view name, PoolMethod method) const {
+  auto id = impl_->collector.find(name);
+  if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
+  std::vector<double> values;
+  for (unsigned i : impl_->reported_frames()) {
+    const double v = impl_->collector.get(*id, i);
+    if (!std::isnan(v)) values.push_back(v);
+  }
+  if (values.empty()) {
+    return Error(Errc::kInvalidArgument, "metric '" + std::string(name) + "' has no values");
+  }
+  const PooledStats p = pool(values);
+  switch (method) {
+    case PoolMethod::kMin:
+      return p.min;
+    case PoolMethod::kMax:
+      return p.max;
+    case PoolMethod::kMean:
+      return p.mean;
+    case PoolMethod::kHarmonicMean:
+      return p.harmonic_mean;
+  }
+  return Error(Errc::kInvalidArgument, "unknown pooling method");
+}
+
+Expected<double> Context::aggregate_score(std::string_view name) const {
+  for (const auto& [n, v] : impl_->aggregates) {
+    if (n == name) return v;
+  }
+  return Error(Errc::kInvalidArgument, "no aggregate metric named '" + std::string(name) + "'");
+}
+
+std::vector<std::string> Context::metric_names() const {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < impl_->collector.metric_count(); ++i) {
+    names.push_back(impl_->collector.name(i));
+  }
+  return names;
+}
+
+std::vector<std::string> Context::model_names() const {
+  std::vector<std::string> names;
+  for (const auto& m : impl_->registrations.models()) names.push_back(m.model.name());
+  return names;
+}
+
+unsigned Context::frame_count() const { return impl_->next_index; }
+
+Expected<std::string> Context::metric_backend(std::string_view name) const {
+  for (const auto& r : impl_->registrations.extractors()) {
+    for (const auto& out : r.spec.outputs) {
+      // Before the first frame, where it will be computed.
+      const bool on_gpu = r.on_gpu || (impl_->gpu && !impl_->format && r.spec.make_twin);
+      if (out.name == name) return on_gpu ? impl_->gpu->backend() : std::string("cpu");
+    }
+  }
+  if (impl_->collector.find(name)) return std::string("cpu");  // a model score
+  return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
+}
+
+std::string Context::device_description() const {
+  return impl_->gpu ? impl_->gpu->description() : std::string("cpu");
+}
+
+Status Context::write_output(const std::string& path, OutputFormat format, int precision,
+                             double fps) const {
+  const Impl& s = *impl_;
+  const ReportSource source{s.collector,
+                            s.reported_frames(),
+                            s.aggregates,
+                            s.format,
+                            s.gpu ? s.gpu->description() : std::string(),
+                            [this](std::string_view name) { return metric_backend(name); }};
+  Report report;
+  assemble_report(source, precision, fps, report);
+  return write_file_atomically(
+      path, [&](std::ostream& out) { return write_report(report, format, out); });
+}
+
+}  // namespace vqx

@@ -1,0 +1,133 @@
+// The "speed_chroma" extractor family (libvmaf speed.c, vmaf_fex_speed_chroma):
+// SpEED of the U plane and of the V plane, and their combination.
+#include <array>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "metrics/families.hpp"
+#include "metrics/speed/geometry.hpp"
+#include "metrics/speed/params.hpp"
+#include "metrics/speed/rows.hpp"
+#include "metrics/speed/score.hpp"
+
+namespace vqx {
+
+namespace {
+
+using speed::Params;
+
+// The chroma plane size libvmaf's init_chroma() uses: the luma size halved
+// with truncation (for odd sizes that leaves out the last chroma column or
+// row of the picture).
+unsigned chroma_side(unsigned luma, bool subsampled) { return subsampled ? luma / 2 : luma; }
+
+// Output slots, in libvmaf's order.
+enum Slot : std::size_t { kSlotU, kSlotV, kSlotUv };
+
+// The score as written: MIN(score, speed_max_val), the float score compared
+// in double.
+double clipped(float score, double max_val) {
+  const double s = score;
+  return s < max_val ? s : max_val;
+}
+
+class SpeedChromaExtractor final : public Extractor {
+ public:
+  explicit SpeedChromaExtractor(const Params& p) : params_(p) {}
+
+  Status init(const PictureFormat& fmt) override {
+    VQX_RETURN_IF_ERROR(validate(fmt));
+    if (fmt.chroma == ChromaFormat::k400) {
+      return Error(Errc::kUnsupported,
+                   "speed_chroma: the input is 4:0:0 (luma only); SpEED chroma needs U and V "
+                   "planes");
+    }
+    const unsigned w = chroma_side(fmt.width, fmt.chroma != ChromaFormat::k444);
+    const unsigned h = chroma_side(fmt.height, fmt.chroma == ChromaFormat::k420);
+    VQX_ASSIGN_OR_RETURN(const speed::Geometry g,
+                         speed::make_geometry(w, h, params_, "speed_chroma: the U and V planes"));
+    try {
+      scorer_.init(g, params_, params_.weight_var_mode);
+      ref_rows_.init(w, fmt.bpc);
+      dis_rows_.init(w, fmt.bpc);
+    } catch (const std::bad_alloc&) {
+      return Error(Errc::kLimit, "speed_chroma: out of memory for " + std::to_string(w) + "x" +
+                                     std::to_string(h) + " chroma planes");
+    }
+    fmt_ = fmt;
+    initialised_ = true;
+    return Status::Ok();
+  }
+
+  Status extract(const Picture& ref, const Picture& dist, unsigned index,
+                 FeatureWriter& out) override {
+    VQX_RETURN_IF_ERROR(check_extract_input("speed_chroma", initialised_, fmt_, FormatMatch::kExact,
+                                            ref, dist, index));
+    const speed::SpeedScorer::Result u = channel(ref, dist, 1);
+    const speed::SpeedScorer::Result v = channel(ref, dist, 2);
+
+    // A singular channel (e.g. a flat one) takes the other's score for the
+    // combination, unless both are.
+    float uv = 0;
+    if (u.singular && !v.singular) {
+      uv = v.score;
+    } else if (v.singular && !u.singular) {
+      uv = u.score;
+    } else {
+      uv = static_cast<float>((u.score + v.score) / 2.0);
+    }
+    out.write(kSlotU, index, clipped(u.score, params_.max_val));
+    out.write(kSlotV, index, clipped(v.score, params_.max_val));
+    out.write(kSlotUv, index, clipped(uv, params_.max_val));
+    return Status::Ok();
+  }
+
+ private:
+  speed::SpeedScorer::Result channel(const Picture& ref, const Picture& dist, unsigned p) {
+    ref_rows_.set({ref.plane(p).data(), ref.plane(p).stride_bytes()});
+    dis_rows_.set({dist.plane(p).data(), dist.plane(p).stride_bytes()});
+    return scorer_.score(ref_rows_, dis_rows_);
+  }
+
+  Params params_;
+  PictureFormat fmt_;
+  speed::SpeedScorer scorer_;
+  speed::PlaneRows ref_rows_;
+  speed::PlaneRows dis_rows_;
+  bool initialised_ = false;
+};
+
+constexpr std::array<OutputDef, 3> kOutputs = {{
+    {"speed_chroma_u"},
+    {"speed_chroma_v"},
+    {"speed_chroma_uv"},
+}};
+
+constexpr std::array<FeatureAlias, 3> kProvides = {{
+    // libvmaf feature/alias.c and speed.c, provided_features_chroma[].
+    {"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
+    {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
+    {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
+}};
+
+Expected<Params> read_params(const OptionSet& set) {
+  VQX_ASSIGN_OR_RETURN(Params p, speed::read_common(set, "speed_chroma"));
+  p.weight_var_mode = set.get_int("speed_weight_var_mode");
+  return p;
+}
+
+}  // namespace
+
+const ExtractorFamily& speed_chroma_family() {
+  static const ExtractorFamily kFamily = {
+      .name = "speed_chroma",
+      .options = speed::chroma_option_defs(),
+      .outputs = kOutputs,
+      .provides = kProvides,
+      .bind = bind_family<Params, read_params, SpeedChromaExtractor>,
+  };
+  return kFamily;
+}
+
+}  // namespace vqx

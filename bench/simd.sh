@@ -8,8 +8,9 @@
 # the moments kernel also written with GCC vector types in each of those
 # builds' dispatch, and Highway versions of both kernels for each Highway
 # target this CPU runs (all checked bit for bit against the library's).
-# Prints a Markdown
-# table of milliseconds per 1080p frame: the median, and the fastest frame.
+# Prints a Markdown table of milliseconds per 1080p frame: the fastest frame
+# of all runs (the steadier figure on a shared machine; the ratio column is
+# of these) and the median of the runs' medians.
 # Usage: bench/simd.sh   (ROUNDS=n: runs of each program, default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,12 +46,12 @@ PY
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 echo "CPU: $cpu, $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| kernel | version | ms per 1080p frame (median) | fastest frame | time / target_clones time |"
+echo "| kernel | version | fastest frame, ms | median frame, ms | fastest / target_clones' fastest |"
 echo "|---|---|---|---|---|"
 # Per kernel: the library's builds, then Highway's targets.
 for kernel in moments dwt0; do
   grep "^$kernel"$'\tlibrary ' "$work/rows"
   grep "^$kernel"$'\thighway ' "$work/rows"
 done | awk -F'\t' '
-  $2 == "library target_clones" { clones = $3 }
-  { printf "| %s | %s | %.2f | %.2f | %.2fx |\n", $1, $2, $3, $4, $3 / clones }'
+  $2 == "library target_clones" { clones = $4 }
+  { printf "| %s | %s | %.2f | %.2f | %.2fx |\n", $1, $2, $4, $3, $4 / clones }'

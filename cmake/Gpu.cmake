@@ -57,8 +57,10 @@ function(vqx_gpu_target target sources)
     target_link_libraries(${target} PUBLIC CUDA::cudart_static)
   else()
     target_compile_definitions(${target} PRIVATE VQX_GPU_HIP=1)
-    # -ffp-contract=off: the same reason as CUDA's --fmad=false.
-    set(_flags -std=c++20 -x hip -O3 -fPIC -ffp-contract=off -Wall -Wextra -DVQX_GPU_HIP=1
+    # The library's floating-point rules (cmake/FloatingPoint.cmake), for the
+    # device code as for the host code: -ffp-contract=off for the same reason
+    # as CUDA's --fmad=false.
+    set(_flags -std=c++20 -x hip -O3 -fPIC ${VQX_FP_RULES} -Wall -Wextra -DVQX_GPU_HIP=1
                -DVQX_HAVE_GPU=1 -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src)
     if(VQX_WERROR)
       list(APPEND _flags -Werror)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds VQX and runs the whole test suite: release build (warnings as
-# errors) with every test, then the same suite under ASan+UBSan (without the
-# full-corpus runs (CorpusParity, OracleRun), which the release build already covers), the
-# multi-thread tests under TSan, and a short run of every fuzz target.
+# errors) with every test, then the unit and golden tests of every other CPU
+# kernel target this machine executes (scripts/simd_targets.sh), the same
+# suite under ASan+UBSan (without the full-corpus runs (CorpusParity,
+# OracleRun), which the release build already covers), the multi-thread
+# tests under TSan, and a short run of every fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -10,6 +12,11 @@ jobs=$(nproc)
 cmake --preset release
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
+
+# Every CPU kernel target: the release suite has just tested the clones this
+# CPU picks; the other targets get builds of their own (those this CPU cannot
+# execute are compiled, as the release build's clones, and reported skipped).
+bash scripts/simd_targets.sh --ci
 
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"

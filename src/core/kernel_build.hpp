@@ -1,25 +1,51 @@
-// How the CPU kernels of every metric family are compiled: run-time
-// dispatch to AVX2 and AVX-512 builds of the hot loops, forced inlining, and
-// loops declared free of dependencies. The floating-point settings (no fused
-// multiply-add, and for some families no trapping math) are each family's
-// own, in the pragma block at the top of its kernel sources or of its
-// simd.hpp / vector_config.hpp.
+// How the CPU kernels of every metric family are compiled: the targets each
+// hot loop is built for and how one is chosen at run time, forced inlining,
+// and loops declared free of dependencies. The floating-point rules (no
+// fused multiply-add) are the whole library's: cmake/FloatingPoint.cmake.
 #pragma once
 
-// Where the toolchain can dispatch at run time (GCC, x86-64, ELF ifuncs), a
-// function marked VQX_CLONES is also compiled for x86-64-v3 (AVX2) and
-// x86-64-v4 (AVX-512), and the loader picks the best the CPU has. Each
+// A function marked VQX_CLONES is compiled once for each target VQX ships
+// (cmake/CpuTargets.cmake: the x86-64 baseline, x86-64-v3 with AVX2 and FMA,
+// x86-64-v4 with AVX-512) where the toolchain can dispatch at run time (GCC,
+// x86-64, ELF ifuncs), and the loader picks the best the CPU has. Each
 // family's arithmetic (integer, or IEEE with no fused operation) gives the
-// same bits on every path. Define VQX_NO_CLONES to build the baseline path
-// only (full stacks in TSan reports: docs/reliability.md).
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(VQX_NO_CLONES)
-#define VQX_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+// same bits on every target; scripts/simd_targets.sh tests each one.
+//
+// A per-target build (cmake -DVQX_CPU_TARGET=...) compiles each such
+// function for one target only, with the attribute its clone gets:
+// VQX_KERNEL_TARGET, or none for the baseline (VQX_NO_CLONES, which also
+// gives TSan reports full stacks: docs/reliability.md). CMake defines these
+// and VQX_KERNEL_CLONES, the clone list (vqx_cpu_target_definitions).
+#if defined(VQX_KERNEL_TARGET)
+#define VQX_CLONES __attribute__((target(VQX_KERNEL_TARGET)))
+#define VQX_HAS_CLONES 0
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+    defined(VQX_KERNEL_CLONES) && !defined(VQX_NO_CLONES)
+#define VQX_CLONES __attribute__((target_clones(VQX_KERNEL_CLONES)))
 #define VQX_HAS_CLONES 1
 #else
 #define VQX_CLONES
 #define VQX_HAS_CLONES 0
 #endif
+
+namespace vqx {
+
+// Whether the kernels that run here are built for AVX2 (x86-64-v3 or v4):
+// the clones the loader picks on this CPU, or the one target of a
+// per-target build. For choices that change speed only (ciede's batches).
+inline bool kernels_use_avx2() {
+#if VQX_HAS_CLONES
+  return __builtin_cpu_supports("x86-64-v3") != 0;
+#elif defined(VQX_KERNEL_LEVEL)
+  return VQX_KERNEL_LEVEL >= 3;
+#elif defined(__AVX2__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace vqx
 
 // Helpers are forced inline so that each clone compiles its own copy; so
 // are loop bodies given as lambdas (VQX_INLINE_LAMBDA after the parameter

@@ -6,11 +6,6 @@
 
 #include "model/text.hpp"
 
-// Scores must match libvmaf to the last bits: no fused multiply-add.
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
-
 namespace vqx {
 
 namespace {

@@ -8,9 +8,6 @@
 #include "core/index_math.hpp"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/masking.hpp"
-// Last: sets floating-point contraction off for this file (libvmaf rounds
-// every product and sum on its own).
-#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -70,9 +67,7 @@ struct AdmCpu::Window {
   std::array<std::int32_t*, 3> flt_a, ctr_a, flt_r, ctr_r;
 };
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 SumConsts sum_consts(int scale, const ScaleGeometry& g) {
   SumConsts c;

@@ -2,9 +2,6 @@
 
 #include <cmath>
 #include <string>
-// Last: sets floating-point contraction off for this file (libvmaf rounds
-// every product and sum on its own).
-#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 

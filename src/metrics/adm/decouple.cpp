@@ -4,9 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "metrics/adm/column_loops.hpp"
 #include "metrics/adm/params.hpp"
-// Last: sets floating-point contraction off for this file.
-#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -114,10 +113,9 @@ DecoupleParams make_decouple_params(double enhn_gain_limit) {
   return {enhn_gain_limit, static_cast<float>(std::cos(kOneDegree) * std::cos(kOneDegree))};
 }
 
-VQX_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis,
-                                 int begin, int end, const DecoupleParams& p, std::int32_t* scratch,
-                                 DetailOut<std::int16_t> restored,
-                                 DetailOut<std::int16_t> additive) {
+VQX_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis, int begin,
+                             int end, const DecoupleParams& p, std::int32_t* scratch,
+                             DetailOut<std::int16_t> restored, DetailOut<std::int16_t> additive) {
   const std::int16_t* __restrict oh = ref.h;
   const std::int16_t* __restrict ov = ref.v;
   const std::int16_t* __restrict od = ref.d;
@@ -167,10 +165,9 @@ VQX_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t
   });
 }
 
-VQX_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis,
-                                 int begin, int end, const DecoupleParams& p, std::int32_t* scratch,
-                                 DetailOut<std::int32_t> restored,
-                                 DetailOut<std::int32_t> additive) {
+VQX_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis, int begin,
+                             int end, const DecoupleParams& p, std::int32_t* scratch,
+                             DetailOut<std::int32_t> restored, DetailOut<std::int32_t> additive) {
   const std::int32_t* __restrict oh = ref.h;
   const std::int32_t* __restrict ov = ref.v;
   const std::int32_t* __restrict od = ref.d;

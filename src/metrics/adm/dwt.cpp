@@ -1,9 +1,8 @@
 #include "metrics/adm/dwt.hpp"
 
 #include "core/index_math.hpp"
+#include "metrics/adm/column_loops.hpp"
 #include "metrics/adm/params.hpp"
-// Last: sets floating-point contraction off for this file.
-#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -26,7 +25,7 @@ VQX_FORCE_INLINE void pad_row(T* r, int w) {
 // libvmaf's C code wraps.
 template <typename Sample, bool kDetail>
 VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
-                              DwtScratch<std::int16_t> tmp) {
+                                DwtScratch<std::int16_t> tmp) {
   const Sample* __restrict r0 = rows[0];
   const Sample* __restrict r1 = rows[1];
   const Sample* __restrict r2 = rows[2];
@@ -53,7 +52,7 @@ VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
 
 template <typename Sample>
 VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
-                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+                                 DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   const int bw = (w + 1) / 2;
   std::int32_t* __restrict a = out.a;
   if (out.v == nullptr) {
@@ -92,17 +91,17 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
 }  // namespace
 
 VQX_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
-                                   DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
 }
 
 VQX_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
-                                   DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+                               DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
 }
 
 VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
-                                    DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
+                                DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
   // Rounding and shifts per scale (params.hpp, dwt_rounding).
   const DwtRounding rounding = dwt_rounding(scale);
   const std::int64_t vadd = rounding.vert_add;

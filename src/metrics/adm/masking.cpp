@@ -1,8 +1,7 @@
 #include "metrics/adm/masking.hpp"
 
+#include "metrics/adm/column_loops.hpp"
 #include "metrics/adm/params.hpp"
-// Last: sets floating-point contraction off for this file.
-#include "metrics/adm/kernel_util.hpp"
 
 namespace vqx::adm {
 
@@ -10,7 +9,7 @@ namespace {
 
 // The fixed-point steps are params.hpp's (wrap_abs, div30_q12, csf0_hv, ...,
 // shared with the GPU twin). Where they shift an int64 right, the CPU shifts
-// with shift_right (kernel_util.hpp), which vectorises.
+// with shift_right (column_loops.hpp), which vectorises.
 
 // |c|/30 and |c|/15 in Q32 (scales 1..3).
 VQX_FORCE_INLINE std::int32_t div30_q32(std::int32_t m) {
@@ -41,8 +40,8 @@ VQX_FORCE_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, cons
 }  // namespace
 
 VQX_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
-                                   const std::array<std::uint16_t, 3>& q, std::int32_t* flt_sum,
-                                   std::int32_t* ctr_sum) {
+                               const std::array<std::uint16_t, 3>& q, std::int32_t* flt_sum,
+                               std::int32_t* ctr_sum) {
   const std::int16_t* __restrict sh = src.h;
   const std::int16_t* __restrict sv = src.v;
   const std::int16_t* __restrict sd = src.d;
@@ -59,8 +58,8 @@ VQX_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
 }
 
 VQX_CLONES void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int end,
-                                    const std::array<std::uint32_t, 3>& q, std::int32_t* flt_sum,
-                                    std::int32_t* ctr_sum) {
+                                const std::array<std::uint32_t, 3>& q, std::int32_t* flt_sum,
+                                std::int32_t* ctr_sum) {
   const std::int32_t* __restrict sh = src.h;
   const std::int32_t* __restrict sv = src.v;
   const std::int32_t* __restrict sd = src.d;
@@ -77,8 +76,8 @@ VQX_CLONES void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int end,
 }
 
 VQX_CLONES void threshold_row(const std::int32_t* up, const std::int32_t* mid,
-                                  const std::int32_t* down, const std::int32_t* ctr, int begin,
-                                  int end, std::int32_t* col_scratch, std::int32_t* thr) {
+                              const std::int32_t* down, const std::int32_t* ctr, int begin, int end,
+                              std::int32_t* col_scratch, std::int32_t* thr) {
   const std::int32_t* __restrict u = up;
   const std::int32_t* __restrict m = mid;
   const std::int32_t* __restrict dn = down;
@@ -92,9 +91,8 @@ VQX_CLONES void threshold_row(const std::int32_t* up, const std::int32_t* mid,
 }
 
 VQX_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr,
-                                            int begin, int end,
-                                            const std::array<std::uint16_t, 3>& q,
-                                            const CubeRoundings& r) {
+                                        int begin, int end, const std::array<std::uint16_t, 3>& q,
+                                        const CubeRoundings& r) {
   const std::int16_t* bands[3] = {x.h, x.v, x.d};
   const std::int32_t* __restrict t = thr;
   BandSums sums{};
@@ -109,9 +107,8 @@ VQX_CLONES BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::in
 }
 
 VQX_CLONES BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr,
-                                             int begin, int end,
-                                             const std::array<std::uint32_t, 3>& q,
-                                             const CubeRoundings& r) {
+                                         int begin, int end, const std::array<std::uint32_t, 3>& q,
+                                         const CubeRoundings& r) {
   const std::int32_t* bands[3] = {x.h, x.v, x.d};
   const std::int32_t* __restrict t = thr;
   BandSums sums{};
@@ -119,8 +116,9 @@ VQX_CLONES BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::i
     const std::int32_t* __restrict s = bands[b];
     const std::int64_t qb = q[b];
     const CubeRounding rb = r[b];
-    sums[b] = sum_columns<std::int64_t>(
-        begin, end, [=](int j) VQX_INLINE_LAMBDA { return masked_cube(weigh_n(qb, s[j]), t[j], rb); });
+    sums[b] = sum_columns<std::int64_t>(begin, end, [=](int j) VQX_INLINE_LAMBDA {
+      return masked_cube(weigh_n(qb, s[j]), t[j], rb);
+    });
   }
   return sums;
 }
@@ -139,7 +137,7 @@ VQX_CLONES BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, int 
 }
 
 VQX_CLONES BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int end,
-                                           const RefCubeRounding& r) {
+                                       const RefCubeRounding& r) {
   const std::int32_t* bands[3] = {o.h, o.v, o.d};
   BandSumsU sums{};
   const RefCubeRounding rr = r;

@@ -1,11 +1,10 @@
 #include "metrics/ciede/batch.hpp"
 
-#include "metrics/ciede/vector_config.hpp"
-
 #include <cmath>
 #include <cstdint>
 
 #include "metrics/ciede/approx_math.hpp"
+#include "metrics/ciede/approximate_path.hpp"
 #include "metrics/ciede/blend.hpp"
 #include "metrics/ciede/delta_e.hpp"
 #include "metrics/ciede/delta_e_steps.hpp"
@@ -113,8 +112,8 @@ VQX_CLONES void hue_stage(PairBatch& p) {
     const float mean_h = pick(std::fabs(static_cast<double>(h1 - h2)) > kPi, far, near);
 
     // T: an absolute bound, as T lies between 0.3 and 1.7.
-    const double t = steps::hue_weighting(
-        mean_h, [](double x) VQX_INLINE_LAMBDA { return approx::cos(x); });
+    const double t =
+        steps::hue_weighting(mean_h, [](double x) VQX_INLINE_LAMBDA { return approx::cos(x); });
     ok = ok & same_float(t, kRelativeBound * 4.0);
 
     const double exponent = steps::rotation_exponent(mean_h);

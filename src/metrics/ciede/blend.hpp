@@ -1,10 +1,10 @@
 // pick(c, a, b) = c ? a : b, for loops the compiler must vectorise.
-//
-// Include only from .cpp files, after vector_config.hpp.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+
+#include "core/kernel_build.hpp"
 
 namespace vqx::ciede {
 

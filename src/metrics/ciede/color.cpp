@@ -1,7 +1,5 @@
 #include "metrics/ciede/color.hpp"
 
-#include "metrics/ciede/vector_config.hpp"
-
 #include <cmath>
 
 #include "metrics/ciede/color_steps.hpp"

@@ -2,10 +2,9 @@
 // get_lab_color), shared by the libm version (color.cpp) and the batch
 // version (lab_batch.cpp) so that both do exactly the same arithmetic
 // around the pow() calls.
-//
-// Include only from .cpp files, after vector_config.hpp.
 #pragma once
 
+#include "core/kernel_build.hpp"
 #include "metrics/ciede/color.hpp"
 #include "metrics/ciede/params.hpp"
 

@@ -1,7 +1,5 @@
 #include "metrics/ciede/cpu.hpp"
 
-#include "metrics/ciede/vector_config.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <memory>

@@ -1,7 +1,5 @@
 #include "metrics/ciede/delta_e.hpp"
 
-#include "metrics/ciede/vector_config.hpp"
-
 #include <cmath>
 
 #include "metrics/ciede/delta_e_steps.hpp"

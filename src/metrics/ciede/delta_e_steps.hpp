@@ -1,12 +1,12 @@
 // Steps of libvmaf's CIEDE2000 (ciede.c, ciede2000() and its helpers) shared
 // by the libm transcription (delta_e.cpp) and the batch (batch.cpp), so that
 // both do exactly the same float and double arithmetic.
-//
-// Include only from .cpp files, after vector_config.hpp.
 #pragma once
 
 #include <cmath>
 #include <numbers>
+
+#include "core/kernel_build.hpp"
 
 #include "metrics/ciede/params.hpp"
 

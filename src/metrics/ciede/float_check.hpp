@@ -1,11 +1,11 @@
 // The test that lets an approximate double stand for libm's: when every
 // double within a bound of ours rounds to the same float, and libm's value
 // lies within that bound, libm's rounds to that float too.
-//
-// Include only from .cpp files, after vector_config.hpp.
 #pragma once
 
 #include <cmath>
+
+#include "core/kernel_build.hpp"
 
 namespace vqx::ciede {
 

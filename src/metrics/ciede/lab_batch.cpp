@@ -1,10 +1,9 @@
 #include "metrics/ciede/lab_batch.hpp"
 
-#include "metrics/ciede/vector_config.hpp"
-
 #include <cmath>
 
 #include "metrics/ciede/approx_math.hpp"
+#include "metrics/ciede/approximate_path.hpp"
 #include "metrics/ciede/blend.hpp"
 #include "metrics/ciede/color_steps.hpp"
 #include "metrics/ciede/float_check.hpp"

@@ -7,7 +7,7 @@
 
 #include "metrics/float_adm/params.hpp"
 #include "metrics/float_adm/recip.hpp"
-#include "metrics/float_common/simd.hpp"
+#include "metrics/float_common/float_ops.hpp"
 
 namespace vqx::float_adm {
 

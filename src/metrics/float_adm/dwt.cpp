@@ -2,8 +2,8 @@
 
 #include <cassert>
 
+#include "core/kernel_build.hpp"
 #include "metrics/float_adm/params.hpp"
-#include "metrics/float_common/simd.hpp"
 
 namespace vqx::float_adm {
 

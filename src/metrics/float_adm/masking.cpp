@@ -5,7 +5,7 @@
 
 #include "core/index_math.hpp"
 #include "metrics/float_adm/params.hpp"
-#include "metrics/float_common/simd.hpp"
+#include "metrics/float_common/float_ops.hpp"
 
 namespace vqx::float_adm {
 

@@ -56,9 +56,8 @@ inline constexpr std::array<std::uint32_t, 1U << kRcpIndexBits> kRcpTable = make
 }
 
 // libvmaf's rcp_s(): the approximation and one Newton-Raphson step,
-// xi + xi * (1 - x * xi), one rounding per operation. (One operation per
-// statement: this header comes before simd.hpp's pragmas, and Clang fuses
-// a multiply-add written as one expression.)
+// xi + xi * (1 - x * xi), one rounding per operation (nothing is fused:
+// cmake/FloatingPoint.cmake).
 [[gnu::always_inline]] inline float refined_rcp(float x) {
   const float xi = intel_rcp(x);
   const float product = x * xi;

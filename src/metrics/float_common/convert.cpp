@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cstdint>
 
-#include "metrics/float_common/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::float_common {
 

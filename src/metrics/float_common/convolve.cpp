@@ -3,7 +3,7 @@
 #include <array>
 #include <cassert>
 
-#include "metrics/float_common/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::float_common {
 
@@ -43,9 +43,8 @@ VQX_CLONES
 void weighted_rows(std::span<const float> taps, const float* const* rows, unsigned width,
                    float* out) {
   const float* f = taps.data();
-  accumulate(taps.size(), width, out, [&](std::size_t k, std::size_t j) VQX_INLINE_LAMBDA {
-    return f[k] * rows[k][j];
-  });
+  accumulate(taps.size(), width, out,
+             [&](std::size_t k, std::size_t j) VQX_INLINE_LAMBDA { return f[k] * rows[k][j]; });
 }
 
 // The five sums of one column block side by side, so that each sample is
@@ -134,8 +133,7 @@ void filter_row_even(std::span<const float> taps, const float* padded, unsigned 
   const float* f = taps.data();
   const float* const* rows = shifted.data();
   accumulate(taps.size(), out_width, out,
-             [&](std::size_t k, std::size_t j)
-                 VQX_INLINE_LAMBDA { return f[k] * rows[k][2 * j]; });
+             [&](std::size_t k, std::size_t j) VQX_INLINE_LAMBDA { return f[k] * rows[k][2 * j]; });
 }
 
 std::size_t filter_scratch_size(unsigned width, unsigned taps) {

@@ -5,7 +5,7 @@
 #include <numbers>
 
 #include "core/index_math.hpp"
-#include "metrics/float_common/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::float_common {
 

@@ -2,7 +2,7 @@
 
 #include <cassert>
 
-#include "metrics/float_common/simd.hpp"
+#include "metrics/float_common/float_ops.hpp"
 
 namespace vqx::float_motion {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "metrics/float_common/simd.hpp"
+#include "metrics/float_common/float_ops.hpp"
 #include "metrics/float_vif/params.hpp"
 
 namespace vqx::float_vif {

@@ -6,15 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 
-// Bit-exactness: libvmaf rounds every float product and sum on its own, so
-// no multiply-add may be fused (GCC fuses across statements in C++ whenever
-// the target has FMA, as the x86-64-v3/v4 clones below do).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 // The block loops run over kLanes blocks side by side, which the compiler
 // vectorises, cloned for AVX2 and AVX-512 (core/kernel_build.hpp).
 #include "core/kernel_build.hpp"
@@ -160,7 +151,7 @@ VQX_FORCE_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
 // weighted by the mask table * variance ratio) / 32, the square root taken
 // in double as libvmaf does.
 VQX_FORCE_INLINE void masking_level(const LaneRow* coef, const LaneFloats& ratio, const Weights& w,
-                                  LaneFloats& level) {
+                                    LaneFloats& level) {
   float energy[kLanes] = {};
   for (int k = 1; k < kBlockArea; ++k) {
     const float m = w.mask[k];
@@ -238,7 +229,7 @@ VQX_FORCE_INLINE float accumulate(const Scratch& s, int count, float sum) {
 
 template <typename Sample>
 VQX_FORCE_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
-                                      unsigned bpc, const Weights& w, Scratch& s) {
+                                        unsigned bpc, const Weights& w, Scratch& s) {
   // Block origins x, y = 0, 7, 14, ... while the block fits.
   const unsigned blocks_x = (ref.width - kBlock) / kStep + 1;
   const unsigned blocks_y = (ref.height - kBlock) / kStep + 1;
@@ -267,14 +258,13 @@ VQX_FORCE_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const Plan
 }
 
 VQX_CLONES float plane_error_8(const PlaneView<std::uint8_t>& ref,
-                                   const PlaneView<std::uint8_t>& dist, const Weights& w,
-                                   Scratch& s) {
+                               const PlaneView<std::uint8_t>& dist, const Weights& w, Scratch& s) {
   return plane_error_impl(ref, dist, 8, w, s);
 }
 
 VQX_CLONES float plane_error_16(const PlaneView<std::uint16_t>& ref,
-                                    const PlaneView<std::uint16_t>& dist, unsigned bpc,
-                                    const Weights& w, Scratch& s) {
+                                const PlaneView<std::uint16_t>& dist, unsigned bpc,
+                                const Weights& w, Scratch& s) {
   return plane_error_impl(ref, dist, bpc, w, s);
 }
 

@@ -18,14 +18,6 @@
 #include "metrics/psnr_hvs/cpu.hpp"
 #include "metrics/psnr_hvs/params.hpp"
 
-// Bit-exactness with libvmaf: no multiply-add may be fused (GCC fuses across
-// statements in C++ when the target has FMA, e.g. with -march=native).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 namespace vqx {
 
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/index_math.hpp"
-#include "metrics/speed/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::speed {
 

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "metrics/speed/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::speed {
 
@@ -35,8 +35,8 @@ using Means = std::array<double, kN>;
 }
 
 VQX_CLONES void sums_of_products(const float* band, std::size_t stride, unsigned sub_w,
-                                       unsigned sub_h, const Offsets& offsets, const Means& means,
-                                       Sums& sums) {
+                                 unsigned sub_h, const Offsets& offsets, const Means& means,
+                                 Sums& sums) {
   std::array<Row, kStep> c{};  // lanes kN.. stay 0
   for (unsigned i = 0; i < sub_h; ++i) {
     const float* row = band + i * stride;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "metrics/speed/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::speed {
 
@@ -311,7 +311,7 @@ void householder_qr(const Square& a, Square& qt, Square& r) {
 // from the bottom, every column's value subtracting x[k] * r[i][k] for k
 // ascending. False when a pivot is below kEigenEps.
 VQX_CLONES bool apply_qr(const Square& qt, const Square& r, const float* b, std::size_t n,
-                               float* qtb, float* x) {
+                         float* qtb, float* x) {
   std::fill(qtb, qtb + std::size_t{kN} * n, 0.0F);
   for (int i = 0; i < kN; ++i) {
     float* __restrict out = qtb + static_cast<std::size_t>(i) * n;

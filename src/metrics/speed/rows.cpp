@@ -1,7 +1,7 @@
 #include "metrics/speed/rows.hpp"
 
+#include "core/kernel_build.hpp"
 #include "metrics/speed/params.hpp"
-#include "metrics/speed/simd.hpp"
 
 namespace vqx::speed {
 
@@ -31,20 +31,18 @@ template <typename Sample>
 }
 
 // The four instances, each compiled for every vector extension.
-VQX_CLONES void convert_u8(const std::uint8_t* in, unsigned width, float inv_scale,
-                                 float* out) {
+VQX_CLONES void convert_u8(const std::uint8_t* in, unsigned width, float inv_scale, float* out) {
   convert(in, width, inv_scale, out);
 }
-VQX_CLONES void convert_u16(const std::uint16_t* in, unsigned width, float inv_scale,
-                                  float* out) {
+VQX_CLONES void convert_u16(const std::uint16_t* in, unsigned width, float inv_scale, float* out) {
   convert(in, width, inv_scale, out);
 }
 VQX_CLONES void difference_u8(const std::uint8_t* a, const std::uint8_t* b, unsigned width,
-                                    float inv_scale, float* out) {
+                              float inv_scale, float* out) {
   convert_difference(a, b, width, inv_scale, out);
 }
 VQX_CLONES void difference_u16(const std::uint16_t* a, const std::uint16_t* b, unsigned width,
-                                     float inv_scale, float* out) {
+                               float inv_scale, float* out) {
   convert_difference(a, b, width, inv_scale, out);
 }
 

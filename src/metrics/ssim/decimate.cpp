@@ -12,8 +12,8 @@
 #include <climits>
 
 #include "core/index_math.hpp"
+#include "core/kernel_build.hpp"
 #include "metrics/ssim/params.hpp"
-#include "metrics/ssim/simd.hpp"
 
 namespace vqx::ssim {
 
@@ -27,8 +27,8 @@ constexpr int mirror(int i, int n) { return reflect_repeat(i, n); }
 // rows[v] is the phase-split input row of filter row v, its phases
 // phase_stride apart. Sums stay in memory, one output row of them.
 VQX_CLONES void filter_row(const float* const* rows, const float* taps, int size, int factor,
-                                int phase_stride, double* __restrict acc, float* __restrict out,
-                                int count) {
+                           int phase_stride, double* __restrict acc, float* __restrict out,
+                           int count) {
   for (int x = 0; x < count; ++x) acc[x] = 0.0;
   for (int v = 0; v < size; ++v) {
     for (int u = 0; u < size; ++u) {
@@ -45,8 +45,9 @@ VQX_CLONES void filter_row(const float* const* rows, const float* taps, int size
 // 9x9 low-pass, factor 2): one pass over the row per filter row, with that
 // row's taps unrolled, so that each sum leaves its register once per row.
 template <int Size, int Factor>
-VQX_FORCE_INLINE void filter_row_fixed(const float* const* rows, const float* taps, int phase_stride,
-                                      double* __restrict acc, float* __restrict out, int count) {
+VQX_FORCE_INLINE void filter_row_fixed(const float* const* rows, const float* taps,
+                                       int phase_stride, double* __restrict acc,
+                                       float* __restrict out, int count) {
   for (int x = 0; x < count; ++x) acc[x] = 0.0;
   for (int v = 0; v < Size; ++v) {
     const float* __restrict row = rows[v];
@@ -65,7 +66,7 @@ VQX_FORCE_INLINE void filter_row_fixed(const float* const* rows, const float* ta
 }
 
 VQX_CLONES void filter_row_lpf(const float* const* rows, const float* taps, int phase_stride,
-                                    double* __restrict acc, float* __restrict out, int count) {
+                               double* __restrict acc, float* __restrict out, int count) {
   filter_row_fixed<kLpfSize, 2>(rows, taps, phase_stride, acc, out, count);
 }
 
@@ -74,7 +75,7 @@ VQX_CLONES void filter_row_lpf(const float* const* rows, const float* taps, int 
 // inside the row for every phase.
 template <int Factor>
 VQX_FORCE_INLINE void split_inside(const float* __restrict row, int half, int first, int last,
-                                  int phase_stride, float* __restrict phases) {
+                                   int phase_stride, float* __restrict phases) {
   for (int k = first; k < last; ++k) {
     for (int j = 0; j < Factor; ++j) phases[j * phase_stride + k] = row[k * Factor + j - half];
   }
@@ -86,7 +87,7 @@ VQX_FORCE_INLINE void split_inside(const float* __restrict row, int half, int fi
 // k * factor + j, i.e. input column k * factor + j - half. Every factor
 // float_ssim's "scale" option allows has its own inner loop.
 VQX_CLONES void split_phases(const float* __restrict row, int w, int half, int factor, int len,
-                                  int phase_stride, float* __restrict phases) {
+                             int phase_stride, float* __restrict phases) {
   const int last = std::min(len, (w + half - factor) / factor + 1);
   const int first = std::min(last, ceil_div(half, factor));
   auto mirrored = [&](int k) {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "metrics/ssim/simd.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::ssim {
 
@@ -11,7 +11,7 @@ namespace {
 
 template <typename Sample>
 VQX_FORCE_INLINE void scale_row(const Sample* __restrict in, float* __restrict out, int width,
-                               float unit) {
+                                float unit) {
   for (int x = 0; x < width; ++x) out[x] = static_cast<float>(in[x]) * unit;
 }
 

@@ -16,8 +16,8 @@
 #include <immintrin.h>
 #endif
 
+#include "core/kernel_build.hpp"
 #include "metrics/ssim/params.hpp"
-#include "metrics/ssim/simd.hpp"
 
 namespace vqx::ssim {
 
@@ -25,8 +25,8 @@ namespace {
 
 // The products of one input row that the second moments filter.
 VQX_CLONES void row_products(const float* __restrict a, const float* __restrict b,
-                                  float* __restrict aa, float* __restrict bb, float* __restrict ab,
-                                  int count) {
+                             float* __restrict aa, float* __restrict bb, float* __restrict ab,
+                             int count) {
   for (int x = 0; x < count; ++x) {
     aa[x] = a[x] * a[x];
     bb[x] = b[x] * b[x];
@@ -36,7 +36,7 @@ VQX_CLONES void row_products(const float* __restrict a, const float* __restrict 
 
 // One horizontally filtered row: out[x] = sum over t of in[x + t] * tap[t].
 VQX_CLONES void filter_row_horizontal(const float* __restrict in, float* __restrict out,
-                                           int count) {
+                                      int count) {
   for (int x = 0; x < count; ++x) {
     double sum = 0.0;
     for (int t = 0; t < kWindow; ++t) sum += static_cast<double>(in[x + t] * kGaussian[t]);
@@ -45,8 +45,7 @@ VQX_CLONES void filter_row_horizontal(const float* __restrict in, float* __restr
 }
 
 // One vertically filtered row: out[x] = sum over v of rows[v][x] * tap[v].
-VQX_CLONES void filter_row_vertical(const float* const* rows, float* __restrict out,
-                                         int count) {
+VQX_CLONES void filter_row_vertical(const float* const* rows, float* __restrict out, int count) {
   VQX_IVDEP
   for (int x = 0; x < count; ++x) {
     double sum = 0.0;
@@ -59,8 +58,8 @@ VQX_CLONES void filter_row_vertical(const float* const* rows, float* __restrict 
 // second moments and the cross moment (m11 -> var1, m22 -> var2, m12 ->
 // cov), and the product var1 * var2 in `prod`. All float, as in libvmaf.
 VQX_CLONES void row_moments(const float* __restrict mu1, const float* __restrict mu2,
-                                 float* __restrict m11, float* __restrict m22,
-                                 float* __restrict m12, float* __restrict prod, int count) {
+                            float* __restrict m11, float* __restrict m22, float* __restrict m12,
+                            float* __restrict prod, int count) {
   for (int x = 0; x < count; ++x) {
     const float a = mu1[x];
     const float b = mu2[x];
@@ -77,8 +76,8 @@ VQX_CLONES void row_moments(const float* __restrict mu1, const float* __restrict
 
 // v[x] = sqrt(v[x]) over a row. libvmaf takes the double root of the float
 // value and rounds it to float, which is the float root (53 >= 2 * 24 + 2
-// bits). GCC vectorises std::sqrt only under -fno-math-errno, which a
-// pragma cannot switch on, hence the SSE form on x86-64.
+// bits). GCC vectorises std::sqrt only under -fno-math-errno, which this
+// file is not compiled with, hence the SSE form on x86-64.
 VQX_CLONES void root_row(float* v, int count) {
   int x = 0;
 #if defined(__SSE2__)
@@ -92,10 +91,10 @@ VQX_CLONES void root_row(float* v, int count) {
 // follow libvmaf exactly: the luminance and contrast quotients divide a
 // double by a float sum, the structure quotient is float.
 VQX_CLONES void row_terms(const float* __restrict mu1, const float* __restrict mu2,
-                               const float* __restrict var1, const float* __restrict var2,
-                               const float* __restrict cov, const float* __restrict sd12,
-                               double* __restrict ssim, double* __restrict lum,
-                               double* __restrict con, double* __restrict str, int count) {
+                          const float* __restrict var1, const float* __restrict var2,
+                          const float* __restrict cov, const float* __restrict sd12,
+                          double* __restrict ssim, double* __restrict lum, double* __restrict con,
+                          double* __restrict str, int count) {
   for (int x = 0; x < count; ++x) {
     const float a = mu1[x];
     const float b = mu2[x];

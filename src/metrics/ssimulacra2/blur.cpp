@@ -7,9 +7,9 @@
 #include "core/index_math.hpp"
 #include "metrics/ssimulacra2/params.hpp"
 
-// Last: switches off contraction for the kernels below (the fused operations
-// are written out with fma()).
-#include "metrics/ssimulacra2/vector_config.hpp"
+// libjxl's fused operations are written out with fma(); nothing else is
+// fused (cmake/FloatingPoint.cmake).
+#include "core/kernel_build.hpp"
 
 // The 8-float vectors pass between forced-inline helpers only, never across
 // a real call (no lambda, which would be a function of its own, compiled
@@ -95,8 +95,8 @@ struct LineState {
 
 // One output by the plain recursion: (n2 s - p2) + (-d1) p1, fused as libjxl.
 template <unsigned Q>
-VQX_FORCE_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
-                                 LineState& st) {
+VQX_FORCE_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n,
+                                    const BlurCoefficients& k, LineState& st) {
   const Lanes8 s = input_sum<Q>(a, b, n);
   Lanes8 y[3];
   for (int f = 0; f < 3; ++f) {
@@ -113,7 +113,7 @@ VQX_FORCE_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n, con
 // (its lanes shift the input weights: input i's is in[J - i], 0 when i > J).
 template <int F, int J>
 VQX_FORCE_INLINE Lanes8 block_output(const Lanes8* s, const BlurCoefficients& k, Lanes8 p1,
-                                  Lanes8 p2) {
+                                     Lanes8 p2) {
   Lanes8 o = s[0] * k.in[F][J];
   if constexpr (J >= 1) {
     o = fma8(splat(k.in[F][J - 1]), s[1], o);
@@ -149,7 +149,7 @@ VQX_FORCE_INLINE void block_advance(const Lanes8* s, const BlurCoefficients& k, 
 // for the state: the compiler merges the two.)
 template <unsigned Q>
 VQX_FORCE_INLINE void block_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
-                              LineState& st, Lanes8* out) {
+                                 LineState& st, Lanes8* out) {
   Lanes8 s[kBlockOutputs];
   for (int i = 0; i < kBlockOutputs; ++i) {
     s[i] = input_sum<Q>(a, b, n + i);
@@ -169,7 +169,7 @@ VQX_FORCE_INLINE void block_step(const Lanes8* a, const Lanes8* b, int n, const 
 // while the block's inputs lie inside the row, single steps for the rest.
 template <unsigned Q>
 VQX_FORCE_INLINE void horizontal_quantity(const Lanes8* a, const Lanes8* b, unsigned width,
-                                       const BlurCoefficients& k, Lanes8* out) {
+                                          const BlurCoefficients& k, Lanes8* out) {
   constexpr int kN = kBlurRadius;
   constexpr int kFirstBlock = round_up(kN + 1, kBlockOutputs);
   const int w = static_cast<int>(width);
@@ -306,9 +306,9 @@ BlurCoefficients blur_coefficients(double sigma) {
 }
 
 VQX_CLONES void horizontal_group(const float* const* a_rows, const float* const* b_rows,
-                                    unsigned width, const BlurCoefficients& k, Lanes8* a_lanes,
-                                    Lanes8* b_lanes, Lanes8* out_lanes,
-                                    float* const (*out)[kGroupRows]) {
+                                 unsigned width, const BlurCoefficients& k, Lanes8* a_lanes,
+                                 Lanes8* b_lanes, Lanes8* out_lanes,
+                                 float* const (*out)[kGroupRows]) {
   const Lanes8 zero = {};
   for (unsigned i = 0; i < kPadLeft; ++i) {
     a_lanes[i] = zero;
@@ -338,11 +338,11 @@ namespace {
 // restrict on parameters, not on local copies, and without it gives up on
 // so many possibly overlapping rows).
 VQX_CLONES void vertical_kernel(const float* __restrict top, const float* __restrict bottom,
-                                   unsigned width, float n2a, float n2b, float n2c, float d1a,
-                                   float d1b, float d1c, const float* __restrict p1a,
-                                   const float* __restrict p1b, const float* __restrict p1c,
-                                   float* __restrict p2a, float* __restrict p2b,
-                                   float* __restrict p2c, float* __restrict out) {
+                                unsigned width, float n2a, float n2b, float n2c, float d1a,
+                                float d1b, float d1c, const float* __restrict p1a,
+                                const float* __restrict p1b, const float* __restrict p1c,
+                                float* __restrict p2a, float* __restrict p2b, float* __restrict p2c,
+                                float* __restrict out) {
   // y = n2 s + (-d1 p1 - p2), each part fused (libjxl: MulAdd of NegMulSub).
   for (unsigned x = 0; x < width; ++x) {
     const float s = top[x] + bottom[x];

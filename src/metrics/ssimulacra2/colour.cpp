@@ -3,8 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-// Last: switches off contraction for the kernels below.
-#include "metrics/ssimulacra2/vector_config.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::ssimulacra2 {
 
@@ -56,7 +55,7 @@ struct CurveView {
 // table and the row may alias as far as GCC knows, and its vector loop is
 // skipped at run time.
 VQX_CLONES void curve_row(float* __restrict v, unsigned n, const float* __restrict table,
-                             float threshold, float inv_slope) {
+                          float threshold, float inv_slope) {
   for (unsigned x = 0; x < n; ++x) {
     const float t = v[x] * static_cast<float>(kTransferTableIntervals);
     const int i = static_cast<int>(t);
@@ -78,9 +77,9 @@ VQX_FORCE_INLINE void apply_curve(float* v, unsigned n, const CurveView c) {
 // one.
 template <typename Sample>
 VQX_FORCE_INLINE void ycbcr_row(const Sample* __restrict luma, const float* __restrict pb,
-                             const float* __restrict pr, unsigned n, const YcbcrCoefficients c,
-                             const CurveView curve, float* __restrict r, float* __restrict g,
-                             float* __restrict b) {
+                                const float* __restrict pr, unsigned n, const YcbcrCoefficients c,
+                                const CurveView curve, float* __restrict r, float* __restrict g,
+                                float* __restrict b) {
   for (unsigned x = 0; x < n; ++x) {
     const float y = (static_cast<float>(luma[x]) - c.luma_offset) * c.luma_scale;
     r[x] = clamp01(y + (c.cr_to_r * pr[x]));
@@ -94,8 +93,8 @@ VQX_FORCE_INLINE void ycbcr_row(const Sample* __restrict luma, const float* __re
 
 template <typename Sample>
 VQX_FORCE_INLINE void grey_row(const Sample* __restrict luma, unsigned n, const YcbcrCoefficients c,
-                            const CurveView curve, float* __restrict r, float* __restrict g,
-                            float* __restrict b) {
+                               const CurveView curve, float* __restrict r, float* __restrict g,
+                               float* __restrict b) {
   for (unsigned x = 0; x < n; ++x) {
     r[x] = clamp01((static_cast<float>(luma[x]) - c.luma_offset) * c.luma_scale);
   }
@@ -110,7 +109,7 @@ VQX_FORCE_INLINE void grey_row(const Sample* __restrict luma, unsigned n, const 
 // chroma sample used for 1 (halve = false) or 2 luma columns.
 template <typename Sample>
 VQX_FORCE_INLINE void chroma_row(const Sample* __restrict in, bool halve, unsigned n,
-                              const YcbcrCoefficients c, float* __restrict out) {
+                                 const YcbcrCoefficients c, float* __restrict out) {
   if (!halve) {
     for (unsigned x = 0; x < n; ++x) {
       out[x] = (static_cast<float>(in[x]) - c.chroma_offset) * c.chroma_scale;
@@ -128,35 +127,35 @@ VQX_FORCE_INLINE void chroma_row(const Sample* __restrict in, bool halve, unsign
   }
 }
 
-VQX_CLONES void ycbcr_row8(const std::uint8_t* luma, const float* pb, const float* pr,
-                              unsigned n, const YcbcrCoefficients& c, const CurveView& curve,
-                              float* r, float* g, float* b) {
+VQX_CLONES void ycbcr_row8(const std::uint8_t* luma, const float* pb, const float* pr, unsigned n,
+                           const YcbcrCoefficients& c, const CurveView& curve, float* r, float* g,
+                           float* b) {
   ycbcr_row(luma, pb, pr, n, c, curve, r, g, b);
 }
 
-VQX_CLONES void ycbcr_row16(const std::uint16_t* luma, const float* pb, const float* pr,
-                               unsigned n, const YcbcrCoefficients& c, const CurveView& curve,
-                               float* r, float* g, float* b) {
+VQX_CLONES void ycbcr_row16(const std::uint16_t* luma, const float* pb, const float* pr, unsigned n,
+                            const YcbcrCoefficients& c, const CurveView& curve, float* r, float* g,
+                            float* b) {
   ycbcr_row(luma, pb, pr, n, c, curve, r, g, b);
 }
 
 VQX_CLONES void grey_row8(const std::uint8_t* luma, unsigned n, const YcbcrCoefficients& c,
-                             const CurveView& curve, float* r, float* g, float* b) {
+                          const CurveView& curve, float* r, float* g, float* b) {
   grey_row(luma, n, c, curve, r, g, b);
 }
 
 VQX_CLONES void grey_row16(const std::uint16_t* luma, unsigned n, const YcbcrCoefficients& c,
-                              const CurveView& curve, float* r, float* g, float* b) {
+                           const CurveView& curve, float* r, float* g, float* b) {
   grey_row(luma, n, c, curve, r, g, b);
 }
 
 VQX_CLONES void chroma_row8(const std::uint8_t* in, bool halve, unsigned n,
-                               const YcbcrCoefficients& c, float* out) {
+                            const YcbcrCoefficients& c, float* out) {
   chroma_row(in, halve, n, c, out);
 }
 
 VQX_CLONES void chroma_row16(const std::uint16_t* in, bool halve, unsigned n,
-                                const YcbcrCoefficients& c, float* out) {
+                             const YcbcrCoefficients& c, float* out) {
   chroma_row(in, halve, n, c, out);
 }
 

@@ -1,12 +1,11 @@
 #include "metrics/ssimulacra2/downsample.hpp"
 
-// Last: switches off contraction for the kernels below.
-#include "metrics/ssimulacra2/vector_config.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::ssimulacra2 {
 
 VQX_CLONES void downsample_row(const float* row0, const float* row1, unsigned in_width,
-                                  float* out) {
+                               float* out) {
   const unsigned pairs = in_width / 2;
   for (unsigned ox = 0; ox < pairs; ++ox) {
     const unsigned x = 2 * ox;

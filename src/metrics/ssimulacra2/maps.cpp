@@ -2,8 +2,7 @@
 
 #include "metrics/ssimulacra2/params.hpp"
 
-// Last: switches off contraction for the kernels below.
-#include "metrics/ssimulacra2/vector_config.hpp"
+#include "core/kernel_build.hpp"
 
 // The 8-wide vectors pass between forced-inline helpers only (see blur.cpp).
 #if defined(__clang__)

@@ -5,8 +5,7 @@
 
 #include "metrics/ssimulacra2/params.hpp"
 
-// Last: switches off contraction for the kernels below.
-#include "metrics/ssimulacra2/vector_config.hpp"
+#include "core/kernel_build.hpp"
 
 namespace vqx::ssimulacra2 {
 
@@ -53,8 +52,8 @@ VQX_FORCE_INLINE float opsin_mix(const std::array<float, 3>& m, float r, float g
 float cube_root(float v) { return cube_root_and_add(v, 0.0f); }
 
 VQX_CLONES void linear_to_xyb(const float* __restrict r, const float* __restrict g,
-                                 const float* __restrict b, unsigned n, float* __restrict x,
-                                 float* __restrict y, float* __restrict bp) {
+                              const float* __restrict b, unsigned n, float* __restrict x,
+                              float* __restrict y, float* __restrict bp) {
   const float neg_cbrt_bias = -std::cbrt(kOpsinBias);
   for (unsigned i = 0; i < n; ++i) {
     const float m0 = cube_root_and_add(opsin_mix(kOpsinMatrix[0], r[i], g[i], b[i]), neg_cbrt_bias);

@@ -6,19 +6,6 @@
 #include <string>
 #include <vector>
 
-// Bit-exactness: libvmaf rounds every double product and sum separately, so
-// no multiply-add may be fused (GCC fuses across statements by default in
-// C++ when the target has FMA, e.g. in the AVX2 clones below).
-// Speed: GCC's -O2 vectoriser ("very cheap" cost model) keeps 256-bit
-// vectors where the AVX-512 clone gains from 512-bit ones; the -O3 cost
-// model picks them, so this file asks for it at any level. Neither option
-// changes a result.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off", "vect-cost-model=dynamic")
-#endif
-
 // The hot loops are written to be vectorised by the compiler; each scale
 // is cloned for AVX2 and AVX-512 (core/kernel_build.hpp).
 #include "core/kernel_build.hpp"
@@ -52,13 +39,13 @@ enum HPlane { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kHPlanes };
 
 // The buffers of one kernel, sized by init().
 struct WorkspaceData {
-  std::size_t padded = 0;  // round_up(width, kLanes)
+  std::size_t padded = 0;   // round_up(width, kLanes)
   std::size_t hstride = 0;  // kMargin + padded + kMargin
   std::size_t conv_stride = 0;
-  std::vector<std::uint16_t> ring;   // slot-major, then plane; `padded` samples each
-  std::vector<std::uint32_t> sums;   // kMaxPlanes filter outputs of `padded` lanes
-  std::vector<std::uint32_t> hrows;  // kHPlanes rows of hstride, mirrored margins
-  std::vector<std::int32_t> sigma;   // sigma1^2, sigma2^2, sigma12 rows
+  std::vector<std::uint16_t> ring;    // slot-major, then plane; `padded` samples each
+  std::vector<std::uint32_t> sums;    // kMaxPlanes filter outputs of `padded` lanes
+  std::vector<std::uint32_t> hrows;   // kHPlanes rows of hstride, mirrored margins
+  std::vector<std::int32_t> sigma;    // sigma1^2, sigma2^2, sigma12 rows
   std::vector<std::int32_t> den_arg;  // one row of stats_row() intermediates
   std::vector<double> signal;
   std::vector<std::uint16_t> index;  // log2 table indices of one row, 3 kinds
@@ -69,9 +56,7 @@ struct WorkspaceData {
     return ring.data() + (static_cast<std::size_t>(slot) * kMaxPlanes + plane) * padded;
   }
   [[nodiscard]] std::uint32_t* sum_row(int plane) { return sums.data() + plane * padded; }
-  [[nodiscard]] std::uint32_t* hrow(int plane) {
-    return hrows.data() + plane * hstride + kMargin;
-  }
+  [[nodiscard]] std::uint32_t* hrow(int plane) { return hrows.data() + plane * hstride + kMargin; }
   [[nodiscard]] std::uint16_t* conv_row(int which) {
     return conv.data() + which * conv_stride + kMargin;
   }
@@ -82,7 +67,7 @@ struct WorkspaceData {
 // sum to 2^16, so 32-bit sums are exact.
 template <int F, typename Src>
 VQX_FORCE_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks,
-                                     std::uint32_t* __restrict out) {
+                                       std::uint32_t* __restrict out) {
   constexpr int kHalf = kFilters[F].half;
   const std::uint16_t* taps = kFilters[F].taps.data();
   const std::size_t n = blocks * kLanes;
@@ -103,7 +88,7 @@ VQX_FORCE_INLINE void symmetric_filter(const Src* const* src, std::size_t blocks
 // row[-Half .. n + Half) must be valid and below 2^16.
 template <int F>
 VQX_FORCE_INLINE void row_filter(const std::uint32_t* row, std::size_t blocks,
-                               std::uint32_t* __restrict out) {
+                                 std::uint32_t* __restrict out) {
   constexpr int kHalf = kFilters[F].half;
   const std::uint16_t* taps = kFilters[F].taps.data();
   const auto n = static_cast<std::ptrdiff_t>(blocks * kLanes);
@@ -123,7 +108,7 @@ VQX_FORCE_INLINE void row_filter(const std::uint32_t* row, std::size_t blocks,
 // out[j] = filtered value at column 2j.
 template <int F>
 VQX_FORCE_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t blocks,
-                                        std::uint16_t* __restrict out) {
+                                          std::uint16_t* __restrict out) {
   constexpr int kHalf = kFilters[F].half;
   const std::uint16_t* taps = kFilters[F].taps.data();
   const std::size_t n = blocks * kLanes;
@@ -143,10 +128,10 @@ VQX_FORCE_INLINE void even_columns_filter(const std::uint16_t* row, std::size_t 
 // Splits the products of one source row into the planes the vertical pass
 // filters: x, y, x*x, y*y, x*y, all below 2^16 for 8-bit samples.
 VQX_FORCE_INLINE void prepare_row_8bit(const std::uint8_t* __restrict r,
-                                     const std::uint8_t* __restrict d, std::size_t blocks,
-                                     std::uint16_t* __restrict px, std::uint16_t* __restrict py,
-                                     std::uint16_t* __restrict pxx, std::uint16_t* __restrict pyy,
-                                     std::uint16_t* __restrict pxy) {
+                                       const std::uint8_t* __restrict d, std::size_t blocks,
+                                       std::uint16_t* __restrict px, std::uint16_t* __restrict py,
+                                       std::uint16_t* __restrict pxx, std::uint16_t* __restrict pyy,
+                                       std::uint16_t* __restrict pxy) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint16_t x = r[j];
@@ -160,15 +145,12 @@ VQX_FORCE_INLINE void prepare_row_8bit(const std::uint8_t* __restrict r,
 }
 
 // The same for 16-bit samples: the 32-bit products as high and low halves.
-VQX_FORCE_INLINE void prepare_row_16bit(const std::uint16_t* __restrict r,
-                                      const std::uint16_t* __restrict d, std::size_t blocks,
-                                      std::uint16_t* __restrict px, std::uint16_t* __restrict py,
-                                      std::uint16_t* __restrict pxx_hi,
-                                      std::uint16_t* __restrict pxx_lo,
-                                      std::uint16_t* __restrict pyy_hi,
-                                      std::uint16_t* __restrict pyy_lo,
-                                      std::uint16_t* __restrict pxy_hi,
-                                      std::uint16_t* __restrict pxy_lo) {
+VQX_FORCE_INLINE void prepare_row_16bit(
+    const std::uint16_t* __restrict r, const std::uint16_t* __restrict d, std::size_t blocks,
+    std::uint16_t* __restrict px, std::uint16_t* __restrict py, std::uint16_t* __restrict pxx_hi,
+    std::uint16_t* __restrict pxx_lo, std::uint16_t* __restrict pyy_hi,
+    std::uint16_t* __restrict pyy_lo, std::uint16_t* __restrict pxy_hi,
+    std::uint16_t* __restrict pxy_lo) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint32_t x = r[j];
@@ -189,7 +171,7 @@ VQX_FORCE_INLINE void prepare_row_16bit(const std::uint16_t* __restrict r,
 
 // A filtered row rounded to 16 bits: (sum + add) >> shift.
 VQX_FORCE_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::size_t blocks,
-                                   std::uint32_t add, int shift, std::uint16_t* __restrict out) {
+                                     std::uint32_t add, int shift, std::uint16_t* __restrict out) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<std::uint16_t>((sum[j] + add) >> shift);
 }
@@ -197,9 +179,9 @@ VQX_FORCE_INLINE void round_to_16bit(const std::uint32_t* __restrict sum, std::s
 // Vertical means rounded to 16 bits, (sum + add) >> shift, as libvmaf casts
 // them.
 VQX_FORCE_INLINE void round_means(const std::uint32_t* __restrict s1,
-                                const std::uint32_t* __restrict s2, std::size_t blocks,
-                                std::uint32_t add, int shift, std::uint32_t* __restrict mu1,
-                                std::uint32_t* __restrict mu2) {
+                                  const std::uint32_t* __restrict s2, std::size_t blocks,
+                                  std::uint32_t add, int shift, std::uint32_t* __restrict mu1,
+                                  std::uint32_t* __restrict mu2) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     mu1[j] = static_cast<std::uint16_t>((s1[j] + add) >> shift);
@@ -209,7 +191,7 @@ VQX_FORCE_INLINE void round_means(const std::uint32_t* __restrict s1,
 
 // An exact 32-bit vertical second moment (8-bit input), split into halves.
 VQX_FORCE_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_t blocks,
-                                 std::uint32_t* __restrict hi, std::uint32_t* __restrict lo) {
+                                   std::uint32_t* __restrict hi, std::uint32_t* __restrict lo) {
   const std::size_t n = blocks * kLanes;
   for (std::size_t j = 0; j < n; ++j) {
     hi[j] = s[j] >> 16;
@@ -222,9 +204,9 @@ VQX_FORCE_INLINE void split_moment(const std::uint32_t* __restrict s, std::size_
 // (hi * 2^16 + lo + add) >> shift = (hi << (16 - shift)) + ((lo + add) >> shift),
 // modulo 2^32 as in libvmaf (the low sum plus add stays below 2^32).
 VQX_FORCE_INLINE void round_moment(const std::uint32_t* __restrict s_hi,
-                                 const std::uint32_t* __restrict s_lo, std::size_t blocks,
-                                 std::uint32_t add, int shift, std::uint32_t* __restrict hi,
-                                 std::uint32_t* __restrict lo) {
+                                   const std::uint32_t* __restrict s_lo, std::size_t blocks,
+                                   std::uint32_t add, int shift, std::uint32_t* __restrict hi,
+                                   std::uint32_t* __restrict lo) {
   const std::size_t n = blocks * kLanes;
   const int up = 16 - shift;
   for (std::size_t j = 0; j < n; ++j) {
@@ -315,8 +297,8 @@ VQX_FORCE_INLINE std::uint16_t log2_index(double v) {
 // argument (0: none); pixels without a num term get stand-ins
 // (sigma12 = 0 marks them) that keep pass 2 harmless.
 VQX_FORCE_INLINE void classify(std::int32_t* __restrict s11, std::int32_t* __restrict s22,
-                             std::int32_t* __restrict s12, std::size_t blocks,
-                             std::int32_t* __restrict den_arg, ScaleAccum& acc) {
+                               std::int32_t* __restrict s12, std::size_t blocks,
+                               std::int32_t* __restrict den_arg, ScaleAccum& acc) {
   const std::size_t n = blocks * kLanes;
   std::int64_t lin_num = 0;
   std::int32_t lin_den = 0;
@@ -363,11 +345,12 @@ VQX_FORCE_INLINE void gain_terms(const std::int32_t* __restrict s11, std::int32_
 // Pass 3: the whole parts of the log2s, 2048 * (e - 15) each (den also
 // less 2048 * 17, 17 = log2(sigma_nsq)), summed; the table indices stored.
 VQX_FORCE_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
-                               const std::int32_t* __restrict noise,
-                               const std::int32_t* __restrict s12,
-                               const double* __restrict signal, std::size_t blocks,
-                               std::uint16_t* __restrict den_idx, std::uint16_t* __restrict sig_idx,
-                               std::uint16_t* __restrict noise_idx, ScaleAccum& acc) {
+                                 const std::int32_t* __restrict noise,
+                                 const std::int32_t* __restrict s12,
+                                 const double* __restrict signal, std::size_t blocks,
+                                 std::uint16_t* __restrict den_idx,
+                                 std::uint16_t* __restrict sig_idx,
+                                 std::uint16_t* __restrict noise_idx, ScaleAccum& acc) {
   constexpr std::int32_t kDenBias = kIndexFraction + kLog2SigmaNsq;
   const std::size_t n = blocks * kLanes;
   std::int32_t den_whole = 0;
@@ -392,10 +375,10 @@ VQX_FORCE_INLINE void log2_parts(const std::int32_t* __restrict den_arg,
 // which has no gather instruction, and emulated gathers are slower, so the
 // table is read through a volatile pointer, which keeps this loop scalar.
 VQX_FORCE_INLINE void log2_table_sums(const volatile std::uint16_t* lut,
-                                    const std::uint16_t* __restrict den_idx,
-                                    const std::uint16_t* __restrict sig_idx,
-                                    const std::uint16_t* __restrict noise_idx, std::size_t blocks,
-                                    ScaleAccum& acc) {
+                                      const std::uint16_t* __restrict den_idx,
+                                      const std::uint16_t* __restrict sig_idx,
+                                      const std::uint16_t* __restrict noise_idx, std::size_t blocks,
+                                      ScaleAccum& acc) {
   const std::size_t n = blocks * kLanes;
   std::int32_t den_table = 0;
   std::int32_t num_table = 0;
@@ -408,7 +391,7 @@ VQX_FORCE_INLINE void log2_table_sums(const volatile std::uint16_t* lut,
 }
 
 VQX_FORCE_INLINE void stats_row(WorkspaceData& ws, std::size_t blocks, double gain_limit,
-                              ScaleAccum& acc) {
+                                ScaleAccum& acc) {
   std::int32_t* s11 = ws.sigma.data();
   std::int32_t* s22 = s11 + ws.padded;
   std::int32_t* s12 = s22 + ws.padded;
@@ -517,7 +500,7 @@ VQX_FORCE_INLINE ScaleAccum scale_sums(const ScaleJob& job) {
 // bits; later scales are 16-bit throughout.
 template <int Scale, typename Src>
 VQX_FORCE_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
-                               std::uint16_t* out_dis, std::size_t out_stride) {
+                                 std::uint16_t* out_dis, std::size_t out_stride) {
   constexpr int kHalf = kFilters[Scale + 1].half;
   constexpr int kTaps = 2 * kHalf + 1;
   WorkspaceData& ws = *job.ws;
@@ -538,7 +521,8 @@ VQX_FORCE_INLINE void downsample(const ScaleJob& job, std::uint16_t* out_ref,
       std::uint16_t* conv = ws.conv_row(which);
       round_to_16bit(ws.sum_row(0), blocks, vertical.add, vertical.shift, conv);
       pad_reflect101(conv, static_cast<int>(job.w), kHalf);
-      std::uint16_t* out = (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
+      std::uint16_t* out =
+          (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
       even_columns_filter<Scale + 1>(conv, n_out / kLanes, out);
     }
   }
@@ -561,19 +545,19 @@ VQX_CLONES ScaleAccum sums_scale3(const ScaleJob& job) {
   return scale_sums<3, std::uint16_t, true>(job);
 }
 VQX_CLONES void downsample_scale0_8bit(const ScaleJob& job, std::uint16_t* out_ref,
-                                           std::uint16_t* out_dis, std::size_t out_stride) {
+                                       std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<0, std::uint8_t>(job, out_ref, out_dis, out_stride);
 }
 VQX_CLONES void downsample_scale0_16bit(const ScaleJob& job, std::uint16_t* out_ref,
-                                            std::uint16_t* out_dis, std::size_t out_stride) {
+                                        std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<0, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 VQX_CLONES void downsample_scale1(const ScaleJob& job, std::uint16_t* out_ref,
-                                      std::uint16_t* out_dis, std::size_t out_stride) {
+                                  std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<1, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
-                                      std::uint16_t* out_dis, std::size_t out_stride) {
+                                  std::uint16_t* out_dis, std::size_t out_stride) {
   downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 
@@ -611,8 +595,8 @@ Status check_format(unsigned width, unsigned height, unsigned bpc) {
   if (width < kMinSide || height < kMinSide) {
     return Error(Errc::kUnsupported, "vif: picture " + std::to_string(width) + "x" +
                                          std::to_string(height) + " is too small (at least " +
-                                         std::to_string(kMinSide) + "x" +
-                                         std::to_string(kMinSide) + ")");
+                                         std::to_string(kMinSide) + "x" + std::to_string(kMinSide) +
+                                         ")");
   }
   if (bpc < kMinBpc || bpc > kMaxBpc) {
     return Error(Errc::kUnsupported, "vif: bit depth " + std::to_string(bpc) + " not supported");
@@ -671,8 +655,15 @@ void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams&
                         FrameSums& out) {
   Workspace& ws = *ws_;
   const std::size_t bps = bpc_ > 8 ? 2 : 1;
-  ScaleJob job{ref.data(), dist.data(), ref.stride_bytes() / bps, dist.stride_bytes() / bps,
-               width_, height_, bpc_, params.gain_limit, &ws};
+  ScaleJob job{ref.data(),
+               dist.data(),
+               ref.stride_bytes() / bps,
+               dist.stride_bytes() / bps,
+               width_,
+               height_,
+               bpc_,
+               params.gain_limit,
+               &ws};
   out = {};
   if (!params.skip_scale0) {
     out[0] = finish(bpc_ == 8 ? sums_scale0_8bit(job) : sums_scale0_16bit(job));
@@ -689,11 +680,15 @@ void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams&
           downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
         }
         break;
-      case 2: downsample_scale1(job, next_ref, next_dis, next_stride); break;
-      default: downsample_scale2(job, next_ref, next_dis, next_stride); break;
+      case 2:
+        downsample_scale1(job, next_ref, next_dis, next_stride);
+        break;
+      default:
+        downsample_scale2(job, next_ref, next_dis, next_stride);
+        break;
     }
-    job = ScaleJob{next_ref, next_dis, next_stride, next_stride, width_ >> s, height_ >> s,
-                   bpc_,     params.gain_limit, &ws};
+    job = ScaleJob{next_ref,     next_dis, next_stride,       next_stride, width_ >> s,
+                   height_ >> s, bpc_,     params.gain_limit, &ws};
     const ScaleAccum acc = s == 1 ? sums_scale1(job) : s == 2 ? sums_scale2(job) : sums_scale3(job);
     out[s] = finish(acc);
   }

@@ -1,21 +1,9 @@
-// Helpers shared by the ADM row kernels: no fused multiply-add, the shared
-// kernel build settings (core/kernel_build.hpp), and a loop shape the
-// compiler vectorises at -O2 as well as -O3.
-//
-// Include this only from .cpp files, after the other headers: it switches
-// off floating-point contraction for the rest of the file.
+// The loop shapes of the ADM row kernels: columns in fixed blocks, which
+// the compiler vectorises at -O2 as well as -O3, and a 64-bit arithmetic
+// shift the vectoriser accepts.
 #pragma once
 
 #include <cstdint>
-
-// Bit-exactness: libvmaf rounds every float/double product and sum on its
-// own, so no multiply-add may be fused (GCC fuses across statements in C++
-// whenever the target has FMA, as the x86-64-v3/v4 clones do).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
 
 #include "core/kernel_build.hpp"
 

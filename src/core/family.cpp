@@ -43,11 +43,14 @@ Expected<ExtractorSpec> ExtractorFamily::make_spec(const OptionMap& given) const
   ExtractorSpec spec;
   spec.family = name;
   spec.key = std::string(name) + ":" + set.canonical();
+  const std::string changed = set.given_text();
+  spec.request = changed.empty() ? std::string(name) : std::string(name) + "=" + changed;
   spec.temporal = is_temporal(temporal, set);
   spec.outputs = outputs_of(outputs, set, suffix);
   spec.aggregates = outputs_of(aggregates, set, suffix);
   spec.make = std::move(factories.cpu);
   spec.make_twin = std::move(factories.gpu);
+  spec.options = std::move(set);
   return spec;
 }
 

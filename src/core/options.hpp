@@ -47,6 +47,13 @@ class OptionSet {
   [[nodiscard]] std::string name_suffix() const;
   // Canonical text of every value, for telling two configurations apart.
   [[nodiscard]] std::string canonical() const;
+  // The options that differ from their defaults, as a user writes them
+  // ("reduced_hbd_peak=true:min_sse=0.5", in declaration order); empty
+  // when every option has its default.
+  [[nodiscard]] std::string given_text() const;
+  // The options whose values differ between this set and `other`, which
+  // must have been parsed against the same definitions.
+  [[nodiscard]] std::vector<const OptionDef*> differences(const OptionSet& other) const;
 
  private:
   [[nodiscard]] const OptionValue& find(std::string_view name) const;

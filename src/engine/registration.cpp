@@ -15,10 +15,22 @@ std::string clash_advice(const std::string& a, const std::string& b) {
                : "ask for one of them, or for options that give distinct names";
 }
 
-Status clash(const std::string& name, const std::string& first, const std::string& second) {
-  return Error(Errc::kInvalidArgument, second + " would write '" + name + "', which " + first +
-                                           " writes: each output name has one producer; " +
-                                           clash_advice(first, second));
+Status clash(const std::string& name, const std::string& first, const std::string& second,
+             const std::string& why = "") {
+  return Error(Errc::kInvalidArgument,
+               second + " would write '" + name + "', which " + first + " writes" + why +
+                   ": each output name has one producer; " + clash_advice(first, second));
+}
+
+// Why two requests of one family cannot share a name: the options they
+// differ in that may change values ("" when there are none).
+std::string value_differences(const OptionSet& a, const OptionSet& b) {
+  std::string names;
+  for (const OptionDef* d : a.differences(b)) {
+    if (d->selects_outputs) continue;
+    names += (names.empty() ? "" : ", ") + std::string(d->name);
+  }
+  return names;
 }
 
 }  // namespace
@@ -32,10 +44,15 @@ Status Registrations::check_open(const std::string& what) const {
 Status Registrations::claim_outputs(Producers& producers, const ExtractorSpec& spec,
                                     const std::string& what) {
   auto claim = [&](const std::string& name) -> Status {
-    auto [it, added] = producers.try_emplace(name, Producer{what, spec.key});
-    if (added || it->second.key == spec.key) return Status::Ok();  // new, or this very extractor
-    if (it->second.key.empty()) return clash(name, it->second.what, what);  // a model's
-    return Status::Ok();  // another extractor's (not yet checked: issue 11, item 2)
+    auto [it, added] =
+        producers.try_emplace(name, Producer{what, spec.key, spec.family, spec.options});
+    const Producer& owner = it->second;
+    if (added || owner.key == spec.key) return Status::Ok();  // new, or this very extractor
+    if (owner.family != spec.family)
+      return clash(name, owner.what, what);  // a model's, or another family's
+    const std::string differ = value_differences(spec.options, owner.options);
+    if (differ.empty()) return Status::Ok();  // equal values: the owner writes them
+    return clash(name, owner.what, what, " with other values (they differ in " + differ + ")");
   };
   for (const auto& out : spec.outputs) VQX_RETURN_IF_ERROR(claim(out.name));
   for (const auto& agg : spec.aggregates) VQX_RETURN_IF_ERROR(claim(agg.name));
@@ -45,21 +62,26 @@ Status Registrations::claim_outputs(Producers& producers, const ExtractorSpec& s
 Status Registrations::claim_outputs(Producers& producers, const Model& model) {
   const std::string what = "model '" + model.name() + "'";
   for (const std::string& name : model.output_names()) {
-    auto [it, added] = producers.try_emplace(name, Producer{what, ""});
+    auto [it, added] = producers.try_emplace(name, Producer{what, "", "", OptionSet()});
     if (!added) return clash(name, it->second.what, what);
   }
   return Status::Ok();
 }
 
-void Registrations::add_spec(ExtractorSpec spec, std::string what) {
+void Registrations::add_spec(ExtractorSpec spec) {
   for (const auto& r : extractors_) {
     if (r.spec.key == spec.key) return;
   }
+  // The names an earlier registration of the family writes stay its own.
+  auto owned = [&](const std::string& name) { return producers_.at(name).key == spec.key; };
   RegisteredExtractor& r = extractors_.emplace_back();
-  for (const auto& out : spec.outputs) r.metric_ids.push_back(collector_.add_metric(out.name));
-  for (const auto& agg : spec.aggregates) r.aggregate_names.push_back(agg.name);
+  for (const auto& out : spec.outputs) {
+    r.metric_ids.push_back(owned(out.name) ? collector_.add_metric(out.name) : kNoMetric);
+  }
+  for (const auto& agg : spec.aggregates) {
+    r.aggregate_names.push_back(owned(agg.name) ? agg.name : std::string());
+  }
   r.spec = std::move(spec);
-  r.what = std::move(what);
 }
 
 Status Registrations::add_feature(std::string_view name,
@@ -69,12 +91,12 @@ Status Registrations::add_feature(std::string_view name,
     return Error(Errc::kInvalidArgument, "unknown feature '" + std::string(name) + "'");
   }
   VQX_ASSIGN_OR_RETURN(ExtractorSpec spec, family->make_spec(options));
-  std::string what = "feature " + spec.request;
+  const std::string what = "feature " + spec.request;
   VQX_RETURN_IF_ERROR(check_open(spec.family));
   Producers claimed = producers_;
   VQX_RETURN_IF_ERROR(claim_outputs(claimed, spec, what));
   producers_ = std::move(claimed);
-  add_spec(std::move(spec), std::move(what));
+  add_spec(std::move(spec));
   return Status::Ok();
 }
 
@@ -88,8 +110,8 @@ Status Registrations::add_model(std::string_view model_spec) {
   }
   // Everything is checked before anything is registered.
   const std::string of_model = " (model '" + model.name() + "')";
-  std::vector<std::pair<ExtractorSpec, std::string>> specs;  // with their `what`
-  std::vector<std::string> metrics;                          // in model.features() order
+  std::vector<ExtractorSpec> specs;
+  std::vector<std::string> metrics;  // in model.features() order
   Producers claimed = producers_;
   for (const ModelFeature& f : model.features()) {
     VQX_ASSIGN_OR_RETURN(ExtractorSpec spec, f.family->make_spec(f.options));
@@ -103,15 +125,15 @@ Status Registrations::add_model(std::string_view model_spec) {
                                            " does not write with the options the model gives it");
     }
     VQX_RETURN_IF_ERROR(check_open(spec.family));
-    std::string what = "feature " + spec.request + of_model;
+    const std::string what = "feature " + spec.request + of_model;
     VQX_RETURN_IF_ERROR(claim_outputs(claimed, spec, what));
     metrics.push_back(std::move(metric));
-    specs.emplace_back(std::move(spec), std::move(what));
+    specs.push_back(std::move(spec));
   }
   VQX_RETURN_IF_ERROR(claim_outputs(claimed, model));
 
   producers_ = std::move(claimed);
-  for (auto& [spec, what] : specs) add_spec(std::move(spec), std::move(what));
+  for (auto& spec : specs) add_spec(std::move(spec));
   RegisteredModel entry{std::move(model), {}, {}};
   for (const std::string& metric : metrics) {
     entry.feature_ids.push_back(collector_.add_metric(metric));

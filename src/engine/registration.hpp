@@ -6,7 +6,10 @@
 // has one producer. A registration that would write a name another
 // producer writes, with values that may differ, is refused, naming both
 // (docs/reliability.md): a model named after a feature or after another
-// model's bootstrap outputs would otherwise overwrite them.
+// model's bootstrap outputs would otherwise overwrite them. Two requests of
+// one family that differ only in options that select outputs (debug=true)
+// share their common names: both are computed, the first registered writes
+// those names and the later one's values for them are dropped.
 #pragma once
 
 #include <cstddef>
@@ -28,9 +31,10 @@ namespace vqx {
 
 struct RegisteredExtractor {
   ExtractorSpec spec;
-  std::string what;  // the request, for messages: "feature psnr", "feature vif (model 'vmaf')"
-  std::vector<std::size_t> metric_ids;       // slot -> collector metric
-  std::vector<std::string> aggregate_names;  // aggregate slot -> name
+  // slot -> collector metric; kNoMetric where an earlier registration of
+  // the family writes the name (the values are equal, see the top).
+  std::vector<std::size_t> metric_ids;
+  std::vector<std::string> aggregate_names;  // aggregate slot -> name; empty: the same
   // Plain extractors: idle instances, one per thread that has needed one.
   std::mutex idle_mutex;
   std::vector<std::unique_ptr<Extractor>> idle;
@@ -68,8 +72,10 @@ class Registrations {
  private:
   // Who writes an output name.
   struct Producer {
-    std::string what;  // "feature psnr=enable_mse=true", "model 'vmaf'"
-    std::string key;   // the extractor's key; empty for a model
+    std::string what;    // "feature psnr=enable_mse=true", "model 'vmaf'"
+    std::string key;     // the extractor's key; empty for a model
+    std::string family;  // the extractor's family; empty for a model
+    OptionSet options;   // the extractor's options
   };
   using Producers = std::map<std::string, Producer, std::less<>>;  // output name -> producer
 
@@ -81,7 +87,7 @@ class Registrations {
   static Status claim_outputs(Producers& producers, const Model& model);
   // Adds the extractor unless one with the same key is registered already.
   // Its outputs must have been claimed.
-  void add_spec(ExtractorSpec spec, std::string what);
+  void add_spec(ExtractorSpec spec);
   Status check_open(const std::string& what) const;
 
   FeatureCollector& collector_;

@@ -2,14 +2,24 @@
 // feature or a whole-video value that would write a name another producer
 // writes is refused at registration, naming both, whatever the order in
 // which they are registered. Before, the later writer silently replaced the
-// earlier one's values and the run exited 0 with a wrong score.
+// earlier one's values and the run exited 0 with a wrong score. Two
+// requests of one family that differ only in options that select outputs
+// (debug=true) may share names: those options are held to leaving every
+// common output's values unchanged.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "context_run.hpp"
+#include "core/family.hpp"
+#include "metrics/registry.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
@@ -122,6 +132,136 @@ TEST(OutputNames, OneExtractorAskedForTwiceIsStillOneProducer) {
   EXPECT_TRUE(second_of("m version=vmaf_v0.6.1", "f adm").ok());
   EXPECT_TRUE(second_of("f vif", "m version=vmaf_v0.6.1").ok());
   EXPECT_TRUE(second_of("f psnr", "f psnr=enable_chroma=true").ok());  // the default, spelt out
+}
+
+// ---------------------------------------------------------------------------
+// The same family asked for twice (item 2)
+
+TEST(OutputNames, TheSameFamilyWithOptionsThatChangeValuesButNotNamesIsRefused) {
+  // The cases: the last one silently won.
+  const Status peak = second_of("f psnr", "f psnr=reduced_hbd_peak=true");
+  expect_clash(peak, "psnr_y", "feature psnr", "feature psnr=reduced_hbd_peak=true");
+  EXPECT_TRUE(contains(peak.message(), "they differ in reduced_hbd_peak")) << peak.message();
+  const Status db = second_of("f float_ssim", "f float_ssim=enable_db=true");
+  expect_clash(db, "float_ssim", "feature float_ssim", "feature float_ssim=enable_db=true");
+  EXPECT_TRUE(contains(db.message(), "enable_db")) << db.message();
+  // In the other order, and beside options that only select outputs.
+  expect_clash(second_of("f float_ssim=enable_db=true", "f float_ssim=enable_lcs=true"),
+               "float_ssim", "feature float_ssim=enable_db=true",
+               "feature float_ssim=enable_lcs=true");
+  expect_clash(second_of("f psnr=enable_mse=true", "f psnr=min_sse=0.5:enable_mse=true"), "psnr_y",
+               "feature psnr=enable_mse=true", "min_sse");
+  // A bare output (float_adm's debug "adm" takes no option suffix) is
+  // shared even by requests whose other names differ.
+  expect_clash(
+      second_of("f float_adm=debug=true", "f float_adm=debug=true:adm_enhn_gain_limit=1.2"), "adm",
+      "feature float_adm=debug=true", "adm_enhn_gain_limit");
+  // A model's feature against a --feature of the family with other values.
+  expect_clash(second_of("m version=vmaf_v0.6.1", "f adm=adm_skip_aim=true"), "integer_adm2",
+               "feature adm (model 'vmaf')", "feature adm=adm_skip_aim=true");
+}
+
+TEST(OutputNames, TheSameFamilyWithOptionsThatOnlySelectOutputsSharesItsNames) {
+  EXPECT_TRUE(second_of("f adm", "f adm=debug=true").ok());
+  EXPECT_TRUE(second_of("f psnr=enable_mse=true", "f psnr=enable_apsnr=true").ok());
+  EXPECT_TRUE(second_of("f float_ssim", "f float_ssim=enable_lcs=true").ok());
+  EXPECT_TRUE(second_of("m version=vmaf_v0.6.1", "f vif=debug=true").ok());
+  EXPECT_TRUE(second_of("f motion=debug=true", "m version=vmaf_v0.6.1").ok());
+}
+
+// Scores P9 with `items` and returns every per-frame value.
+std::map<std::string, std::vector<double>> p9_values(const std::vector<std::string>& items) {
+  auto ctx = cpu_context();
+  for (const std::string& item : items) {
+    const Status s = testutil::register_item(*ctx, item);
+    EXPECT_TRUE(s.ok()) << item << ": " << s.message();
+  }
+  score_p9(*ctx);
+  std::map<std::string, std::vector<double>> out;
+  for (const std::string& name : ctx->metric_names()) {
+    for (unsigned i = 0; i < ctx->frame_count(); ++i) {
+      out[name].push_back(ctx->score_at_index(name, i).value());
+    }
+  }
+  return out;
+}
+
+TEST(OutputNames, AModelBesideItsFeaturesDebugOutputsScoresAsAlone) {
+  const auto alone = p9_values({"m version=vmaf_v0.6.1"});
+  for (const auto& items :
+       {std::vector<std::string>{"m version=vmaf_v0.6.1", "f adm=debug=true"},
+        std::vector<std::string>{"f adm=debug=true", "m version=vmaf_v0.6.1"}}) {
+    const auto both = p9_values(items);
+    for (const auto& [name, values] : alone) EXPECT_EQ(both.at(name), values) << name;
+    ASSERT_EQ(both.count("integer_adm"), 1U);  // a debug output
+    EXPECT_EQ(both.at("integer_adm").size(), alone.at("vmaf").size());
+  }
+}
+
+// The value to give an option that selects outputs, other than its default.
+std::string other_value(const OptionDef& d, const std::string& dir) {
+  if (const bool* b = std::get_if<bool>(&d.default_value)) return *b ? "false" : "true";
+  return dir;  // cambi's heatmaps_path: a folder for the side files
+}
+
+TEST(OutputNames, OptionsThatSelectOutputsLeaveEveryCommonValueUnchanged) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("vqx_output_names_" + std::to_string(static_cast<long>(::getpid())));
+  const PictureFormat fmt{224, 224, 10, ChromaFormat::k420};
+  const testutil::FrameSource frames = testutil::noisy_frames(fmt, 11);
+  unsigned checked = 0;
+  for (const ExtractorFamily* f : all_families()) {
+    const auto plain = testutil::run_context({"f " + std::string(f->name)}, frames, 3);
+    ASSERT_TRUE(plain.ok()) << f->name << ": " << plain.status().message();
+    std::string all;  // every such option at once
+    for (const OptionDef& d : f->options) {
+      if (!d.selects_outputs) continue;
+      const std::string option = std::string(d.name) + "=" + other_value(d, dir.string());
+      all += (all.empty() ? "" : ":") + option;
+      for (const std::string& spec : {option, all}) {
+        const auto other =
+            testutil::run_context({"f " + std::string(f->name) + "=" + spec}, frames, 3);
+        ASSERT_TRUE(other.ok()) << f->name << "=" << spec << ": " << other.status().message();
+        unsigned common = 0;
+        for (const auto& [name, values] : plain->frames) {
+          if (other->frames.count(name) == 0) continue;
+          ++common;
+          EXPECT_EQ(other->frames.at(name), values) << f->name << "=" << spec << ": " << name;
+        }
+        for (const auto& [name, value] : plain->aggregates) {
+          if (other->aggregates.count(name) == 0) continue;
+          EXPECT_EQ(other->aggregates.at(name), value) << f->name << "=" << spec << ": " << name;
+        }
+        EXPECT_GT(common, 0U) << f->name << "=" << spec;
+        ++checked;
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_GE(checked, 24U);
+}
+
+TEST(OutputNames, NoTwoFamiliesWriteOneName) {
+  // Different families compute different things: a name two of them write
+  // would be a clash for every user asking for both.
+  std::map<std::string, std::string> writer;
+  for (const ExtractorFamily* f : all_families()) {
+    OptionMap every;  // every output, as far as options that select them go
+    for (const OptionDef& d : f->options) {
+      if (d.selects_outputs && std::holds_alternative<bool>(d.default_value)) {
+        every[d.name] = "true";
+      }
+    }
+    const auto spec = f->make_spec(every);
+    ASSERT_TRUE(spec.ok()) << f->name << ": " << spec.status().message();
+    std::set<std::string> own;
+    for (const auto& o : spec->outputs) own.insert(o.name);
+    for (const auto& o : spec->aggregates) own.insert(o.name);
+    for (const std::string& name : own) {
+      auto [it, added] = writer.try_emplace(name, f->name);
+      EXPECT_TRUE(added) << name << ": " << it->second << " and " << f->name;
+    }
+  }
 }
 
 }  // namespace

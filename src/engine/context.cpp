@@ -13,6 +13,7 @@
 #include "engine/prediction.hpp"
 #include "engine/registration.hpp"
 #include "engine/report_assembly.hpp"
+#include "engine/sample_range.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/slot_writer.hpp"
 #include "gpu/pipeline.hpp"
@@ -111,6 +112,9 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   if (ref.plane_count() == 0 || ref.width() == 0) {
     return Error(Errc::kInvalidArgument, "empty picture");
   }
+  // Before any family reads them (the error leaves the context usable).
+  VQX_RETURN_IF_ERROR(check_sample_range(ref, "reference", index));
+  VQX_RETURN_IF_ERROR(check_sample_range(dist, "distorted", index));
   if (!s.format) {
     const Status init = no_throw("setting up the features", [&] {
       return init_extractors(s.registrations.extractors(), s.gpu.get(), s.collector, s.aggregates,

@@ -57,6 +57,9 @@ class FrameScheduler {
   void record(const Status& s);
   // A recycled picture of `fmt` when one is free, else a new one.
   Expected<Picture> fetch_picture(const PictureFormat& fmt);
+  // Pictures waiting to be fetched again: at most 2 x (frames in flight +
+  // 1), so that a caller who never fetches does not grow memory.
+  [[nodiscard]] std::size_t recycled_count();
   // The workers as a ForkJoin, for sharing a frame's staging copy (the GPU
   // pipeline's); null without a pool.
   [[nodiscard]] const ForkJoin* fork_join() const { return fork_join_.get(); }

@@ -74,6 +74,7 @@ struct ExtractorSpec {
   std::string request;
   OptionSet options;  // the parsed options the spec was built from
   bool temporal = false;
+  bool reads_chroma = false;                // see ChromaRule (core/family.hpp)
   std::vector<ExtractorOutput> outputs;     // slot order
   std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
   std::function<std::unique_ptr<Extractor>()> make;

@@ -3,11 +3,13 @@
 // scheduler (scheduler.cpp), predicts (prediction.cpp), pools and writes
 // (report_assembly.cpp). Everything it uses is owned by it: no global state.
 #include <cmath>
+#include <deque>
 #include <optional>
 
 #include "core/feature_spec.hpp"
 #include "engine/backend.hpp"
 #include "engine/feature_collector.hpp"
+#include "engine/neutral_chroma.hpp"
 #include "engine/no_throw.hpp"
 #include "engine/pooling.hpp"
 #include "engine/prediction.hpp"
@@ -31,7 +33,10 @@ struct Context::Impl {
   FeatureCollector collector;
   Aggregates aggregates;  // whole-video values, in write order
   Registrations registrations{collector};
-  std::optional<PictureFormat> format;
+  std::optional<PictureFormat> format;  // the pictures' (set at the first frame)
+  // Set at the first frame when it is 4:0:0 and a registered extractor
+  // reads chroma: the families see 4:2:0 with neutral chroma.
+  std::optional<NeutralChroma> neutral;
   unsigned next_index = 0;
   bool flushed = false;
   std::unique_ptr<FrameScheduler> scheduler;
@@ -92,8 +97,28 @@ Status Context::use_features_from_model(std::string_view model_spec) {
 }
 
 Expected<Picture> Context::fetch_picture(const PictureFormat& fmt) {
-  return impl_->scheduler->fetch_picture(fmt);
+  Impl& s = *impl_;
+  if (s.neutral && fmt == s.neutral->gray_format()) {
+    // The recycled pictures are the 4:2:0 ones the families saw.
+    if (auto p = s.scheduler->take_recycled(s.neutral->colour_format())) {
+      return s.neutral->narrow(std::move(*p));
+    }
+    return Picture::make(fmt);
+  }
+  return s.scheduler->fetch_picture(fmt);
 }
+
+namespace {
+
+// Whether a registered extractor reads chroma planes.
+bool any_reads_chroma(const std::deque<RegisteredExtractor>& extractors) {
+  for (const auto& r : extractors) {
+    if (r.spec.reads_chroma) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   Impl& s = *impl_;
@@ -116,9 +141,14 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   VQX_RETURN_IF_ERROR(check_sample_range(ref, "reference", index));
   VQX_RETURN_IF_ERROR(check_sample_range(dist, "distorted", index));
   if (!s.format) {
+    if (ref.format().chroma == ChromaFormat::k400 &&
+        any_reads_chroma(s.registrations.extractors())) {
+      s.neutral.emplace(ref.format());
+    }
+    const PictureFormat scored = s.neutral ? s.neutral->colour_format() : ref.format();
     const Status init = no_throw("setting up the features", [&] {
       return init_extractors(s.registrations.extractors(), s.gpu.get(), s.collector, s.aggregates,
-                             ref.format());
+                             scored);
     });
     if (!init.ok()) {  // half set up: never to be used again
       s.scheduler->record(init);
@@ -129,6 +159,10 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   } else if (!(*s.format == ref.format())) {
     return Error(Errc::kMismatch,
                  "frame " + std::to_string(index) + " has a different format from the first frame");
+  }
+  if (s.neutral) {  // 4:0:0 scored as 4:2:0 with neutral chroma (docs/metrics.md)
+    VQX_ASSIGN_OR_RETURN(ref, s.neutral->widen(std::move(ref)));
+    VQX_ASSIGN_OR_RETURN(dist, s.neutral->widen(std::move(dist)));
   }
   ++s.next_index;
   const bool sampled = s.frame_is_sampled(index);

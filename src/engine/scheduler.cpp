@@ -50,17 +50,20 @@ void FrameScheduler::record(const Status& s) {
   if (first_error_.ok()) first_error_ = s;
 }
 
-Expected<Picture> FrameScheduler::fetch_picture(const PictureFormat& fmt) {
-  {
-    std::lock_guard lock(mutex_);
-    for (auto it = recycled_.begin(); it != recycled_.end(); ++it) {
-      if (it->format() == fmt) {
-        Picture p = std::move(*it);
-        recycled_.erase(it);
-        return p;
-      }
+std::optional<Picture> FrameScheduler::take_recycled(const PictureFormat& fmt) {
+  std::lock_guard lock(mutex_);
+  for (auto it = recycled_.begin(); it != recycled_.end(); ++it) {
+    if (it->format() == fmt) {
+      Picture p = std::move(*it);
+      recycled_.erase(it);
+      return p;
     }
   }
+  return std::nullopt;
+}
+
+Expected<Picture> FrameScheduler::fetch_picture(const PictureFormat& fmt) {
+  if (std::optional<Picture> p = take_recycled(fmt)) return std::move(*p);
   return Picture::make(fmt);
 }
 

@@ -39,10 +39,15 @@ struct Context::Impl {
   std::optional<NeutralChroma> neutral;
   unsigned next_index = 0;
   bool flushed = false;
+  Status flush_status;  // what flush() returned
   std::unique_ptr<FrameScheduler> scheduler;
   std::unique_ptr<gpu::Pipeline> gpu;  // null: everything on the CPU
 
   [[nodiscard]] std::vector<unsigned> reported_frames() const;
+  // Ok when the results are complete: flush() was called and succeeded.
+  // Before it, values are missing or still being computed.
+  [[nodiscard]] Status results_ready(const char* call) const;
+  Status finish();  // flush()'s work
   [[nodiscard]] bool frame_is_sampled(unsigned i) const {
     return settings.subsample <= 1 || i % settings.subsample == 0;
   }
@@ -54,6 +59,15 @@ std::vector<unsigned> Context::Impl::reported_frames() const {
     if (frame_is_sampled(i)) frames.push_back(i);
   }
   return frames;
+}
+
+Status Context::Impl::results_ready(const char* call) const {
+  if (!flushed) {
+    return Error(Errc::kInvalidArgument,
+                 std::string(call) +
+                     " before flush(): the scores are complete only once flush() has returned");
+  }
+  return flush_status;  // a failed flush's error: its results are not to be used
 }
 
 Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -181,6 +195,12 @@ Status Context::flush() {
   Impl& s = *impl_;
   if (s.flushed) return Error(Errc::kInvalidArgument, "flush called twice");
   s.flushed = true;
+  s.flush_status = s.finish();
+  return s.flush_status;
+}
+
+Status Context::Impl::finish() {
+  Impl& s = *this;
   VQX_RETURN_IF_ERROR(s.scheduler->wait_idle());
   if (s.next_index == 0) return Error(Errc::kInvalidArgument, "no frames were read");
   if (s.gpu && !s.gpu->empty()) VQX_RETURN_IF_ERROR(s.gpu->finish());
@@ -193,6 +213,7 @@ Status Context::flush() {
 }
 
 Expected<double> Context::score_at_index(std::string_view name, unsigned index) const {
+  VQX_RETURN_IF_ERROR(impl_->results_ready("score_at_index"));
   auto id = impl_->collector.find(name);
   if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
   const double v = impl_->collector.get(*id, index);
@@ -204,6 +225,7 @@ Expected<double> Context::score_at_index(std::string_view name, unsigned index) 
 }
 
 Expected<double> Context::pooled_score(std::string_view name, PoolMethod method) const {
+  VQX_RETURN_IF_ERROR(impl_->results_ready("pooled_score"));
   auto id = impl_->collector.find(name);
   if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
   std::vector<double> values;
@@ -229,6 +251,7 @@ Expected<double> Context::pooled_score(std::string_view name, PoolMethod method)
 }
 
 Expected<double> Context::aggregate_score(std::string_view name) const {
+  VQX_RETURN_IF_ERROR(impl_->results_ready("aggregate_score"));
   for (const auto& [n, v] : impl_->aggregates) {
     if (n == name) return v;
   }
@@ -270,6 +293,9 @@ std::string Context::device_description() const {
 Status Context::write_output(const std::string& path, OutputFormat format, int precision,
                              double fps) const {
   const Impl& s = *impl_;
+  // Before flush the values are missing or still being written; after a
+  // failed one they are incomplete: no output that looks valid.
+  VQX_RETURN_IF_ERROR(s.results_ready("write_output"));
   const ReportSource source{s.collector,
                             s.reported_frames(),
                             s.aggregates,

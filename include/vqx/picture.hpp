@@ -76,6 +76,10 @@ class Plane {
   std::size_t stride_ = 0;
 };
 
+namespace detail {
+struct PictureInternals;  // VQX's own access (src/core/picture_internals.hpp)
+}
+
 class Picture {
  public:
   Picture() = default;
@@ -87,12 +91,21 @@ class Picture {
   [[nodiscard]] unsigned height() const { return fmt_.height; }
   [[nodiscard]] unsigned bpc() const { return fmt_.bpc; }
   [[nodiscard]] unsigned plane_count() const { return fmt_.plane_count(); }
-  [[nodiscard]] Plane& plane(unsigned p) { return planes_[p]; }
+  // Access for writing the samples. Context::read_pictures checks every
+  // sample against the bit depth (an error for one above it), except in
+  // pictures that VQX's own readers filled and checked; writing through
+  // this access makes the picture one to check again.
+  [[nodiscard]] Plane& plane(unsigned p) {
+    samples_checked_ = false;
+    return planes_[p];
+  }
   [[nodiscard]] const Plane& plane(unsigned p) const { return planes_[p]; }
 
  private:
+  friend struct detail::PictureInternals;
   PictureFormat fmt_;
   std::array<Plane, 3> planes_;
+  bool samples_checked_ = false;  // by the reader that filled it (see plane())
 };
 
 }  // namespace vqx

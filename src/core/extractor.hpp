@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/options.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
 
@@ -68,7 +69,12 @@ struct ExtractorOutput {
 struct ExtractorSpec {
   std::string family;  // registry name, e.g. "adm"
   std::string key;     // family + canonical options: equal keys compute the same thing
+  // The request as a user writes it, for messages: the family and its
+  // options that differ from the defaults ("psnr=reduced_hbd_peak=true").
+  std::string request;
+  OptionSet options;  // the parsed options the spec was built from
   bool temporal = false;
+  bool reads_chroma = false;                // see ChromaRule (core/family.hpp)
   std::vector<ExtractorOutput> outputs;     // slot order
   std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
   std::function<std::unique_ptr<Extractor>()> make;

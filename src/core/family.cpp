@@ -34,6 +34,18 @@ bool is_temporal(const TemporalRule& rule, const OptionSet& set) {
   return false;
 }
 
+bool reads_chroma(const ChromaRule& rule, const OptionSet& set) {
+  switch (rule.kind) {
+    case ChromaRule::kNever:
+      return false;
+    case ChromaRule::kAlways:
+      return true;
+    case ChromaRule::kWhenSet:
+      return set.get_bool(rule.option);
+  }
+  return false;
+}
+
 }  // namespace
 
 Expected<ExtractorSpec> ExtractorFamily::make_spec(const OptionMap& given) const {
@@ -43,11 +55,15 @@ Expected<ExtractorSpec> ExtractorFamily::make_spec(const OptionMap& given) const
   ExtractorSpec spec;
   spec.family = name;
   spec.key = std::string(name) + ":" + set.canonical();
+  const std::string changed = set.given_text();
+  spec.request = changed.empty() ? std::string(name) : std::string(name) + "=" + changed;
   spec.temporal = is_temporal(temporal, set);
+  spec.reads_chroma = reads_chroma(chroma, set);
   spec.outputs = outputs_of(outputs, set, suffix);
   spec.aggregates = outputs_of(aggregates, set, suffix);
   spec.make = std::move(factories.cpu);
   spec.make_twin = std::move(factories.gpu);
+  spec.options = std::move(set);
   return spec;
 }
 

@@ -50,6 +50,17 @@ struct TemporalRule {
   const char* option = nullptr;
 };
 
+// When the family's extractor reads the chroma planes. The context scores a
+// 4:0:0 picture as 4:2:0 with neutral chroma when any registered extractor
+// does (engine/neutral_chroma.hpp); families that read only the luma, or
+// handle 4:0:0 themselves exactly as that picture, say kNever.
+struct ChromaRule {
+  enum Kind { kNever, kAlways, kWhenSet };
+  Kind kind = kNever;
+  // kWhenSet: the bool option that makes it read chroma, when true.
+  const char* option = nullptr;
+};
+
 // What a family's code makes of its parsed options.
 struct Factories {
   std::function<std::unique_ptr<Extractor>()> cpu;
@@ -69,6 +80,7 @@ struct ExtractorFamily {
   // registry (metrics/registry.hpp).
   std::span<const FeatureAlias> provides = {};
   TemporalRule temporal = {};
+  ChromaRule chroma = {};
   // The family's own code: typed parameters from the parsed options (and
   // refusal of what the bounds cannot express), then the factories.
   Expected<Factories> (*bind)(const OptionSet& options) = nullptr;

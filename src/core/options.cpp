@@ -154,4 +154,22 @@ std::string OptionSet::canonical() const {
   return out;
 }
 
+std::string OptionSet::given_text() const {
+  std::string out;
+  for (std::size_t i = 0; i < defs_.size(); ++i) {
+    if (values_[i] == defs_[i].default_value) continue;
+    if (!out.empty()) out += ':';
+    out += std::string(defs_[i].name) + "=" + value_text(values_[i]);
+  }
+  return out;
+}
+
+std::vector<const OptionDef*> OptionSet::differences(const OptionSet& other) const {
+  std::vector<const OptionDef*> out;
+  for (std::size_t i = 0; i < defs_.size() && i < other.values_.size(); ++i) {
+    if (!(values_[i] == other.values_[i])) out.push_back(&defs_[i]);
+  }
+  return out;
+}
+
 }  // namespace vqx

@@ -23,7 +23,16 @@ struct OptionDef {
   double min = 0;  // bounds for int and double options
   double max = 0;
   bool feature_param = false;  // a non-default value changes the output names
+  // The option only adds or removes outputs (debug=true, enable_mse=true)
+  // or writes side files: every output written with either value has the
+  // same values with both. Two requests of one family that differ only in
+  // such options may share output names (engine/registration.cpp); any
+  // other difference between them is a clash where the names are equal.
+  // tests/unit/output_names_test.cpp holds every such option to it.
+  bool selects_outputs = false;
 };
+// For OptionDef tables: the value of `selects_outputs`.
+inline constexpr bool kSelectsOutputs = true;
 
 // Options as given by the user: key -> text.
 using OptionMap = std::map<std::string, std::string>;
@@ -47,6 +56,13 @@ class OptionSet {
   [[nodiscard]] std::string name_suffix() const;
   // Canonical text of every value, for telling two configurations apart.
   [[nodiscard]] std::string canonical() const;
+  // The options that differ from their defaults, as a user writes them
+  // ("reduced_hbd_peak=true:min_sse=0.5", in declaration order); empty
+  // when every option has its default.
+  [[nodiscard]] std::string given_text() const;
+  // The options whose values differ between this set and `other`, which
+  // must have been parsed against the same definitions.
+  [[nodiscard]] std::vector<const OptionDef*> differences(const OptionSet& other) const;
 
  private:
   [[nodiscard]] const OptionValue& find(std::string_view name) const;

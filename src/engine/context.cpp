@@ -3,16 +3,19 @@
 // scheduler (scheduler.cpp), predicts (prediction.cpp), pools and writes
 // (report_assembly.cpp). Everything it uses is owned by it: no global state.
 #include <cmath>
+#include <deque>
 #include <optional>
 
 #include "core/feature_spec.hpp"
 #include "engine/backend.hpp"
 #include "engine/feature_collector.hpp"
+#include "engine/neutral_chroma.hpp"
 #include "engine/no_throw.hpp"
 #include "engine/pooling.hpp"
 #include "engine/prediction.hpp"
 #include "engine/registration.hpp"
 #include "engine/report_assembly.hpp"
+#include "engine/sample_range.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/slot_writer.hpp"
 #include "gpu/pipeline.hpp"
@@ -30,13 +33,21 @@ struct Context::Impl {
   FeatureCollector collector;
   Aggregates aggregates;  // whole-video values, in write order
   Registrations registrations{collector};
-  std::optional<PictureFormat> format;
+  std::optional<PictureFormat> format;  // the pictures' (set at the first frame)
+  // Set at the first frame when it is 4:0:0 and a registered extractor
+  // reads chroma: the families see 4:2:0 with neutral chroma.
+  std::optional<NeutralChroma> neutral;
   unsigned next_index = 0;
   bool flushed = false;
+  Status flush_status;  // what flush() returned
   std::unique_ptr<FrameScheduler> scheduler;
   std::unique_ptr<gpu::Pipeline> gpu;  // null: everything on the CPU
 
   [[nodiscard]] std::vector<unsigned> reported_frames() const;
+  // Ok when the results are complete: flush() was called and succeeded.
+  // Before it, values are missing or still being computed.
+  [[nodiscard]] Status results_ready(const char* call) const;
+  Status finish();  // flush()'s work
   [[nodiscard]] bool frame_is_sampled(unsigned i) const {
     return settings.subsample <= 1 || i % settings.subsample == 0;
   }
@@ -48,6 +59,15 @@ std::vector<unsigned> Context::Impl::reported_frames() const {
     if (frame_is_sampled(i)) frames.push_back(i);
   }
   return frames;
+}
+
+Status Context::Impl::results_ready(const char* call) const {
+  if (!flushed) {
+    return Error(Errc::kInvalidArgument,
+                 std::string(call) +
+                     " before flush(): the scores are complete only once flush() has returned");
+  }
+  return flush_status;  // a failed flush's error: its results are not to be used
 }
 
 Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -91,8 +111,28 @@ Status Context::use_features_from_model(std::string_view model_spec) {
 }
 
 Expected<Picture> Context::fetch_picture(const PictureFormat& fmt) {
-  return impl_->scheduler->fetch_picture(fmt);
+  Impl& s = *impl_;
+  if (s.neutral && fmt == s.neutral->gray_format()) {
+    // The recycled pictures are the 4:2:0 ones the families saw.
+    if (auto p = s.scheduler->take_recycled(s.neutral->colour_format())) {
+      return s.neutral->narrow(std::move(*p));
+    }
+    return Picture::make(fmt);
+  }
+  return s.scheduler->fetch_picture(fmt);
 }
+
+namespace {
+
+// Whether a registered extractor reads chroma planes.
+bool any_reads_chroma(const std::deque<RegisteredExtractor>& extractors) {
+  for (const auto& r : extractors) {
+    if (r.spec.reads_chroma) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   Impl& s = *impl_;
@@ -111,10 +151,18 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   if (ref.plane_count() == 0 || ref.width() == 0) {
     return Error(Errc::kInvalidArgument, "empty picture");
   }
+  // Before any family reads them (the error leaves the context usable).
+  VQX_RETURN_IF_ERROR(check_sample_range(ref, "reference", index));
+  VQX_RETURN_IF_ERROR(check_sample_range(dist, "distorted", index));
   if (!s.format) {
+    if (ref.format().chroma == ChromaFormat::k400 &&
+        any_reads_chroma(s.registrations.extractors())) {
+      s.neutral.emplace(ref.format());
+    }
+    const PictureFormat scored = s.neutral ? s.neutral->colour_format() : ref.format();
     const Status init = no_throw("setting up the features", [&] {
       return init_extractors(s.registrations.extractors(), s.gpu.get(), s.collector, s.aggregates,
-                             ref.format());
+                             scored);
     });
     if (!init.ok()) {  // half set up: never to be used again
       s.scheduler->record(init);
@@ -125,6 +173,10 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   } else if (!(*s.format == ref.format())) {
     return Error(Errc::kMismatch,
                  "frame " + std::to_string(index) + " has a different format from the first frame");
+  }
+  if (s.neutral) {  // 4:0:0 scored as 4:2:0 with neutral chroma (docs/metrics.md)
+    VQX_ASSIGN_OR_RETURN(ref, s.neutral->widen(std::move(ref)));
+    VQX_ASSIGN_OR_RETURN(dist, s.neutral->widen(std::move(dist)));
   }
   ++s.next_index;
   const bool sampled = s.frame_is_sampled(index);
@@ -143,6 +195,12 @@ Status Context::flush() {
   Impl& s = *impl_;
   if (s.flushed) return Error(Errc::kInvalidArgument, "flush called twice");
   s.flushed = true;
+  s.flush_status = s.finish();
+  return s.flush_status;
+}
+
+Status Context::Impl::finish() {
+  Impl& s = *this;
   VQX_RETURN_IF_ERROR(s.scheduler->wait_idle());
   if (s.next_index == 0) return Error(Errc::kInvalidArgument, "no frames were read");
   if (s.gpu && !s.gpu->empty()) VQX_RETURN_IF_ERROR(s.gpu->finish());
@@ -155,6 +213,7 @@ Status Context::flush() {
 }
 
 Expected<double> Context::score_at_index(std::string_view name, unsigned index) const {
+  VQX_RETURN_IF_ERROR(impl_->results_ready("score_at_index"));
   auto id = impl_->collector.find(name);
   if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
   const double v = impl_->collector.get(*id, index);
@@ -166,6 +225,7 @@ Expected<double> Context::score_at_index(std::string_view name, unsigned index) 
 }
 
 Expected<double> Context::pooled_score(std::string_view name, PoolMethod method) const {
+  VQX_RETURN_IF_ERROR(impl_->results_ready("pooled_score"));
   auto id = impl_->collector.find(name);
   if (!id) return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
   std::vector<double> values;
@@ -191,6 +251,7 @@ Expected<double> Context::pooled_score(std::string_view name, PoolMethod method)
 }
 
 Expected<double> Context::aggregate_score(std::string_view name) const {
+  VQX_RETURN_IF_ERROR(impl_->results_ready("aggregate_score"));
   for (const auto& [n, v] : impl_->aggregates) {
     if (n == name) return v;
   }
@@ -232,6 +293,9 @@ std::string Context::device_description() const {
 Status Context::write_output(const std::string& path, OutputFormat format, int precision,
                              double fps) const {
   const Impl& s = *impl_;
+  // Before flush the values are missing or still being written; after a
+  // failed one they are incomplete: no output that looks valid.
+  VQX_RETURN_IF_ERROR(s.results_ready("write_output"));
   const ReportSource source{s.collector,
                             s.reported_frames(),
                             s.aggregates,

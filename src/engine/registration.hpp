@@ -1,6 +1,15 @@
 // What a context computes: its extractors (each once, however many features
 // and models ask for it) and its models, with the collector metrics their
 // values go to. Registration ends when the first frame arrives.
+//
+// Every output name (per-frame metric, whole-video aggregate, model score)
+// has one producer. A registration that would write a name another
+// producer writes, with values that may differ, is refused, naming both
+// (docs/reliability.md): a model named after a feature or after another
+// model's bootstrap outputs would otherwise overwrite them. Two requests of
+// one family that differ only in options that select outputs (debug=true)
+// share their common names: both are computed, the first registered writes
+// those names and the later one's values for them are dropped.
 #pragma once
 
 #include <cstddef>
@@ -22,8 +31,10 @@ namespace vqx {
 
 struct RegisteredExtractor {
   ExtractorSpec spec;
-  std::vector<std::size_t> metric_ids;       // slot -> collector metric
-  std::vector<std::string> aggregate_names;  // aggregate slot -> name
+  // slot -> collector metric; kNoMetric where an earlier registration of
+  // the family writes the name (the values are equal, see the top).
+  std::vector<std::size_t> metric_ids;
+  std::vector<std::string> aggregate_names;  // aggregate slot -> name; empty: the same
   // Plain extractors: idle instances, one per thread that has needed one.
   std::mutex idle_mutex;
   std::vector<std::unique_ptr<Extractor>> idle;
@@ -46,7 +57,8 @@ class Registrations {
 
   // A feature by its --feature name ("adm") and options.
   Status add_feature(std::string_view name, const std::map<std::string, std::string>& options);
-  // A model by its --model value, with the features it reads.
+  // A model by its --model value, with the features it reads. On an error
+  // nothing of the model is registered.
   Status add_model(std::string_view model_spec);
   // The first frame has been set up: later registrations are errors.
   void close() { closed_ = true; }
@@ -58,12 +70,30 @@ class Registrations {
   [[nodiscard]] const std::vector<RegisteredModel>& models() const { return models_; }
 
  private:
+  // Who writes an output name.
+  struct Producer {
+    std::string what;    // "feature psnr=enable_mse=true", "model 'vmaf'"
+    std::string key;     // the extractor's key; empty for a model
+    std::string family;  // the extractor's family; empty for a model
+    OptionSet options;   // the extractor's options
+  };
+  using Producers = std::map<std::string, Producer, std::less<>>;  // output name -> producer
+
+  // Records `spec`'s outputs and aggregates in `producers`, or returns the
+  // error naming the producer one of them already has.
+  static Status claim_outputs(Producers& producers, const ExtractorSpec& spec,
+                              const std::string& what);
+  // The same for a model's outputs.
+  static Status claim_outputs(Producers& producers, const Model& model);
   // Adds the extractor unless one with the same key is registered already.
-  Status add_spec(ExtractorSpec spec);
+  // Its outputs must have been claimed.
+  void add_spec(ExtractorSpec spec);
+  Status check_open(const std::string& what) const;
 
   FeatureCollector& collector_;
   std::deque<RegisteredExtractor> extractors_;
   std::vector<RegisteredModel> models_;
+  Producers producers_;
   bool closed_ = false;
 };
 

@@ -30,8 +30,8 @@ void assemble_report(const ReportSource& source, int precision, double fps, Repo
       const double v = collector.get(m, i);
       if (!std::isnan(v)) present.push_back(v);
     }
-    // A declared output that never got a value (psnr_cb of a 4:0:0 video)
-    // is not listed at all, as the reference does not list it.
+    // A declared output that never got a value is not listed at all, as the
+    // reference does not list it.
     if (present.empty()) continue;
     const PooledStats p = pool(present);
     report.pooled.push_back({metric.name, ReportPooled{p.min, p.max, p.mean, p.harmonic_mean}});

@@ -50,18 +50,26 @@ void FrameScheduler::record(const Status& s) {
   if (first_error_.ok()) first_error_ = s;
 }
 
-Expected<Picture> FrameScheduler::fetch_picture(const PictureFormat& fmt) {
-  {
-    std::lock_guard lock(mutex_);
-    for (auto it = recycled_.begin(); it != recycled_.end(); ++it) {
-      if (it->format() == fmt) {
-        Picture p = std::move(*it);
-        recycled_.erase(it);
-        return p;
-      }
+std::optional<Picture> FrameScheduler::take_recycled(const PictureFormat& fmt) {
+  std::lock_guard lock(mutex_);
+  for (auto it = recycled_.begin(); it != recycled_.end(); ++it) {
+    if (it->format() == fmt) {
+      Picture p = std::move(*it);
+      recycled_.erase(it);
+      return p;
     }
   }
+  return std::nullopt;
+}
+
+Expected<Picture> FrameScheduler::fetch_picture(const PictureFormat& fmt) {
+  if (std::optional<Picture> p = take_recycled(fmt)) return std::move(*p);
   return Picture::make(fmt);
+}
+
+std::size_t FrameScheduler::recycled_count() {
+  std::lock_guard lock(mutex_);
+  return recycled_.size();
 }
 
 Status FrameScheduler::run_plain(Frame& f) {
@@ -101,11 +109,23 @@ Status FrameScheduler::run_temporal(Frame& f) {
 
 void FrameScheduler::part_done(const std::shared_ptr<Frame>& f) {
   if (f->parts_left.fetch_sub(1) != 1) return;
-  std::lock_guard lock(mutex_);
-  recycled_.push_back(std::move(f->ref));
-  recycled_.push_back(std::move(f->dist));
-  --in_flight_;
-  cv_.notify_all();
+  Picture dropped[2];  // freed after the lock is released
+  {
+    std::lock_guard lock(mutex_);
+    // Enough for a caller who fetches every picture; one who brings its
+    // own would otherwise grow the list by two pictures a frame.
+    const std::size_t room = 2 * (std::size_t{max_in_flight_} + 1);
+    Picture* done[2] = {&f->ref, &f->dist};
+    for (unsigned k = 0; k < 2; ++k) {
+      if (recycled_.size() < room) {
+        recycled_.push_back(std::move(*done[k]));
+      } else {
+        dropped[k] = std::move(*done[k]);
+      }
+    }
+    --in_flight_;
+    cv_.notify_all();
+  }
 }
 
 void FrameScheduler::drain_temporal() {

@@ -20,6 +20,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/fork_join.hpp"
@@ -57,6 +58,11 @@ class FrameScheduler {
   void record(const Status& s);
   // A recycled picture of `fmt` when one is free, else a new one.
   Expected<Picture> fetch_picture(const PictureFormat& fmt);
+  // A recycled picture of `fmt`, if one is free.
+  std::optional<Picture> take_recycled(const PictureFormat& fmt);
+  // Pictures waiting to be fetched again: at most 2 x (frames in flight +
+  // 1), so that a caller who never fetches does not grow memory.
+  [[nodiscard]] std::size_t recycled_count();
   // The workers as a ForkJoin, for sharing a frame's staging copy (the GPU
   // pipeline's); null without a pool.
   [[nodiscard]] const ForkJoin* fork_join() const { return fork_join_.get(); }

@@ -24,6 +24,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "core/picture_internals.hpp"
 #include "io/libav_log.hpp"
 #include "io/reader_detail.hpp"
 
@@ -133,6 +134,7 @@ class LibavReader final : public VideoReader {
                                      " has sample values above the " + std::to_string(fmt_.bpc) +
                                      "-bit maximum");
     }
+    detail::PictureInternals::mark_samples_checked(pic);  // the context need not check again
     ++frames_;
     return true;
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <system_error>
 
+#include "core/picture_internals.hpp"
 #include "io/reader_detail.hpp"
 
 namespace vqx {
@@ -74,6 +75,7 @@ Status unpack_frame(const std::uint8_t* src, const PictureFormat& fmt, Picture& 
                                    "-bit maximum " + std::to_string(max) +
                                    " (is the bit depth right?)");
   }
+  detail::PictureInternals::mark_samples_checked(pic);  // the context need not check again
   return Status::Ok();
 }
 

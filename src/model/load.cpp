@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <filesystem>
 #include <limits>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -603,25 +606,32 @@ Expected<Model> Model::from_json(std::string_view text, std::string_view origin,
 
 Expected<Model> Model::from_file(const std::string& path, const ModelConfig& config) {
   const std::string where = printable(path, 300);
-  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Error(Errc::kIo, where + ": is a directory, not a model file");
+  }
+  errno = 0;
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"),
+                                                           &std::fclose);
   if (!in) {
-    return Error(Errc::kIo, where + ": cannot open model file");
+    return Error(Errc::kIo, where + ": cannot open model file: " + std::strerror(errno));
   }
   // Read at most one byte past the limit: a path such as /dev/zero or an
   // endless pipe must not grow memory without bound.
   std::string text;
   std::array<char, 1 << 16> chunk{};
-  while (text.size() <= kMaxFileBytes && in) {
+  while (text.size() <= kMaxFileBytes) {
     // Past 1 MiB (larger than any real model) room for the limit, once: no
     // doubling copies on the way to it.
     if (text.size() > (1U << 20) && text.capacity() < kMaxFileBytes + chunk.size()) {
       text.reserve(kMaxFileBytes + chunk.size());
     }
-    in.read(chunk.data(), chunk.size());
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), in.get());
+    text.append(chunk.data(), got);
+    if (got < chunk.size()) break;
   }
-  if (in.bad()) {
-    return Error(Errc::kIo, where + ": read error");
+  if (std::ferror(in.get()) != 0) {
+    return Error(Errc::kIo, where + ": read error: " + std::strerror(errno));
   }
   if (text.size() > kMaxFileBytes) {
     return Error(Errc::kLimit, where + ": model file larger than 256 MiB");

@@ -55,6 +55,10 @@ bool parse_long(std::string_view tok, long& out) {
 
 std::string quoted(std::string_view s) { return "'" + printable(s, 40) + "'"; }
 
+// The most support vectors a model may declare (real models have a few
+// hundred): a larger total_sv is refused before anything is allocated.
+constexpr long kMaxSupportVectors = 10'000'000;
+
 }  // namespace
 
 Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_features,
@@ -139,8 +143,17 @@ Expected<SvmRegressor> SvmRegressor::parse(std::string_view text, std::size_t n_
       }
     } else if (key == "total_sv") {
       VQX_RETURN_IF_ERROR(once(have_total, key));
-      if (!parse_long(val, total_sv) || total_sv < 1 || total_sv > 10'000'000) {
-        return fail("total_sv " + quoted(val) + " is not a positive integer");
+      if (!parse_long(val, total_sv)) {
+        const bool digits = val.find_first_not_of("0123456789") == std::string_view::npos;
+        if (!digits) return fail("total_sv " + quoted(val) + " is not an integer");
+        total_sv = kMaxSupportVectors + 1;  // digits beyond a long: beyond the limit too
+      }
+      if (total_sv < 1) {
+        return fail("total_sv " + quoted(val) + " must be at least 1");
+      }
+      if (total_sv > kMaxSupportVectors) {
+        return fail("total_sv " + quoted(val) + " exceeds the limit of " +
+                    std::to_string(kMaxSupportVectors) + " support vectors");
       }
     } else if (key == "rho") {
       VQX_RETURN_IF_ERROR(once(have_rho, key));

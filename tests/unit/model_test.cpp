@@ -576,6 +576,31 @@ TEST(ModelErrors, BadSvmText) {
   }
 }
 
+TEST(ModelErrors, TotalSvOutOfRangeNamesTheLimit) {
+  // Before: "total_sv '100000000' is not a positive integer", the limit unsaid.
+  const Json base = tiny_model();
+  struct Case {
+    const char* total_sv;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {"100000000", "total_sv '100000000' exceeds the limit of 10000000 support vectors"},
+      {"99999999999999999999999", "exceeds the limit of 10000000 support vectors"},
+      {"0", "total_sv '0' must be at least 1"},
+      {"-3", "total_sv '-3' must be at least 1"},
+      {"1.5", "total_sv '1.5' is not an integer"},
+      {"x", "total_sv 'x' is not an integer"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.total_sv);
+    Json j = base;
+    j["model_dict"]["model"] =
+        std::string("svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv ") +
+        c.total_sv + "\nrho 0\nSV\n1 1:1\n";
+    expect_error(from(j), {"test.json: model_dict.model: ", c.expect});
+  }
+}
+
 TEST(ModelErrors, Collections) {
   const Json base = Json::parse(builtin_text("vmaf_b_v0.6.3"));
   Json j = base;
@@ -603,6 +628,15 @@ TEST(ModelErrors, Files) {
   }
   expect_error(Model::from_file(path), {path.c_str(), "invalid JSON"});
   std::filesystem::remove(path);
+}
+
+TEST(ModelErrors, FilesSayWhyTheyCannotBeRead) {
+  // Before: a directory gave "read error", and a failed open no reason.
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  expect_error(Model::from_file(dir), {dir.c_str(), ": is a directory, not a model file"});
+  expect_error(Model::load(ModelSpec::parse("path=" + dir).value()), {"is a directory"});
+  expect_error(Model::from_file("/nonexistent/dir/m.json"),
+               {"/nonexistent/dir/m.json: cannot open model file: No such file or directory"});
 }
 
 // ---------------------------------------------------------------------------

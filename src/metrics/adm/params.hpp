@@ -212,7 +212,7 @@ inline constexpr const char* kOptMinVal = "adm_min_val";
 inline std::span<const OptionDef> option_defs() {
   static const AdmParams d;
   static const std::array<OptionDef, 12> kDefs = {{
-      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false},
+      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false, kSelectsOutputs},
       {kOptCsfScale, "scf", OptionValue{d.csf_scale}, 0.0, 50.0, true},
       {kOptCsfDiagScale, "scfd", OptionValue{d.csf_diag_scale}, 0.0, 50.0, true},
       {kOptDlmWeight, "dlmw", OptionValue{d.dlm_weight}, 0.0, 1.0, true},

@@ -124,8 +124,8 @@ inline std::span<const OptionDef> option_defs() {
       {"max_log_contrast", "mlc", OptionValue{kDefaultMaxLogContrast}, 0, 5, true},
       // heatmaps_path and full_ref are no feature parameters: they change
       // no output name.
-      {"heatmaps_path", nullptr, OptionValue{std::string()}, 0, 0, false},
-      {"full_ref", nullptr, OptionValue{false}, 0, 0, false},
+      {"heatmaps_path", nullptr, OptionValue{std::string()}, 0, 0, false, kSelectsOutputs},
+      {"full_ref", nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
       {"eotf", nullptr, OptionValue{std::string(kDefaultEotf)}, 0, 0, true},
       {"cambi_eotf", "ceot", OptionValue{std::string(kDefaultEotf)}, 0, 0, true},
       {"cambi_high_res_speedup", "hrs", OptionValue{0}, 0, 2160, true},

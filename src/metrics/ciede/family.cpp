@@ -55,6 +55,7 @@ const ExtractorFamily& ciede_family() {
       .name = "ciede",
       .outputs = kOutputs,
       .provides = kProvides,
+      .chroma = {ChromaRule::kAlways},
       // libvmaf's ciede has no options: any key given is refused.
       .bind = bind_family<NoParams, read_no_params, CiedeExtractor>,
   };

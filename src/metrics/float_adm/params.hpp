@@ -183,7 +183,7 @@ inline constexpr const char* kOptSkipScale0 = "adm_skip_scale0";
 inline std::span<const OptionDef> option_defs() {
   static const Params d;
   static const std::array<OptionDef, 23> kDefs = {{
-      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false},
+      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false, kSelectsOutputs},
       {kOptEnhnGainLimit, "egl", OptionValue{d.enhn_gain_limit}, 1.0, 100.0, true},
       {kOptNormViewDist, "nvd", OptionValue{d.norm_view_dist}, 0.75, 24.0, true},
       {kOptNoiseWeight, "nw", OptionValue{d.noise_weight}, 0.0, 1500.0, true},

@@ -236,6 +236,7 @@ const ExtractorFamily& float_motion_family() {
       .outputs = float_motion::kOutputs,
       .provides = float_motion::kProvides,
       .temporal = {TemporalRule::kAlways},
+      .chroma = {ChromaRule::kWhenSet, float_motion::kOptAddUv},
       .bind = bind_family<Params, read_params, FloatMotionExtractor>,
   };
   return kFamily;

@@ -67,7 +67,7 @@ struct Params {
 inline std::span<const OptionDef> option_defs() {
   static const Params d;
   static const std::array<OptionDef, 9> kDefs = {{
-      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false},
+      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false, kSelectsOutputs},
       {kOptForceZero, "force_0", OptionValue{d.force_zero}, 0, 0, true},
       {kOptFpsWeight, "mfw", OptionValue{d.fps_weight}, 0.0, 5.0, true},
       {kOptBlendFactor, "mbf", OptionValue{d.blend_factor}, 0.0, 1.0, true},

@@ -104,7 +104,7 @@ struct Params {
 inline std::span<const OptionDef> option_defs() {
   static const Params d;
   static const std::array<OptionDef, 10> kDefs = {{
-      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false},
+      {kOptDebug, nullptr, OptionValue{d.debug}, 0, 0, false, kSelectsOutputs},
       {kOptGainLimit, "egl", OptionValue{d.gain_limit}, 1.0, 100.0, true},
       {kOptKernelScale, "ks", OptionValue{d.kernelscale}, 0.1, 4.0, true},
       {kOptPrescale, "ps", OptionValue{d.prescale}, 0.1, 4.0, true},

@@ -71,7 +71,7 @@ inline std::span<const OptionDef> option_defs() {
       {"motion_five_frame_window", "mffw", OptionValue{false}, 0, 0, true},
       {"motion_moving_average", "mma", OptionValue{false}, 0, 0, true},
       // Not a feature parameter: it adds an output but changes no name.
-      {"debug", nullptr, OptionValue{false}, 0, 0, false},
+      {"debug", nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
   }};
   return kDefs;
 }

@@ -3,9 +3,11 @@
 // whole-video aggregate PSNR (apsnr).
 //
 // Outputs, in libvmaf's order: psnr_y, [mse_y,] psnr_cb, [mse_cb,] psnr_cr,
-// [mse_cr]; the chroma ones only with enable_chroma (the default). A 4:0:0
-// picture has no chroma, so there only psnr_y (and mse_y) is written, as in
-// libvmaf, whose init() turns enable_chroma off for YUV400.
+// [mse_cr]; the chroma ones only with enable_chroma (the default). Given a
+// 4:0:0 picture the extractor writes only psnr_y (and mse_y), as libvmaf's
+// init() turns enable_chroma off for YUV400; but since it reads chroma with
+// enable_chroma, the context gives it a 4:0:0 video as 4:2:0 with neutral
+// chroma (engine/neutral_chroma.hpp), so all three are written then.
 //
 // With enable_apsnr the extractor is temporal: libvmaf's psnr extractor is
 // temporal, so with frame subsampling it still sees every frame, and apsnr
@@ -118,6 +120,7 @@ const ExtractorFamily& psnr_family() {
       .provides = kProvides,
       // libvmaf's psnr is temporal; only apsnr needs it (see the top).
       .temporal = {TemporalRule::kWhenSet, "enable_apsnr"},
+      .chroma = {ChromaRule::kWhenSet, "enable_chroma"},
       .bind = bind_family<Params, read_params, PsnrExtractor, VQX_TWIN(&psnr::make_twin)>,
   };
   return kFamily;

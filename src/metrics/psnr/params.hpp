@@ -25,9 +25,9 @@ inline constexpr double kMseFloor = 1e-16;
 // an output name.
 inline std::span<const OptionDef> option_defs() {
   static const std::array<OptionDef, 5> kDefs = {{
-      {"enable_chroma", nullptr, OptionValue{true}, 0, 0, false},
-      {"enable_mse", nullptr, OptionValue{false}, 0, 0, false},
-      {"enable_apsnr", nullptr, OptionValue{false}, 0, 0, false},
+      {"enable_chroma", nullptr, OptionValue{true}, 0, 0, false, kSelectsOutputs},
+      {"enable_mse", nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
+      {"enable_apsnr", nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
       {"reduced_hbd_peak", nullptr, OptionValue{false}, 0, 0, false},
       {"min_sse", nullptr, OptionValue{0.0}, 0.0, DBL_MAX, false},
   }};

@@ -121,6 +121,7 @@ const ExtractorFamily& psnr_hvs_family() {
       .name = "psnr_hvs",
       .outputs = kOutputs,
       .provides = kProvides,
+      .chroma = {ChromaRule::kAlways},
       // libvmaf's psnr_hvs has no options: any key given is refused.
       .bind = bind_family<NoParams, read_no_params, PsnrHvsExtractor>,
   };

@@ -125,6 +125,7 @@ const ExtractorFamily& speed_chroma_family() {
       .options = speed::chroma_option_defs(),
       .outputs = kOutputs,
       .provides = kProvides,
+      .chroma = {ChromaRule::kAlways},
       .bind = bind_family<Params, read_params, SpeedChromaExtractor>,
   };
   return kFamily;

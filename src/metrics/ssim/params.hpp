@@ -102,7 +102,7 @@ inline constexpr const char* kOptScale = "scale";
 
 inline std::span<const OptionDef> ssim_option_defs() {
   static const std::array<OptionDef, 4> kDefs = {{
-      {kOptEnableLcs, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptEnableLcs, nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
       {kOptEnableDb, nullptr, OptionValue{false}, 0, 0, false},
       {kOptClipDb, nullptr, OptionValue{false}, 0, 0, false},
       // 0 = automatic, 1 = full resolution, 2..10 = that factor.
@@ -113,7 +113,7 @@ inline std::span<const OptionDef> ssim_option_defs() {
 
 inline std::span<const OptionDef> ms_ssim_option_defs() {
   static const std::array<OptionDef, 3> kDefs = {{
-      {kOptEnableLcs, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptEnableLcs, nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
       {kOptEnableDb, nullptr, OptionValue{false}, 0, 0, false},
       {kOptClipDb, nullptr, OptionValue{false}, 0, 0, false},
   }};

@@ -123,7 +123,7 @@ inline constexpr double kDefaultGainLimit = 100.0;  // DEFAULT_VIF_ENHN_GAIN_LIM
 // max and whether a non-default value renames the outputs.
 inline std::span<const OptionDef> option_defs() {
   static const std::array<OptionDef, 3> kDefs = {{
-      {kOptDebug, nullptr, OptionValue{false}, 0, 0, false},
+      {kOptDebug, nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
       {kOptGainLimit, "egl", OptionValue{kDefaultGainLimit}, 1.0, kDefaultGainLimit, true},
       {kOptSkipScale0, "ssclz", OptionValue{false}, 0, 0, true},
   }};

@@ -1,6 +1,8 @@
-// The readers' shared parts (src/io only): the plane copy and unpacking,
-// the input file with its peek, and the readers' entry points on a file
-// open_video() has already opened. The public API is vqx/video_reader.hpp.
+// The readers' shared parts (src/io only; reader_detail.cpp): the plane copy
+// and unpacking, the input file with its peek, and the readers' entry points
+// on a file open_video() has already opened. Reading and skipping the frames
+// of Y4M and raw files is PackedFrameReader's (packed_reader.hpp). The public
+// API is vqx/video_reader.hpp.
 #pragma once
 
 #include <cstddef>

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/packed_reader.hpp"
 #include "io/reader_detail.hpp"
 
 namespace vqx {
@@ -106,57 +107,21 @@ bool parse_ratio(std::string_view text, unsigned& num, unsigned& den) {
   return true;
 }
 
-class Y4mReader final : public VideoReader {
+class Y4mReader final : public io_detail::PackedFrameReader {
  public:
   Y4mReader(std::string path, InputFile file, const PictureFormat& fmt, VideoInfo info,
             std::size_t payload_bytes)
-      : path_(std::move(path)),
-        file_(std::move(file)),
-        fmt_(fmt),
-        info_(std::move(info)),
-        payload_bytes_(payload_bytes) {}
-
-  const PictureFormat& format() const override { return fmt_; }
-  const VideoInfo& info() const override { return info_; }
-  const std::string& path() const override { return path_; }
-  std::uint64_t frames_read() const override { return frames_; }
-
-  Expected<bool> read(Picture& pic) override {
-    VQX_ASSIGN_OR_RETURN(const bool got, read_frame());
-    if (!got) return false;
-    VQX_RETURN_IF_ERROR(io_detail::ensure_format(pic, fmt_));
-    if (Status s = io_detail::unpack_frame(buf_.get(), fmt_, pic); !s.ok()) {
-      return Error(s.code(), path_ + ": frame " + std::to_string(frames_) + " " + s.message());
-    }
-    ++frames_;
-    return true;
-  }
-
-  Status skip(unsigned frames) override {
-    for (unsigned i = 0; i < frames; ++i) {
-      VQX_ASSIGN_OR_RETURN(const bool got, read_frame());
-      if (!got) {
-        return Error(Errc::kInvalidArgument, path_ + ": cannot skip " + std::to_string(frames) +
-                                                 " frames: the file has only " +
-                                                 std::to_string(frames_));
-      }
-      ++frames_;
-    }
-    return Status::Ok();
-  }
+      : PackedFrameReader(std::move(path), std::move(file), fmt, std::move(info), payload_bytes,
+                          /*headerless=*/false) {}
 
  private:
-  Status frame_error(Errc code, const std::string& what) const {
-    return Error(code, path_ + ": frame " + std::to_string(frames_) + ": " + what);
-  }
-
-  // Reads "FRAME[ params]\n" and the payload into buf_. True on a frame,
-  // false at a clean end of file (no byte after the previous frame).
-  Expected<bool> read_frame() {
+  // Reads "FRAME[ params]\n". True when a frame follows, false at a clean
+  // end of file (no byte after the previous frame).
+  Expected<bool> read_frame_header() override {
     std::array<char, 5> magic{};
-    const std::size_t got_magic = file_.read(magic.data(), magic.size());
+    const std::size_t got_magic = file().read(magic.data(), magic.size());
     if (got_magic == 0) {
-      if (file_.error()) return file_.read_error(path_);
+      if (file().error()) return file().read_error(path());
       return false;
     }
     const std::string_view seen(magic.data(), got_magic);
@@ -165,15 +130,15 @@ class Y4mReader final : public VideoReader {
                                            io_detail::quote_bytes(seen) + " (loss of framing)");
     }
     if (got_magic < magic.size()) {
-      if (file_.error()) return file_.read_error(path_);
+      if (file().error()) return file().read_error(path());
       return frame_error(Errc::kParse, "FRAME header cut short at end of file");
     }
     // Either '\n' or ' ' followed by parameters, then '\n'.
-    int c = file_.getc();
+    int c = file().getc();
     if (c != '\n') {
       if (c != ' ') {
         if (c == EOF) {
-          if (file_.error()) return file_.read_error(path_);
+          if (file().error()) return file().read_error(path());
           return frame_error(Errc::kParse, "FRAME header cut short at end of file");
         }
         return frame_error(Errc::kParse,
@@ -181,9 +146,9 @@ class Y4mReader final : public VideoReader {
                                io_detail::quote_bytes(std::string(1, static_cast<char>(c))));
       }
       std::size_t n = 0;
-      while ((c = file_.getc()) != '\n') {
+      while ((c = file().getc()) != '\n') {
         if (c == EOF) {
-          if (file_.error()) return file_.read_error(path_);
+          if (file().error()) return file().read_error(path());
           return frame_error(Errc::kParse, "FRAME header cut short at end of file");
         }
         if (++n > kMaxFrameHeaderBytes) {
@@ -192,26 +157,8 @@ class Y4mReader final : public VideoReader {
         }
       }
     }
-    if (!buf_) {
-      VQX_ASSIGN_OR_RETURN(buf_, io_detail::allocate_buffer(path_, payload_bytes_));
-    }
-    const std::size_t got = file_.read(buf_.get(), payload_bytes_);
-    if (got != payload_bytes_) {
-      if (file_.error()) return file_.read_error(path_);
-      return Error(Errc::kParse, path_ + ": frame " + std::to_string(frames_) +
-                                     " is truncated (got " + std::to_string(got) + " of " +
-                                     std::to_string(payload_bytes_) + " bytes)");
-    }
     return true;
   }
-
-  std::string path_;
-  InputFile file_;
-  PictureFormat fmt_;
-  VideoInfo info_;
-  std::size_t payload_bytes_;
-  std::unique_ptr<std::uint8_t[]> buf_;
-  std::uint64_t frames_ = 0;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "io/packed_reader.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace vqx::io_detail {
@@ -51,9 +52,46 @@ Expected<bool> PackedFrameReader::read_payload() {
   if (got == payload_bytes_) return true;
   if (file_.error()) return file_.read_error(path_);
   if (got == 0 && headerless_) return false;
+  return truncated(got);
+}
+
+Status PackedFrameReader::truncated(std::size_t got) const {
   return Error(Errc::kParse, path_ + ": frame " + std::to_string(frames_) + " is truncated (got " +
                                  std::to_string(got) + " of " + std::to_string(payload_bytes_) +
-                                 " bytes" + truncation_hint() + ")");
+                                 " bytes)");
+}
+
+Expected<std::int64_t> PackedFrameReader::walk_frames() {
+  const std::int64_t start = file_.position();
+  const std::uint64_t frames_before = frames_;
+  const auto payload = static_cast<std::int64_t>(payload_bytes_);
+  Status fault = Status::Ok();
+  std::int64_t n = 0;
+  for (;;) {
+    Expected<bool> more = read_frame_header();
+    if (!more.ok()) {
+      fault = more.status();
+      break;
+    }
+    if (!*more) break;
+    const std::int64_t at = file_.position();
+    const std::int64_t left = file_.size() - at;
+    if (left < payload) {
+      if (left == 0 && headerless_) break;
+      fault = truncated(static_cast<std::size_t>(std::max<std::int64_t>(left, 0)));
+      break;
+    }
+    if (!file_.seek(at + payload)) {
+      fault = file_.read_error(path_);
+      break;
+    }
+    ++frames_;
+    ++n;
+  }
+  frames_ = frames_before;
+  if (!file_.seek(start) && fault.ok()) fault = file_.read_error(path_);
+  if (!fault.ok()) return fault;
+  return n;
 }
 
 }  // namespace vqx::io_detail

@@ -36,9 +36,6 @@ class PackedFrameReader : public VideoReader {
   // Reads what comes before the next frame's payload: true when a frame
   // follows, false at a clean end of the stream.
   virtual Expected<bool> read_frame_header() = 0;
-  // Said after "(got N of M bytes" when a payload is cut short.
-  [[nodiscard]] virtual std::string truncation_hint() const { return {}; }
-
   // "<path>: frame <n>: <what>", n the frame being read.
   [[nodiscard]] Status frame_error(Errc code, const std::string& what) const;
   InputFile& file() { return file_; }
@@ -46,7 +43,15 @@ class PackedFrameReader : public VideoReader {
   [[nodiscard]] std::size_t payload_bytes() const { return payload_bytes_; }
   VideoInfo& mutable_info() { return info_; }
 
+  // For a regular file: walks the frame headers from the current position
+  // to the end, seeking past the payloads, and returns the number of
+  // frames; the first framing fault (a header that is not one, a frame cut
+  // short) is returned as read() would return it at that frame. The file is
+  // left where it was.
+  Expected<std::int64_t> walk_frames();
+
  private:
+  [[nodiscard]] Status truncated(std::size_t got) const;
   // The next frame's payload into buf_: true on a frame, false at a clean end.
   Expected<bool> read_payload();
 

@@ -34,14 +34,6 @@ class RawReader final : public io_detail::PackedFrameReader {
   }
 
   Expected<bool> read_frame_header() override { return true; }
-
-  [[nodiscard]] std::string truncation_hint() const override {
-    if (file().size() < 0) return {};
-    const PictureFormat& fmt = format();
-    return "; the file's " + std::to_string(file().size()) + " bytes are not a whole number of " +
-           std::to_string(fmt.width) + "x" + std::to_string(fmt.height) + " " +
-           to_string(fmt.chroma) + " " + std::to_string(fmt.bpc) + "-bit frames: check -w -h -p -b";
-  }
 };
 
 }  // namespace
@@ -62,6 +54,19 @@ Expected<std::unique_ptr<VideoReader>> io_detail::open_raw_file(const std::strin
   const PictureFormat fmt{params.width, params.height, params.bpc, params.chroma};
   if (Status s = validate(fmt); !s.ok()) {
     return Error(s.code(), path + ": raw video parameters: " + s.message());
+  }
+  // A regular file's size is known: one that is not a whole number of
+  // frames (wrong -w -h -p -b, or a file cut short) is refused now rather
+  // than after scoring every whole frame.
+  const auto frame_bytes = static_cast<std::int64_t>(fmt.packed_frame_bytes());
+  if (file.size() >= 0 && file.size() % frame_bytes != 0) {
+    return Error(Errc::kParse,
+                 path + ": the file's " + std::to_string(file.size()) +
+                     " bytes are not a whole number of " + std::to_string(fmt.width) + "x" +
+                     std::to_string(fmt.height) + " " + to_string(fmt.chroma) + " " +
+                     std::to_string(fmt.bpc) + "-bit frames of " + std::to_string(frame_bytes) +
+                     " bytes (" + std::to_string(file.size() / frame_bytes) + " frames and " +
+                     std::to_string(file.size() % frame_bytes) + " bytes): check -w -h -p -b");
   }
   return std::unique_ptr<VideoReader>(std::make_unique<RawReader>(path, std::move(file), fmt));
 }

@@ -1,5 +1,7 @@
 // The readers' shared parts (reader_detail.hpp): the plane copy and
 // unpacking of packed frames, the input file with its peek, buffers.
+#include <sys/types.h>
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -147,6 +149,17 @@ std::string_view InputFile::peek(std::size_t n) {
     peeked_.resize(have + std::fread(peeked_.data() + have, 1, n - have, f_.get()));
   }
   return std::string_view(peeked_).substr(0, n);
+}
+
+std::int64_t InputFile::position() const {
+  const auto at = static_cast<std::int64_t>(::ftello(f_.get()));
+  return at < 0 ? -1 : at - static_cast<std::int64_t>(peeked_.size() - peeked_pos_);
+}
+
+bool InputFile::seek(std::int64_t pos) {
+  peeked_.clear();
+  peeked_pos_ = 0;
+  return ::fseeko(f_.get(), static_cast<off_t>(pos), SEEK_SET) == 0;
 }
 
 bool InputFile::error() const { return std::ferror(f_.get()) != 0; }

@@ -55,6 +55,10 @@ class InputFile {
   // read() and getc() return them first. This is how open_video() looks at
   // a file's first bytes without reopening it, which a pipe would not allow.
   std::string_view peek(std::size_t n);
+  // The offset of the next byte read() returns, and a move to an offset:
+  // for regular files only (size() >= 0). seek() drops what peek() held.
+  [[nodiscard]] std::int64_t position() const;
+  bool seek(std::int64_t pos);
   [[nodiscard]] bool error() const;
   [[nodiscard]] Status read_error(const std::string& path) const;
   [[nodiscard]] std::int64_t size() const { return size_; }  // -1 when not a regular file

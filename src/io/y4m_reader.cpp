@@ -114,7 +114,39 @@ class Y4mReader final : public io_detail::PackedFrameReader {
       : PackedFrameReader(std::move(path), std::move(file), fmt, std::move(info), payload_bytes,
                           /*headerless=*/false) {}
 
+  // For a file whose size is known, finds a fault of framing (a frame cut
+  // short, a FRAME header that is not one) now rather than after scoring
+  // every frame before it, and counts the frames. Files whose frame headers
+  // are all a bare "FRAME\n" (what FFmpeg and most tools write) are checked
+  // by their size and two headers; others by walking every frame header.
+  Status check_framing() {
+    if (file().size() < 0) return Status::Ok();
+    const std::int64_t start = file().position();
+    const auto per_frame = static_cast<std::int64_t>(kBareFrameHeader.size() + payload_bytes());
+    const std::int64_t data = file().size() - start;
+    if (start >= 0 && data % per_frame == 0) {
+      const std::int64_t frames = data / per_frame;
+      const bool bare = frames == 0 || (bare_header_at(start) &&
+                                        bare_header_at(start + ((frames - 1) * per_frame)));
+      if (!file().seek(start)) return file().read_error(path());
+      if (bare) {
+        mutable_info().frame_count = frames;
+        return Status::Ok();
+      }
+    }
+    VQX_ASSIGN_OR_RETURN(mutable_info().frame_count, walk_frames());
+    return Status::Ok();
+  }
+
  private:
+  static constexpr std::string_view kBareFrameHeader = "FRAME\n";
+
+  bool bare_header_at(std::int64_t pos) {
+    std::array<char, kBareFrameHeader.size()> got{};
+    return file().seek(pos) && file().read(got.data(), got.size()) == got.size() &&
+           std::string_view(got.data(), got.size()) == kBareFrameHeader;
+  }
+
   // Reads "FRAME[ params]\n". True when a frame follows, false at a clean
   // end of file (no byte after the previous frame).
   Expected<bool> read_frame_header() override {
@@ -315,8 +347,9 @@ Expected<std::unique_ptr<VideoReader>> io_detail::open_y4m_file(const std::strin
   }
   std::size_t payload = fmt.packed_frame_bytes();
   if (cs->alpha) payload += std::size_t{fmt.width} * fmt.height * fmt.bytes_per_sample();
-  return std::unique_ptr<VideoReader>(
-      std::make_unique<Y4mReader>(path, std::move(file), fmt, std::move(info), payload));
+  auto reader = std::make_unique<Y4mReader>(path, std::move(file), fmt, std::move(info), payload);
+  VQX_RETURN_IF_ERROR(reader->check_framing());
+  return std::unique_ptr<VideoReader>(std::move(reader));
 }
 
 }  // namespace vqx

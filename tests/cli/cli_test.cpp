@@ -230,6 +230,45 @@ TEST_F(CliTest, DifferentFrameCounts) {
   expect_clean_failure(vqx("-r " + a + " -d " + b + " -q -o " + out_json()), "two.y4m");
 }
 
+// What a file's size tells is checked before any frame is scored (issue 11,
+// item 10): before, a raw file one byte short of whole frames was scored to
+// its end (a 4 GiB file: 86 frames, 44 s) and only then refused, and so was
+// a pair whose frame counts differ. Sparse files: no disk space.
+TEST_F(CliTest, RawSizeThatIsNotWholeFramesIsRefusedAtOpen) {
+  const fs::path raw = dir_ / "long.yuv";
+  { std::ofstream touch(raw); }
+  fs::resize_file(raw, 100000ULL * (64 * 64 * 3 / 2) + 7);
+  const CliRun r = vqx("-r " + raw.string() + " -d " + raw.string() +
+                       " -w 64 -h 64 -p 420 -b 8 -q -o " + out_json());
+  expect_clean_failure(r,
+                       "long.yuv: the file's 614400007 bytes are not a whole number of 64x64 "
+                       "420 8-bit frames of 6144 bytes (100000 frames and 7 bytes): check -w "
+                       "-h -p -b");
+}
+
+TEST_F(CliTest, FrameCountsThatDifferAreRefusedAtOpen) {
+  const fs::path ref = dir_ / "ref.yuv";
+  const fs::path dist = dir_ / "dist.yuv";
+  { std::ofstream touch(ref); }
+  { std::ofstream touch(dist); }
+  fs::resize_file(ref, 100000ULL * (64 * 64 * 3 / 2));
+  fs::resize_file(dist, 99999ULL * (64 * 64 * 3 / 2));
+  const std::string raw = " -w 64 -h 64 -p 420 -b 8 -q -o ";
+  expect_clean_failure(vqx("-r " + ref.string() + " -d " + dist.string() + raw + out_json()),
+                       "dist.yuv has 99999 frames but " + ref.string() + " has 100000");
+  // Skipping makes them agree; --frame_cnt within both is fine too: only
+  // the first frames are scored (2 here, to keep the test short).
+  const CliRun skipped =
+      vqx("-r " + ref.string() + " -d " + dist.string() + " --frame_skip_ref 1 --frame_cnt 2" +
+          raw + (dir_ / "ok.json").string());
+  EXPECT_EQ(skipped.code, 0) << skipped.err;
+  fs::remove(dir_ / "ok.json");
+  // A skip past the end is refused before anything is read.
+  expect_clean_failure(vqx("-r " + ref.string() + " -d " + dist.string() +
+                           " --frame_skip_dist 100000" + raw + out_json()),
+                       "dist.yuv: cannot skip 100000 frames: the file has only 99999");
+}
+
 TEST_F(CliTest, PictureTooSmallForTheFeatures) {
   const std::string a = write_y4m("small.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
   expect_clean_failure(vqx("-r " + a + " -d " + a + " -q -o " + out_json()), "too small");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_options.hpp"
+#include "input_checks.hpp"
 #include "progress.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
@@ -28,11 +29,6 @@ int fail(const std::string& message) {
 
 int fail(const vqx::Status& s) { return fail(s.message()); }
 
-std::string describe(const vqx::PictureFormat& f) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " +
-         vqx::to_string(f.chroma) + " " + std::to_string(f.bpc) + "-bit";
-}
-
 int run(const vqx::cli::CliOptions& o) {
   std::optional<vqx::RawVideoParams> raw;
   if (o.raw_input()) {
@@ -45,10 +41,8 @@ int run(const vqx::cli::CliOptions& o) {
   auto dist = vqx::open_video(o.distorted, raw);
   if (!dist.ok()) return fail(dist.status());
   const vqx::PictureFormat& fmt = (*ref)->format();
-  if (!(fmt == (*dist)->format())) {
-    return fail("reference " + o.reference + " is " + describe(fmt) + " but distorted " +
-                o.distorted + " is " + describe((*dist)->format()));
-  }
+  if (auto s = vqx::cli::check_same_format(**ref, **dist); !s.ok()) return fail(s);
+  if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o); !s.ok()) return fail(s);
 
   auto created = vqx::Context::create(
       {.threads = o.threads, .subsample = o.subsample, .backend = o.backend, .gpu = o.gpu});
@@ -58,7 +52,8 @@ int run(const vqx::cli::CliOptions& o) {
   std::vector<std::string> models = o.models;
   if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
   for (const auto& m : models) {
-    if (auto s = ctx.use_features_from_model(m); !s.ok()) return fail("--model " + m + ": " + s.message());
+    if (auto s = ctx.use_features_from_model(m); !s.ok())
+      return fail("--model " + m + ": " + s.message());
   }
   for (const auto& f : o.features) {
     if (auto s = ctx.use_feature(f); !s.ok()) return fail("--feature " + f + ": " + s.message());
@@ -73,7 +68,8 @@ int run(const vqx::cli::CliOptions& o) {
                               o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
   unsigned n = 0;
   for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {
-    if (g_interrupted) return fail("interrupted after " + std::to_string(n) + " frames; no output written");
+    if (g_interrupted)
+      return fail("interrupted after " + std::to_string(n) + " frames; no output written");
     auto rp = ctx.fetch_picture(fmt);
     if (!rp.ok()) return fail(rp.status());
     auto dp = ctx.fetch_picture(fmt);

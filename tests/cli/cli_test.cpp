@@ -269,6 +269,44 @@ TEST_F(CliTest, FrameCountsThatDifferAreRefusedAtOpen) {
                        "dist.yuv: cannot skip 100000 frames: the file has only 99999");
 }
 
+// Frames are paired by number, so streams at different rates would be
+// scored moment against wrong moment (issue 11, item 9): before, the rates
+// were never compared; with --frame_cnt a wrong score was printed.
+TEST_F(CliTest, DifferentFrameRatesAreRefused) {
+  const std::size_t frame = 64 * 64 * 3 / 2;
+  const std::string a = write_y4m("a25.y4m", "YUV4MPEG2 W64 H64 F25:1 Ip C420jpeg", frame, 3);
+  const std::string b = write_y4m("b30.y4m", "YUV4MPEG2 W64 H64 F30:1 Ip C420jpeg", frame, 3);
+  for (const std::string extra : {"", " --frame_cnt 2"}) {
+    SCOPED_TRACE(extra);
+    const CliRun r = vqx("-r " + a + " -d " + b + extra + " -q -o " + out_json());
+    expect_clean_failure(r, "reference " + a + " is 25 fps but distorted " + b + " is 30 fps");
+    EXPECT_NE(r.err.find("--ignore_frame_rate"), std::string::npos) << r.err;
+  }
+  const CliRun ntsc =
+      vqx("-r " + write_y4m("n.y4m", "YUV4MPEG2 W64 H64 F30000:1001 C420jpeg", frame, 3) + " -d " +
+          b + " -q -o " + out_json());
+  expect_clean_failure(ntsc, "is 30000/1001 fps (29.97) but distorted " + b + " is 30 fps");
+  // Asked for knowingly: scored.
+  const CliRun knowingly =
+      vqx("-r " + a + " -d " + b + " --ignore_frame_rate --json -q -o " + out_json());
+  EXPECT_EQ(knowingly.code, 0) << knowingly.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(out_json()))["frames"].size(), 3U);
+}
+
+// The same rate written through different time bases is one rate; a raw
+// file has none to compare.
+TEST_F(CliTest, SameFrameRateInAnotherFormIsAccepted) {
+  const std::size_t frame = 64 * 64 * 3 / 2;
+  const std::string a = write_y4m("a.y4m", "YUV4MPEG2 W64 H64 F30000:1001 C420jpeg", frame, 2);
+  const std::string b = write_y4m("b.y4m", "YUV4MPEG2 W64 H64 F2997:100 C420jpeg", frame, 2);
+  const CliRun r = vqx("-r " + a + " -d " + b + " -q");
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::string raw(2 * frame, '\x10');
+  const std::string yuv = write_file("b.yuv", raw);
+  const CliRun mixed = vqx("-r " + a + " -d " + yuv + " -w 64 -h 64 -p 420 -b 8 -q");
+  EXPECT_EQ(mixed.code, 0) << mixed.err;
+}
+
 TEST_F(CliTest, PictureTooSmallForTheFeatures) {
   const std::string a = write_y4m("small.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
   expect_clean_failure(vqx("-r " + a + " -d " + a + " -q -o " + out_json()), "too small");

@@ -888,6 +888,30 @@ TEST(OpenVideo, NotAVideoWithoutY4mMagic) {
   }
 }
 
+TEST(OpenVideo, FrameRates) {
+  const auto rate = [](unsigned num, unsigned den) {
+    VideoInfo info;
+    info.fps_num = num;
+    info.fps_den = den;
+    return info;
+  };
+  EXPECT_EQ(describe_frame_rate(rate(25, 1)), "25 fps");
+  EXPECT_EQ(describe_frame_rate(rate(50, 2)), "25 fps");
+  EXPECT_EQ(describe_frame_rate(rate(30000, 1001)), "30000/1001 fps (29.97)");
+  EXPECT_EQ(describe_frame_rate(rate(24000, 1001)), "24000/1001 fps (23.976)");
+  EXPECT_EQ(describe_frame_rate(rate(0, 0)), "an unknown rate");
+  EXPECT_EQ(describe_frame_rate(rate(25, 0)), "an unknown rate");
+  EXPECT_FALSE(frame_rate_known(rate(0, 1)));
+  EXPECT_TRUE(same_frame_rate(rate(25, 1), rate(50, 2)));
+  EXPECT_TRUE(same_frame_rate(rate(30000, 1001), rate(2997, 100)));
+  EXPECT_TRUE(same_frame_rate(rate(24000, 1001), rate(2997, 125)));
+  EXPECT_FALSE(same_frame_rate(rate(30000, 1001), rate(30, 1)));
+  EXPECT_FALSE(same_frame_rate(rate(24000, 1001), rate(24, 1)));
+  EXPECT_FALSE(same_frame_rate(rate(25, 1), rate(50, 1)));
+  EXPECT_FALSE(same_frame_rate(rate(25, 1), rate(0, 0)));  // unknown is never "the same"
+  EXPECT_TRUE(same_frame_rate(rate(0xffffffffU, 1), rate(0xffffffffU, 1)));
+}
+
 TEST(OpenVideo, ParsePixelFormat) {
   EXPECT_EQ(*parse_pixel_format("420"), ChromaFormat::k420);
   EXPECT_EQ(*parse_pixel_format("422"), ChromaFormat::k422);

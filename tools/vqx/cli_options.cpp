@@ -57,6 +57,8 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   app.add_option("--frame_cnt", o.frame_cnt, "Score at most this many frames");
   app.add_option("--frame_skip_ref", o.frame_skip_ref, "Skip this many reference frames first");
   app.add_option("--frame_skip_dist", o.frame_skip_dist, "Skip this many distorted frames first");
+  app.add_flag("--ignore_frame_rate", o.ignore_frame_rate,
+               "Score reference and distorted of different frame rates, frame by frame");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");
   app.add_flag("-q,--quiet", o.quiet, "No progress line and no score summary");
   app.add_flag("-n,--no_prediction", o.no_prediction, "Compute features only, no model");

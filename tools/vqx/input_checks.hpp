@@ -28,6 +28,24 @@ inline Status check_same_format(const VideoReader& ref, const VideoReader& dist)
                                            describe(dist.format()));
 }
 
+// Frames are paired by number: at different rates the pairs would show
+// different moments and the score would be wrong, so known rates that
+// differ are refused unless --ignore_frame_rate says the pairing is meant.
+inline Status check_frame_rates(const VideoReader& ref, const VideoReader& dist,
+                                const CliOptions& o) {
+  const VideoInfo& r = ref.info();
+  const VideoInfo& d = dist.info();
+  if (o.ignore_frame_rate || !frame_rate_known(r) || !frame_rate_known(d) ||
+      same_frame_rate(r, d)) {
+    return Status::Ok();
+  }
+  return Error(Errc::kInvalidArgument,
+               "reference " + ref.path() + " is " + describe_frame_rate(r) + " but distorted " +
+                   dist.path() + " is " + describe_frame_rate(d) +
+                   ": frames paired by number would not show the same moments (convert one to "
+                   "the other's rate, or give --ignore_frame_rate to pair them anyway)");
+}
+
 // When both files' frame counts are known (raw and Y4M files, not pipes),
 // the frames each run scores after its skip and --frame_cnt must agree.
 inline Status check_frame_counts(const VideoReader& ref, const VideoReader& dist,

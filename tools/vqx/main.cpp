@@ -42,6 +42,7 @@ int run(const vqx::cli::CliOptions& o) {
   if (!dist.ok()) return fail(dist.status());
   const vqx::PictureFormat& fmt = (*ref)->format();
   if (auto s = vqx::cli::check_same_format(**ref, **dist); !s.ok()) return fail(s);
+  if (auto s = vqx::cli::check_frame_rates(**ref, **dist, o); !s.ok()) return fail(s);
   if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o); !s.ok()) return fail(s);
 
   auto created = vqx::Context::create(

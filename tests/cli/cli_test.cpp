@@ -330,6 +330,65 @@ TEST_F(CliTest, UnknownCommandLineOption) {
   expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --frobnicate -q -o " + out_json()), "frobnicate");
 }
 
+// Every numeric option, one rule (issue 11, item 11): a value that is not a
+// whole number in range is an error naming the option and its range (before,
+// --subsample -1 printed a 309-digit bound, --threads 0x10 was 16, +3 was 3).
+TEST_F(CliTest, EveryNumericOptionRefusesWhatIsNotAWholeNumberInRange) {
+  struct Option {
+    std::string flag;
+    std::string name;  // as the message says it
+    std::string range;
+  };
+  const std::vector<Option> options = {
+      {"-w", "-w/--width", "from 1 to 16384"},
+      {"--width", "-w/--width", "from 1 to 16384"},
+      {"-h", "-h/--height", "from 1 to 16384"},
+      {"-b", "-b/--bitdepth", "from 8 to 16"},
+      {"--threads", "--threads", "from 0 to 4294967295"},
+      {"--gpu", "--gpu", "from 0 to 4294967295"},
+      {"--subsample", "--subsample", "from 1 to 4294967295"},
+      {"--frame_cnt", "--frame_cnt", "from 0 to 4294967295"},
+      {"--frame_skip_ref", "--frame_skip_ref", "from 0 to 4294967295"},
+      {"--frame_skip_dist", "--frame_skip_dist", "from 0 to 4294967295"},
+  };
+  for (const Option& opt : options) {
+    for (const std::string bad : {"-1", "abc", "1e3", "0x10", "+3", "3.5",
+                                  "99999999999999999999999", "4294967296", "' 4'", "4,5"}) {
+      SCOPED_TRACE(opt.flag + " " + bad);
+      const CliRun r =
+          vqx("-r " + kRef + " -d " + kDist + " " + opt.flag + " " + bad + " -q -o " + out_json());
+      expect_clean_failure(r, "vqx: " + opt.name + " ");
+      EXPECT_NE(r.err.find("expected a whole number " + opt.range), std::string::npos) << r.err;
+      EXPECT_LT(r.err.size(), 160U) << r.err;  // no 309-digit bound
+    }
+  }
+  // Out of range for the option, in range for the type.
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --subsample 0 -q -o " + out_json()),
+                       "--subsample 0: too small: expected a whole number from 1 to 4294967295");
+  expect_clean_failure(
+      vqx("-r " + kRef + " -d " + kDist + " -w 64 -h 64 -p 420 -b 17 -q -o " + out_json()),
+      "-b/--bitdepth 17: too large: expected a whole number from 8 to 16");
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --threads 1000 -q -o " + out_json()),
+                       "--threads 1000: threads must be at most 256");
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --precision -1 -q -o " + out_json()),
+                       "--precision -1: expected a number from 0 to 17, or max");
+}
+
+// A value given empty is an error, never the default (before, -o '' wrote
+// nothing and exited 0, --precision '' gave the default precision).
+TEST_F(CliTest, EmptyValuesAreErrors) {
+  for (const std::string opt : {"-o", "--output", "-p", "--precision", "-m", "--feature",
+                                "--threads", "--subsample", "-w"}) {
+    SCOPED_TRACE(opt);
+    const CliRun r = vqx("-r " + kRef + " -d " + kDist + " -q " + opt + " ''");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("value is empty"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  expect_clean_failure(vqx("-r '' -d " + kDist + " -q"), "--reference: the value is empty");
+}
+
 TEST_F(CliTest, MalformedModelJson) {
   const std::string m = write_file("bad_model.json", "{\"model_dict\": [1, 2,");
   expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " -m path=" + m + " -q -o " + out_json()), "bad_model.json");

@@ -47,7 +47,13 @@ int run(const vqx::cli::CliOptions& o) {
 
   auto created = vqx::Context::create(
       {.threads = o.threads, .subsample = o.subsample, .backend = o.backend, .gpu = o.gpu});
-  if (!created.ok()) return fail(created.status());
+  if (!created.ok()) {
+    // The library bounds the thread count; say which option it was.
+    const std::string& m = created.status().message();
+    if (m.rfind("threads ", 0) == 0)
+      return fail("--threads " + std::to_string(o.threads) + ": " + m);
+    return fail(created.status());
+  }
   vqx::Context& ctx = **created;
 
   std::vector<std::string> models = o.models;

@@ -206,6 +206,45 @@ TEST_F(CliReliability, OutputThatCannotBeWrittenIsAnError) {
   EXPECT_FALSE(fs::exists(dir_ / "no"));
 }
 
+// An output that cannot be written is found before the run, with the
+// system's reason (issue 11, item 11): before, a missing folder was found
+// after scoring every frame (here 100000, 30 s).
+TEST_F(CliReliability, OutputThatCannotBeWrittenIsFoundBeforeTheRun) {
+  const std::string video = long_raw_video(100000);
+  const std::string raw = " -w 64 -h 64 -p 420 -b 8 -q --json -o ";
+  const std::string err = (dir_ / "stderr.txt").string();
+  struct Case {
+    std::string output;
+    std::string reason;
+    std::string redirect;
+  };
+  const std::vector<Case> cases = {
+      {(dir_ / "no" / "such" / "o.json").string(),
+       "cannot create: No such file or directory (the folder " + (dir_ / "no" / "such").string() +
+           " does not exist)",
+       ""},
+      {dir_.string(), "cannot write: it is a directory", ""},
+      {"/proc/version/o.json", "cannot create: Not a directory", ""},
+      {"/dev/stdin", "cannot write: it is open only for reading", " </dev/null"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.output);
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system((std::string(VQX_CLI) + " -r " + video + " -d " + video + raw +
+                                    c.output + c.redirect + " 2>" + err)
+                                       .c_str());
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string text = slurp(err);
+    ASSERT_TRUE(WIFEXITED(status)) << text;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << text;
+    EXPECT_EQ(text, "vqx: " + c.output + ": " + c.reason + "\n");
+    EXPECT_LT(seconds, 10.0) << "the run was scored before the output was checked";
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "no"));
+  expect_no_output();
+}
+
 // The reference's `vmaf -r <(ffmpeg ... -f yuv4mpegpipe -)` works with vqx:
 // a Y4M from a pipe scores as the file does.
 TEST_F(CliReliability, Y4mFromAPipeScoresLikeTheFile) {

@@ -9,6 +9,7 @@
 #include "cli_options.hpp"
 #include "input_checks.hpp"
 #include "progress.hpp"
+#include "vqx/output_files.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
@@ -30,6 +31,11 @@ int fail(const std::string& message) {
 int fail(const vqx::Status& s) { return fail(s.message()); }
 
 int run(const vqx::cli::CliOptions& o) {
+  // An output that cannot be written is found now, with the reason, not
+  // after the whole run.
+  if (!o.output.empty()) {
+    if (auto s = vqx::prepare_output_path(o.output); !s.ok()) return fail(s);
+  }
   std::optional<vqx::RawVideoParams> raw;
   if (o.raw_input()) {
     auto chroma = vqx::parse_pixel_format(o.pixel_format);

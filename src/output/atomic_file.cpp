@@ -74,8 +74,10 @@ Status write_to_fd(int fd, const std::string& path,
   std::ostream out(&buf);
   Status s = write(out);
   out.flush();
-  if (!s.ok()) return Error(s.code(), path + ": " + s.message());
+  // The system's reason first: a writer that saw its stream fail says only
+  // "could not write the output" (before, that was all -o /dev/full said).
   if (buf.error() != 0) return Error(Errc::kIo, path + ": write failed: " + reason(buf.error()));
+  if (!s.ok()) return Error(s.code(), path + ": " + s.message());
   if (!out) return Error(Errc::kIo, path + ": write failed");
   return Status::Ok();
 }

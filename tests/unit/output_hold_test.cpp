@@ -14,8 +14,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/staged_file.hpp"
+#include "metrics/cambi/heatmap.hpp"
 #include "output/atomic_file.hpp"
 #include "vqx/output_files.hpp"
 
@@ -163,6 +165,46 @@ TEST_F(OutputHold, PrepareFindsWhatCannotBeWrittenWithTheReason) {
   for (const std::string& name : names()) {
     EXPECT_EQ(name.find(".tmp."), std::string::npos) << "left behind: " << name;
   }
+}
+
+// CAMBI's heatmaps are files of the run too: a writer that is never closed
+// (the run failed or was stopped) leaves nothing and keeps the heatmaps an
+// earlier run left (before, they were truncated at the first frame and left
+// half written); under hold they appear at the commit.
+TEST_F(OutputHold, HeatmapsOfAFailedRunLeaveNothingAndKeepTheOldOnes) {
+  const fs::path heat = dir_ / "heat";
+  const std::string scale0 = "cambi_heatmap_scale_0_64x32_16b.gray";
+  fs::create_directories(heat);
+  std::ofstream(heat / scale0) << "an earlier run";
+  const std::vector<float> row(64, 1.0F);
+  {
+    cambi::HeatmapWriter w;
+    ASSERT_TRUE(w.open(heat.string(), 64, 32, 9, 4).ok());
+    ASSERT_TRUE(w.write_row(0, 0, 0, 64, 32, row.data()).ok());
+  }  // destroyed without close()
+  EXPECT_EQ(names(), (std::set<std::string>{"heat", "heat/" + scale0}));
+  EXPECT_EQ(slurp(heat / scale0), "an earlier run");
+
+  hold_output_files();
+  {
+    cambi::HeatmapWriter w;
+    ASSERT_TRUE(w.open((dir_ / "new" / "heat").string(), 64, 32, 9, 4).ok());
+    ASSERT_TRUE(w.write_row(0, 0, 0, 64, 32, row.data()).ok());
+    ASSERT_TRUE(w.close().ok());
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "new" / "heat" / scale0));  // waits for the commit
+  ASSERT_TRUE(commit_output_files().ok());
+  EXPECT_EQ(fs::file_size(dir_ / "new" / "heat" / scale0), 64U * 2U);  // the one row written
+  EXPECT_TRUE(fs::exists(dir_ / "new" / "heat" / "cambi_heatmap_scale_4_4x2_16b.gray"));
+
+  hold_output_files();
+  {
+    cambi::HeatmapWriter w;
+    ASSERT_TRUE(w.open((dir_ / "gone" / "heat").string(), 64, 32, 9, 4).ok());
+    ASSERT_TRUE(w.close().ok());
+  }
+  discard_output_files();
+  EXPECT_FALSE(fs::exists(dir_ / "gone"));  // the folders it made went with it
 }
 
 }  // namespace

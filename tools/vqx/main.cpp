@@ -2,26 +2,18 @@
 // writes; no metric logic lives here.
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <string>
 
 #include "cli_options.hpp"
 #include "input_checks.hpp"
 #include "progress.hpp"
+#include "signals.hpp"
 #include "vqx/output_files.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
 namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-// The first SIGINT stops the run at the next frame; a second one (the run
-// is stuck, e.g. in a read from a stalled pipe) ends the process at once.
-extern "C" void on_sigint(int /*sig*/) {
-  g_interrupted = 1;
-  std::signal(SIGINT, SIG_DFL);
-}
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "vqx: %s\n", message.c_str());
@@ -31,6 +23,10 @@ int fail(const std::string& message) {
 int fail(const vqx::Status& s) { return fail(s.message()); }
 
 int run(const vqx::cli::CliOptions& o) {
+  // The run's files (the output, CAMBI's heatmaps) are one result: they
+  // wait under temporary names until the run has succeeded, and main()
+  // discards them on any failure (signals.hpp for the signals).
+  vqx::hold_output_files();
   // An output that cannot be written is found now, with the reason, not
   // after the whole run.
   if (!o.output.empty()) {
@@ -75,14 +71,14 @@ int run(const vqx::cli::CliOptions& o) {
   if (auto s = (*ref)->skip(o.frame_skip_ref); !s.ok()) return fail(s);
   if (auto s = (*dist)->skip(o.frame_skip_dist); !s.ok()) return fail(s);
 
-  std::signal(SIGINT, on_sigint);
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   vqx::cli::Progress progress(tty && !o.quiet,
                               o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
   unsigned n = 0;
   for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {
-    if (g_interrupted)
+    if (vqx::cli::stop_requested()) {
       return fail("interrupted after " + std::to_string(n) + " frames; no output written");
+    }
     auto rp = ctx.fetch_picture(fmt);
     if (!rp.ok()) return fail(rp.status());
     auto dp = ctx.fetch_picture(fmt);
@@ -104,11 +100,12 @@ int run(const vqx::cli::CliOptions& o) {
   if (auto s = ctx.flush(); !s.ok()) return fail(s);
   const double fps = progress.fps(n);
   progress.finish(n);
-  if (g_interrupted) return fail("interrupted; no output written");
+  if (vqx::cli::stop_requested()) return fail("interrupted; no output written");
 
   if (!o.output.empty()) {
     if (auto s = ctx.write_output(o.output, o.format, o.precision, fps); !s.ok()) return fail(s);
   }
+  if (auto s = vqx::cli::commit_run(); !s.ok()) return fail(s);
   if (!o.quiet) {
     for (const auto& name : ctx.model_names()) {
       auto score = ctx.pooled_score(name, vqx::PoolMethod::kMean);
@@ -121,6 +118,7 @@ int run(const vqx::cli::CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  vqx::cli::start_signal_thread();
   auto parsed = vqx::cli::parse_cli(argc, argv);
   if (!parsed.ok()) return fail(parsed.status());
   if (parsed->show_help) {
@@ -131,9 +129,12 @@ int main(int argc, char** argv) {
     std::printf("vqx %s\n", vqx::version());
     return 0;
   }
+  int rc = 1;
   try {
-    return run(*parsed);
+    rc = run(*parsed);
   } catch (const std::exception& e) {
-    return fail(std::string("internal error: ") + e.what());
+    rc = fail(std::string("internal error: ") + e.what());
   }
+  if (rc != 0) vqx::discard_output_files();  // no file of a failed run is left
+  return rc;
 }

@@ -9,6 +9,7 @@
 #include "input_checks.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
+#include "standard_output.hpp"
 #include "vqx/output_files.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
@@ -27,6 +28,7 @@ int run(const vqx::cli::CliOptions& o) {
   // wait under temporary names until the run has succeeded, and main()
   // discards them on any failure (signals.hpp for the signals).
   vqx::hold_output_files();
+  const bool report_on_stdout = vqx::cli::report_on_stdout(o.output);
   // An output that cannot be written is found now, with the reason, not
   // after the whole run.
   if (!o.output.empty()) {
@@ -109,7 +111,9 @@ int run(const vqx::cli::CliOptions& o) {
   if (!o.quiet) {
     for (const auto& name : ctx.model_names()) {
       auto score = ctx.pooled_score(name, vqx::PoolMethod::kMean);
-      if (score.ok()) std::printf("%s: %f\n", name.c_str(), *score);
+      // On standard error when standard output carries the report.
+      if (score.ok())
+        std::fprintf(report_on_stdout ? stderr : stdout, "%s: %f\n", name.c_str(), *score);
     }
   }
   return 0;

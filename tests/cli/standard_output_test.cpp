@@ -1,6 +1,7 @@
-// What vqx writes on its standard output (issue 11, item 5): when the
-// report goes there, the pooled scores go to standard error so that the
-// stream is the report alone.
+// What vqx writes on its standard output (issue 11, items 5 and 6): when
+// the report goes there, the pooled scores go to standard error so that the
+// stream is the report alone; a failed write of anything asked for (the
+// scores, --version, --help, the report) is an error, never exit status 0.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +95,54 @@ TEST_F(StandardOutput, ReportOnStdoutIsTheWholeStreamAndTheScoresGoToStderr) {
   const VqxRun quiet = vqx("--json -q -o -" + kPair);
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(nlohmann::json::parse(quiet.out)["frames"].size(), 10U);
+}
+
+// Before: each of these exited 0 with nothing written.
+TEST_F(StandardOutput, AFailedWriteOfWhatWasAskedForIsAnError) {
+  struct Case {
+    std::string args;
+    std::string redirect;
+    std::string error;
+  };
+  const std::string full = "vqx: standard output: write failed: No space left on device\n";
+  const std::string closed = "vqx: standard output is closed\n";
+  const std::vector<Case> cases = {
+      {kPair, ">/dev/full", full},                // the pooled scores
+      {kPair, ">&-", closed},                     //
+      {"--version", ">/dev/full", full},          //
+      {"--version", ">&-", closed},               //
+      {"--help", ">/dev/full", full},             //
+      {"--help", ">&-", closed},                  //
+      {"--json -q -o -" + kPair, ">&-", closed},  // the report
+      {"--json -q -o /dev/stdout" + kPair, ">&-", closed},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args + " " + c.redirect);
+    const VqxRun r = vqx(c.args, c.redirect);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(r.err, c.error);
+  }
+  // The report to a full standard output says why.
+  const VqxRun report = vqx("--json -q -o -" + kPair, ">/dev/full");
+  EXPECT_EQ(report.code, 1);
+  EXPECT_EQ(report.err, "vqx: standard output: write failed: No space left on device\n");
+  // Nothing asked for on standard output: its state does not matter.
+  for (const std::string redirect : {">/dev/full", ">&-"}) {
+    const VqxRun r = vqx("-q -o " + (dir_ / "o.json").string() + kPair, redirect);
+    EXPECT_EQ(r.code, 0) << redirect << ": " << r.err;
+  }
+}
+
+// A run whose scores could not be printed is a failed run: its output
+// file is not left behind (the scores are printed before the commit).
+TEST_F(StandardOutput, ScoresThatCannotBePrintedFailTheRunAndLeaveNoOutput) {
+  const fs::path out = dir_ / "o.json";
+  const VqxRun r = vqx("--json -o " + out.string() + kPair, ">/dev/full");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  }
 }
 
 }  // namespace

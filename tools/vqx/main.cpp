@@ -2,6 +2,7 @@
 // writes; no metric logic lives here.
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <string>
 
@@ -28,9 +29,13 @@ int run(const vqx::cli::CliOptions& o) {
   // wait under temporary names until the run has succeeded, and main()
   // discards them on any failure (signals.hpp for the signals).
   vqx::hold_output_files();
-  const bool report_on_stdout = vqx::cli::report_on_stdout(o.output);
   // An output that cannot be written is found now, with the reason, not
   // after the whole run.
+  const bool report_on_stdout = vqx::cli::report_on_stdout(o.output);
+  const bool scores_on_stdout = !o.quiet && !o.no_prediction && !report_on_stdout;
+  if ((report_on_stdout || scores_on_stdout) && vqx::cli::stdout_closed()) {
+    return fail("standard output is closed");
+  }
   if (!o.output.empty()) {
     if (auto s = vqx::prepare_output_path(o.output); !s.ok()) return fail(s);
   }
@@ -107,31 +112,41 @@ int run(const vqx::cli::CliOptions& o) {
   if (!o.output.empty()) {
     if (auto s = ctx.write_output(o.output, o.format, o.precision, fps); !s.ok()) return fail(s);
   }
-  if (auto s = vqx::cli::commit_run(); !s.ok()) return fail(s);
+  // The pooled scores, before the commit: a failure to print them is a
+  // failure of the run (standard_output.hpp says where they go).
   if (!o.quiet) {
+    std::string scores;
     for (const auto& name : ctx.model_names()) {
       auto score = ctx.pooled_score(name, vqx::PoolMethod::kMean);
-      // On standard error when standard output carries the report.
-      if (score.ok())
-        std::fprintf(report_on_stdout ? stderr : stdout, "%s: %f\n", name.c_str(), *score);
+      if (!score.ok()) continue;
+      std::array<char, 64> value{};
+      std::snprintf(value.data(), value.size(), "%f", *score);
+      scores += name + ": " + value.data() + "\n";
+    }
+    if (report_on_stdout) {
+      std::fputs(scores.c_str(), stderr);
+    } else if (auto s = vqx::cli::write_stdout(scores); !s.ok()) {
+      return fail(s);
     }
   }
+  if (auto s = vqx::cli::commit_run(); !s.ok()) return fail(s);
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  vqx::cli::secure_standard_descriptors();
   vqx::cli::start_signal_thread();
   auto parsed = vqx::cli::parse_cli(argc, argv);
   if (!parsed.ok()) return fail(parsed.status());
   if (parsed->show_help) {
-    std::fputs(parsed->help_text.c_str(), stdout);
-    return 0;
+    auto s = vqx::cli::write_stdout(parsed->help_text);
+    return s.ok() ? 0 : fail(s);
   }
   if (parsed->show_version) {
-    std::printf("vqx %s\n", vqx::version());
-    return 0;
+    auto s = vqx::cli::write_stdout(std::string("vqx ") + vqx::version() + "\n");
+    return s.ok() ? 0 : fail(s);
   }
   int rc = 1;
   try {

@@ -307,6 +307,23 @@ TEST_F(CliTest, SameFrameRateInAnotherFormIsAccepted) {
   EXPECT_EQ(mixed.code, 0) << mixed.err;
 }
 
+// -o naming one of the inputs: the successful run's rename would replace
+// the video with the report. Refused under any spelling of the path.
+TEST_F(CliTest, OutputThatIsAnInputIsRefused) {
+  const std::string ref = write_file("ref.y4m", slurp(kRef));
+  fs::create_symlink(ref, dir_ / "link.y4m");
+  for (const std::string& out :
+       {ref, (dir_ / "link.y4m").string(), (dir_ / "." / "ref.y4m").string()}) {
+    SCOPED_TRACE(out);
+    const CliRun r = vqx("-r " + ref + " -d " + kDist + " --json -q -o " + out);
+    expect_clean_failure(r, "--output " + out + " is the reference video " + ref);
+    EXPECT_EQ(slurp(ref), slurp(kRef));
+  }
+  const CliRun d = vqx("-r " + kRef + " -d " + ref + " --json -q -o " + ref);
+  expect_clean_failure(d, "is the distorted video");
+  EXPECT_EQ(slurp(ref), slurp(kRef));
+}
+
 TEST_F(CliTest, PictureTooSmallForTheFeatures) {
   const std::string a = write_y4m("small.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
   expect_clean_failure(vqx("-r " + a + " -d " + a + " -q -o " + out_json()), "too small");

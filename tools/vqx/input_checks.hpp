@@ -5,10 +5,13 @@
 // Header-only: the CLI target's sources are listed in CMakeLists.txt.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "cli_options.hpp"
 #include "vqx/status.hpp"
@@ -19,6 +22,26 @@ namespace vqx::cli {
 inline std::string describe(const PictureFormat& f) {
   return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + to_string(f.chroma) +
          " " + std::to_string(f.bpc) + "-bit";
+}
+
+// A report written over one of the inputs would destroy it when the run
+// succeeds (the rename replaces the file): refused, whatever the path's
+// spelling (a link, ./, another name of the same file).
+inline Status check_output_is_not_an_input(const CliOptions& o) {
+  struct stat out {};
+  if (o.output.empty() || ::stat(o.output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) {
+    return Status::Ok();
+  }
+  const std::pair<const char*, const std::string*> inputs[] = {{"reference", &o.reference},
+                                                               {"distorted", &o.distorted}};
+  for (const auto& [what, path] : inputs) {
+    struct stat in {};
+    if (::stat(path->c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      return Error(Errc::kInvalidArgument, "--output " + o.output + " is the " + what + " video " +
+                                               *path + ": the report would replace it");
+    }
+  }
+  return Status::Ok();
 }
 
 inline Status check_same_format(const VideoReader& ref, const VideoReader& dist) {

@@ -36,6 +36,7 @@ int run(const vqx::cli::CliOptions& o) {
   if ((report_on_stdout || scores_on_stdout) && vqx::cli::stdout_closed()) {
     return fail("standard output is closed");
   }
+  if (auto s = vqx::cli::check_output_is_not_an_input(o); !s.ok()) return fail(s);
   if (!o.output.empty()) {
     if (auto s = vqx::prepare_output_path(o.output); !s.ok()) return fail(s);
   }

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string_view>
 #include <system_error>
-#include <vector>
 
 #include "vqx/picture.hpp"
 
@@ -72,14 +72,13 @@ Expected<int> parse_precision(const std::string& text) {
   return static_cast<int>(*v);
 }
 
-// A numeric option: its text, where the number goes and its bounds.
+// A numeric option: where its number goes, its bounds and its text.
 struct Whole {
   const char* flags;  // as CLI11 takes them: "-w,--width"
   const char* name;   // as messages say it: "-w/--width"
   unsigned* target;
   unsigned min;
   unsigned max;
-  const char* help;
   std::string text;
 };
 
@@ -97,54 +96,22 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   app.add_option("-r,--reference", o.reference,
                  "Reference video (.y4m, .yuv, or any file FFmpeg reads)");
   app.add_option("-d,--distorted", o.distorted, "Distorted video");
-  // Every numeric option is taken as text and parsed here, with one rule
-  // and one message for all (CLI11 wrapped "-1" to 4294967295 for some,
-  // took "0x10" and "+3", and printed a 309-digit bound for --subsample).
-  std::vector<Whole> wholes = {
-      {"-w,--width", "-w/--width", &o.width, 1, kMaxDimension, "Width of raw .yuv input", {}},
-      {"-h,--height", "-h/--height", &o.height, 1, kMaxDimension, "Height of raw .yuv input", {}},
-      {"-b,--bitdepth", "-b/--bitdepth", &o.bitdepth, 8, 16, "Bit depth of raw input: 8 to 16", {}},
-      {"--threads",
-       "--threads",
-       &o.threads,
-       0,
-       kUnsignedMax,
-       "Worker threads (frames in flight)",
-       {}},
-      {"--gpu", "--gpu", &o.gpu, 0, kUnsignedMax, "Index of the GPU to use (default 0)", {}},
-      {"--subsample", "--subsample", &o.subsample, 1, kUnsignedMax, "Score every N-th frame", {}},
-      {"--frame_cnt",
-       "--frame_cnt",
-       &o.frame_cnt,
-       0,
-       kUnsignedMax,
-       "Score at most this many frames (0: all)",
-       {}},
-      {"--frame_skip_ref",
-       "--frame_skip_ref",
-       &o.frame_skip_ref,
-       0,
-       kUnsignedMax,
-       "Skip this many reference frames first",
-       {}},
-      {"--frame_skip_dist",
-       "--frame_skip_dist",
-       &o.frame_skip_dist,
-       0,
-       kUnsignedMax,
-       "Skip this many distorted frames first",
-       {}},
+  // Every numeric option is taken as text and parsed after CLI11, with one
+  // rule and one message for all (CLI11 wrapped "-1" to 4294967295 for
+  // some, took "0x10" and "+3", and printed a 309-digit bound for
+  // --subsample). A deque: CLI11 keeps a reference to each text.
+  std::deque<Whole> wholes;
+  const auto add_whole = [&](const char* flags, const char* name, unsigned* target, unsigned min,
+                             unsigned max, const char* help) {
+    Whole& w = wholes.emplace_back(Whole{flags, name, target, min, max, {}});
+    app.add_option(flags, w.text, help)->type_name("UINT");
   };
-  const auto add_whole = [&](const char* flags) {
-    for (Whole& w : wholes) {
-      if (std::string_view(w.flags) == flags) app.add_option(w.flags, w.text, w.help);
-    }
-  };
-  add_whole("-w,--width");
-  add_whole("-h,--height");
+  add_whole("-w,--width", "-w/--width", &o.width, 1, kMaxDimension, "Width of raw .yuv input");
+  add_whole("-h,--height", "-h/--height", &o.height, 1, kMaxDimension, "Height of raw .yuv input");
   app.add_option("-p,--pixel_format", o.pixel_format,
                  "Pixel format of raw input: 420, 422, 444 or 400");
-  add_whole("-b,--bitdepth");
+  add_whole("-b,--bitdepth", "-b/--bitdepth", &o.bitdepth, 8, 16,
+            "Bit depth of raw input: 8 to 16");
   app.add_option("-m,--model", o.models,
                  "Model: version=NAME or path=FILE, with :name=..., :disable_clip, "
                  ":enable_transform, :FEATURE.OPTION=VALUE (repeatable)");
@@ -155,15 +122,19 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   app.add_flag("--json", json, "Write JSON output");
   app.add_flag("--csv", csv, "Write CSV output");
   app.add_flag("--sub", sub, "Write SUB (subtitle) output");
-  add_whole("--threads");
+  add_whole("--threads", "--threads", &o.threads, 0, kUnsignedMax,
+            "Worker threads (frames in flight)");
   app.add_option("--backend", backend,
                  "Where to compute: auto (the GPU when one is present), cpu, cuda or hip")
       ->check(CLI::IsMember({"auto", "cpu", "cuda", "hip"}));
-  add_whole("--gpu");
-  add_whole("--subsample");
-  add_whole("--frame_cnt");
-  add_whole("--frame_skip_ref");
-  add_whole("--frame_skip_dist");
+  add_whole("--gpu", "--gpu", &o.gpu, 0, kUnsignedMax, "Index of the GPU to use (default 0)");
+  add_whole("--subsample", "--subsample", &o.subsample, 1, kUnsignedMax, "Score every N-th frame");
+  add_whole("--frame_cnt", "--frame_cnt", &o.frame_cnt, 0, kUnsignedMax,
+            "Score at most this many frames (0: all)");
+  add_whole("--frame_skip_ref", "--frame_skip_ref", &o.frame_skip_ref, 0, kUnsignedMax,
+            "Skip this many reference frames first");
+  add_whole("--frame_skip_dist", "--frame_skip_dist", &o.frame_skip_dist, 0, kUnsignedMax,
+            "Skip this many distorted frames first");
   app.add_flag("--ignore_frame_rate", o.ignore_frame_rate,
                "Score reference and distorted of different frame rates, frame by frame");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");

@@ -60,8 +60,9 @@ int run(const vqx::cli::CliOptions& o) {
   if (!created.ok()) {
     // The library bounds the thread count; say which option it was.
     const std::string& m = created.status().message();
-    if (m.rfind("threads ", 0) == 0)
+    if (m.rfind("threads ", 0) == 0) {
       return fail("--threads " + std::to_string(o.threads) + ": " + m);
+    }
     return fail(created.status());
   }
   vqx::Context& ctx = **created;
@@ -69,8 +70,7 @@ int run(const vqx::cli::CliOptions& o) {
   std::vector<std::string> models = o.models;
   if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
   for (const auto& m : models) {
-    if (auto s = ctx.use_features_from_model(m); !s.ok())
-      return fail("--model " + m + ": " + s.message());
+    if (auto s = ctx.use_features_from_model(m); !s.ok()) return fail("--model " + m + ": " + s.message());
   }
   for (const auto& f : o.features) {
     if (auto s = ctx.use_feature(f); !s.ok()) return fail("--feature " + f + ": " + s.message());

@@ -92,6 +92,16 @@ Expected<std::unique_ptr<VideoReader>> open_libav(const std::string& path);
 // True when this build can read through libavformat/libavcodec.
 bool libav_available();
 
+// Frame rates. A rate is known when fps_num and fps_den are both non-zero
+// (Y4M's F tag, a libav stream's rate; raw files have none). Two known
+// rates are the same when they differ by less than 1 part in 10^4: the
+// same rate stored through different time bases (30000/1001 and 2997/100)
+// counts as one, 29.97 and 30 do not.
+bool frame_rate_known(const VideoInfo& info);
+bool same_frame_rate(const VideoInfo& a, const VideoInfo& b);
+// "25 fps", "30000/1001 fps (29.97)", or "an unknown rate".
+std::string describe_frame_rate(const VideoInfo& info);
+
 // libvmaf CLI pixel format strings: "420", "422", "444" (what libvmaf's -p
 // accepts) and "400" (monochrome, a VQX extension).
 Expected<ChromaFormat> parse_pixel_format(std::string_view text);

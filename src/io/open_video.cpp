@@ -1,6 +1,10 @@
 // open_video(): picks the reader for a file; VideoReader's default skip().
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -18,6 +22,29 @@ const char* to_string(ColorRange r) {
       return "full";
   }
   return "?";
+}
+
+bool frame_rate_known(const VideoInfo& info) { return info.fps_num != 0 && info.fps_den != 0; }
+
+bool same_frame_rate(const VideoInfo& a, const VideoInfo& b) {
+  if (!frame_rate_known(a) || !frame_rate_known(b)) return false;
+  // num_a / den_a vs num_b / den_b, cross-multiplied in 64 bits (exact for
+  // 32-bit parts), then relative to the larger side.
+  const auto lhs = static_cast<double>(std::uint64_t{a.fps_num} * b.fps_den);
+  const auto rhs = static_cast<double>(std::uint64_t{b.fps_num} * a.fps_den);
+  return std::abs(lhs - rhs) < 1e-4 * std::max(lhs, rhs);
+}
+
+std::string describe_frame_rate(const VideoInfo& info) {
+  if (!frame_rate_known(info)) return "an unknown rate";
+  if (info.fps_num % info.fps_den == 0) return std::to_string(info.fps_num / info.fps_den) + " fps";
+  std::array<char, 32> decimal{};
+  std::snprintf(decimal.data(), decimal.size(), "%.3f",
+                static_cast<double>(info.fps_num) / info.fps_den);
+  std::string d = decimal.data();
+  while (d.back() == '0') d.pop_back();
+  if (d.back() == '.') d.pop_back();
+  return std::to_string(info.fps_num) + "/" + std::to_string(info.fps_den) + " fps (" + d + ")";
 }
 
 Status VideoReader::skip(unsigned frames) {

@@ -1,6 +1,8 @@
-// The readers' shared parts (src/io only): the plane copy and unpacking,
-// the input file with its peek, and the readers' entry points on a file
-// open_video() has already opened. The public API is vqx/video_reader.hpp.
+// The readers' shared parts (src/io only; reader_detail.cpp): the plane copy
+// and unpacking, the input file with its peek, and the readers' entry points
+// on a file open_video() has already opened. Reading and skipping the frames
+// of Y4M and raw files is PackedFrameReader's (packed_reader.hpp). The public
+// API is vqx/video_reader.hpp.
 #pragma once
 
 #include <cstddef>
@@ -53,6 +55,10 @@ class InputFile {
   // read() and getc() return them first. This is how open_video() looks at
   // a file's first bytes without reopening it, which a pipe would not allow.
   std::string_view peek(std::size_t n);
+  // The offset of the next byte read() returns, and a move to an offset:
+  // for regular files only (size() >= 0). seek() drops what peek() held.
+  [[nodiscard]] std::int64_t position() const;
+  bool seek(std::int64_t pos);
   [[nodiscard]] bool error() const;
   [[nodiscard]] Status read_error(const std::string& path) const;
   [[nodiscard]] std::int64_t size() const { return size_; }  // -1 when not a regular file

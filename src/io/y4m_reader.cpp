@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/packed_reader.hpp"
 #include "io/reader_detail.hpp"
 
 namespace vqx {
@@ -106,57 +107,53 @@ bool parse_ratio(std::string_view text, unsigned& num, unsigned& den) {
   return true;
 }
 
-class Y4mReader final : public VideoReader {
+class Y4mReader final : public io_detail::PackedFrameReader {
  public:
   Y4mReader(std::string path, InputFile file, const PictureFormat& fmt, VideoInfo info,
             std::size_t payload_bytes)
-      : path_(std::move(path)),
-        file_(std::move(file)),
-        fmt_(fmt),
-        info_(std::move(info)),
-        payload_bytes_(payload_bytes) {}
+      : PackedFrameReader(std::move(path), std::move(file), fmt, std::move(info), payload_bytes,
+                          /*headerless=*/false) {}
 
-  const PictureFormat& format() const override { return fmt_; }
-  const VideoInfo& info() const override { return info_; }
-  const std::string& path() const override { return path_; }
-  std::uint64_t frames_read() const override { return frames_; }
-
-  Expected<bool> read(Picture& pic) override {
-    VQX_ASSIGN_OR_RETURN(const bool got, read_frame());
-    if (!got) return false;
-    VQX_RETURN_IF_ERROR(io_detail::ensure_format(pic, fmt_));
-    if (Status s = io_detail::unpack_frame(buf_.get(), fmt_, pic); !s.ok()) {
-      return Error(s.code(), path_ + ": frame " + std::to_string(frames_) + " " + s.message());
-    }
-    ++frames_;
-    return true;
-  }
-
-  Status skip(unsigned frames) override {
-    for (unsigned i = 0; i < frames; ++i) {
-      VQX_ASSIGN_OR_RETURN(const bool got, read_frame());
-      if (!got) {
-        return Error(Errc::kInvalidArgument, path_ + ": cannot skip " + std::to_string(frames) +
-                                                 " frames: the file has only " +
-                                                 std::to_string(frames_));
+  // For a file whose size is known, finds a fault of framing (a frame cut
+  // short, a FRAME header that is not one) now rather than after scoring
+  // every frame before it, and counts the frames. Files whose frame headers
+  // are all a bare "FRAME\n" (what FFmpeg and most tools write) are checked
+  // by their size and two headers; others by walking every frame header.
+  Status check_framing() {
+    if (file().size() < 0) return Status::Ok();
+    const std::int64_t start = file().position();
+    const auto per_frame = static_cast<std::int64_t>(kBareFrameHeader.size() + payload_bytes());
+    const std::int64_t data = file().size() - start;
+    if (start >= 0 && data % per_frame == 0) {
+      const std::int64_t frames = data / per_frame;
+      const bool bare = frames == 0 || (bare_header_at(start) &&
+                                        bare_header_at(start + ((frames - 1) * per_frame)));
+      if (!file().seek(start)) return file().read_error(path());
+      if (bare) {
+        mutable_info().frame_count = frames;
+        return Status::Ok();
       }
-      ++frames_;
     }
+    VQX_ASSIGN_OR_RETURN(mutable_info().frame_count, walk_frames());
     return Status::Ok();
   }
 
  private:
-  Status frame_error(Errc code, const std::string& what) const {
-    return Error(code, path_ + ": frame " + std::to_string(frames_) + ": " + what);
+  static constexpr std::string_view kBareFrameHeader = "FRAME\n";
+
+  bool bare_header_at(std::int64_t pos) {
+    std::array<char, kBareFrameHeader.size()> got{};
+    return file().seek(pos) && file().read(got.data(), got.size()) == got.size() &&
+           std::string_view(got.data(), got.size()) == kBareFrameHeader;
   }
 
-  // Reads "FRAME[ params]\n" and the payload into buf_. True on a frame,
-  // false at a clean end of file (no byte after the previous frame).
-  Expected<bool> read_frame() {
+  // Reads "FRAME[ params]\n". True when a frame follows, false at a clean
+  // end of file (no byte after the previous frame).
+  Expected<bool> read_frame_header() override {
     std::array<char, 5> magic{};
-    const std::size_t got_magic = file_.read(magic.data(), magic.size());
+    const std::size_t got_magic = file().read(magic.data(), magic.size());
     if (got_magic == 0) {
-      if (file_.error()) return file_.read_error(path_);
+      if (file().error()) return file().read_error(path());
       return false;
     }
     const std::string_view seen(magic.data(), got_magic);
@@ -165,15 +162,15 @@ class Y4mReader final : public VideoReader {
                                            io_detail::quote_bytes(seen) + " (loss of framing)");
     }
     if (got_magic < magic.size()) {
-      if (file_.error()) return file_.read_error(path_);
+      if (file().error()) return file().read_error(path());
       return frame_error(Errc::kParse, "FRAME header cut short at end of file");
     }
     // Either '\n' or ' ' followed by parameters, then '\n'.
-    int c = file_.getc();
+    int c = file().getc();
     if (c != '\n') {
       if (c != ' ') {
         if (c == EOF) {
-          if (file_.error()) return file_.read_error(path_);
+          if (file().error()) return file().read_error(path());
           return frame_error(Errc::kParse, "FRAME header cut short at end of file");
         }
         return frame_error(Errc::kParse,
@@ -181,9 +178,9 @@ class Y4mReader final : public VideoReader {
                                io_detail::quote_bytes(std::string(1, static_cast<char>(c))));
       }
       std::size_t n = 0;
-      while ((c = file_.getc()) != '\n') {
+      while ((c = file().getc()) != '\n') {
         if (c == EOF) {
-          if (file_.error()) return file_.read_error(path_);
+          if (file().error()) return file().read_error(path());
           return frame_error(Errc::kParse, "FRAME header cut short at end of file");
         }
         if (++n > kMaxFrameHeaderBytes) {
@@ -192,26 +189,8 @@ class Y4mReader final : public VideoReader {
         }
       }
     }
-    if (!buf_) {
-      VQX_ASSIGN_OR_RETURN(buf_, io_detail::allocate_buffer(path_, payload_bytes_));
-    }
-    const std::size_t got = file_.read(buf_.get(), payload_bytes_);
-    if (got != payload_bytes_) {
-      if (file_.error()) return file_.read_error(path_);
-      return Error(Errc::kParse, path_ + ": frame " + std::to_string(frames_) +
-                                     " is truncated (got " + std::to_string(got) + " of " +
-                                     std::to_string(payload_bytes_) + " bytes)");
-    }
     return true;
   }
-
-  std::string path_;
-  InputFile file_;
-  PictureFormat fmt_;
-  VideoInfo info_;
-  std::size_t payload_bytes_;
-  std::unique_ptr<std::uint8_t[]> buf_;
-  std::uint64_t frames_ = 0;
 };
 
 }  // namespace
@@ -368,8 +347,9 @@ Expected<std::unique_ptr<VideoReader>> io_detail::open_y4m_file(const std::strin
   }
   std::size_t payload = fmt.packed_frame_bytes();
   if (cs->alpha) payload += std::size_t{fmt.width} * fmt.height * fmt.bytes_per_sample();
-  return std::unique_ptr<VideoReader>(
-      std::make_unique<Y4mReader>(path, std::move(file), fmt, std::move(info), payload));
+  auto reader = std::make_unique<Y4mReader>(path, std::move(file), fmt, std::move(info), payload);
+  VQX_RETURN_IF_ERROR(reader->check_framing());
+  return std::unique_ptr<VideoReader>(std::move(reader));
 }
 
 }  // namespace vqx

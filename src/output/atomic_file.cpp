@@ -7,16 +7,20 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <optional>
 #include <streambuf>
 #include <string_view>
+#include <system_error>
+
+#include "core/staged_file.hpp"
+#include "vqx/output_files.hpp"
 
 namespace vqx {
 
 namespace {
 
-std::string reason(int err) { return std::strerror(err); }
+// strerror() is not thread-safe; std::error_code's message() is.
+std::string reason(int err) { return std::error_code(err, std::generic_category()).message(); }
 
 // An output stream over a file descriptor it does not own unless told to:
 // buffered, retrying short and interrupted writes, keeping the first error.
@@ -70,17 +74,24 @@ Status write_to_fd(int fd, const std::string& path,
   std::ostream out(&buf);
   Status s = write(out);
   out.flush();
-  if (!s.ok()) return Error(s.code(), path + ": " + s.message());
+  // The system's reason first: a writer that saw its stream fail says only
+  // "could not write the output" (before, that was all -o /dev/full said).
   if (buf.error() != 0) return Error(Errc::kIo, path + ": write failed: " + reason(buf.error()));
+  if (!s.ok()) return Error(s.code(), path + ": " + s.message());
   if (!out) return Error(Errc::kIo, path + ": write failed");
   return Status::Ok();
 }
 
+std::string shown_name(const std::string& path) {
+  return path == "-" ? std::string("standard output") : path;
+}
+
 // The descriptor a path names when it is one of the process's own: "-",
-// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N.
+// /dev/stdout, /dev/stderr, /dev/stdin, /dev/fd/N, /proc/self/fd/N.
 std::optional<int> own_descriptor(std::string_view path) {
   if (path == "-" || path == "/dev/stdout") return 1;
   if (path == "/dev/stderr") return 2;
+  if (path == "/dev/stdin") return 0;
   for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
     if (path.substr(0, prefix.size()) != prefix) continue;
     const std::string_view digits = path.substr(prefix.size());
@@ -89,26 +100,6 @@ std::optional<int> own_descriptor(std::string_view path) {
     if (ec == std::errc() && end == digits.data() + digits.size() && fd >= 0) return fd;
   }
   return std::nullopt;
-}
-
-// Follows symbolic links (a dangling one included) to the path that is
-// written, so that the link itself is never replaced.
-Expected<std::string> link_target(const std::string& path) {
-  std::string p = path;
-  for (int hops = 0; hops < 40; ++hops) {
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
-    std::array<char, 4096> buf{};
-    const ssize_t n = ::readlink(p.c_str(), buf.data(), buf.size() - 1);
-    if (n < 0) return Error(Errc::kIo, path + ": cannot read the link: " + reason(errno));
-    std::string target(buf.data(), static_cast<std::size_t>(n));
-    if (target.empty() || target[0] != '/') {
-      const auto slash = p.rfind('/');
-      if (slash != std::string::npos) target = p.substr(0, slash + 1) + target;
-    }
-    p = target;
-  }
-  return Error(Errc::kIo, path + ": too many levels of symbolic links");
 }
 
 Status write_in_place(int fd, const std::string& path,
@@ -126,9 +117,9 @@ Status write_file_atomically(const std::string& path,
                              const std::function<Status(std::ostream&)>& write) {
   if (path.empty()) return Error(Errc::kInvalidArgument, "the output path is empty");
   if (const std::optional<int> fd = own_descriptor(path)) {
-    return write_to_fd(*fd, path == "-" ? std::string("standard output") : path, write);
+    return write_to_fd(*fd, shown_name(path), write);
   }
-  VQX_ASSIGN_OR_RETURN(const std::string target, link_target(path));
+  VQX_ASSIGN_OR_RETURN(const std::string target, staged::resolve_links(path));
 
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;
@@ -142,18 +133,49 @@ Status write_file_atomically(const std::string& path,
     return write_in_place(fd, path, write);
   }
 
-  const std::string tmp = target + ".tmp." + std::to_string(::getpid());
-  // A replaced file keeps its permissions; a new one gets the umask's.
-  const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) return Error(Errc::kIo, path + ": cannot create: " + reason(errno));
-  if (exists) (void)::fchmod(fd, mode);
-  Status s = write_in_place(fd, path, write);
-  if (s.ok() && std::rename(tmp.c_str(), target.c_str()) != 0) {
-    s = Error(Errc::kIo, path + ": cannot rename the finished output into place: " + reason(errno));
+  // A regular file, or a new one: written under a temporary name and renamed
+  // into place when complete (core/staged_file.hpp).
+  auto staged_file = staged::create(target);
+  if (!staged_file.ok())
+    return Error(staged_file.status().code(), path + ": " + staged_file.status().message());
+  staged::StagedFile& file = *staged_file;
+  Status s = write_in_place(file.fd, path, write);
+  file.fd = -1;  // closed by write_in_place
+  if (!s.ok()) {
+    staged::abandon(file);
+    return s;
   }
-  if (!s.ok()) ::unlink(tmp.c_str());
-  return s;
+  if (Status r = staged::finish(file); !r.ok()) return Error(r.code(), path + ": " + r.message());
+  return Status::Ok();
+}
+
+Status prepare_output_path(const std::string& path) {
+  if (path.empty()) return Error(Errc::kInvalidArgument, "the output path is empty");
+  if (const std::optional<int> fd = own_descriptor(path)) {
+    const int flags = ::fcntl(*fd, F_GETFL);
+    if (flags < 0) return Error(Errc::kIo, shown_name(path) + ": cannot write: " + reason(errno));
+    if ((flags & O_ACCMODE) == O_RDONLY) {
+      return Error(Errc::kIo, shown_name(path) + ": cannot write: it is open only for reading");
+    }
+    return Status::Ok();
+  }
+  VQX_ASSIGN_OR_RETURN(const std::string target, staged::resolve_links(path));
+  struct stat st {};
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    return Error(Errc::kIo, path + ": cannot write: it is a directory");
+  }
+  if (exists && !S_ISREG(st.st_mode)) {
+    // Not opened now: opening a FIFO waits for its reader.
+    if (::access(target.c_str(), W_OK) != 0) {
+      return Error(Errc::kIo, path + ": cannot open for writing: " + reason(errno));
+    }
+    return Status::Ok();
+  }
+  if (Status s = staged::reserve(target); !s.ok()) {
+    return Error(s.code(), path + ": " + s.message());
+  }
+  return Status::Ok();
 }
 
 }  // namespace vqx

@@ -230,6 +230,100 @@ TEST_F(CliTest, DifferentFrameCounts) {
   expect_clean_failure(vqx("-r " + a + " -d " + b + " -q -o " + out_json()), "two.y4m");
 }
 
+// What a file's size tells is checked before any frame is scored (issue 11,
+// item 10): before, a raw file one byte short of whole frames was scored to
+// its end (a 4 GiB file: 86 frames, 44 s) and only then refused, and so was
+// a pair whose frame counts differ. Sparse files: no disk space.
+TEST_F(CliTest, RawSizeThatIsNotWholeFramesIsRefusedAtOpen) {
+  const fs::path raw = dir_ / "long.yuv";
+  { std::ofstream touch(raw); }
+  fs::resize_file(raw, 100000ULL * (64 * 64 * 3 / 2) + 7);
+  const CliRun r = vqx("-r " + raw.string() + " -d " + raw.string() +
+                       " -w 64 -h 64 -p 420 -b 8 -q -o " + out_json());
+  expect_clean_failure(r,
+                       "long.yuv: the file's 614400007 bytes are not a whole number of 64x64 "
+                       "420 8-bit frames of 6144 bytes (100000 frames and 7 bytes): check -w "
+                       "-h -p -b");
+}
+
+TEST_F(CliTest, FrameCountsThatDifferAreRefusedAtOpen) {
+  const fs::path ref = dir_ / "ref.yuv";
+  const fs::path dist = dir_ / "dist.yuv";
+  { std::ofstream touch(ref); }
+  { std::ofstream touch(dist); }
+  fs::resize_file(ref, 100000ULL * (64 * 64 * 3 / 2));
+  fs::resize_file(dist, 99999ULL * (64 * 64 * 3 / 2));
+  const std::string raw = " -w 64 -h 64 -p 420 -b 8 -q -o ";
+  expect_clean_failure(vqx("-r " + ref.string() + " -d " + dist.string() + raw + out_json()),
+                       "dist.yuv has 99999 frames but " + ref.string() + " has 100000");
+  // Skipping makes them agree; --frame_cnt within both is fine too: only
+  // the first frames are scored (2 here, to keep the test short).
+  const CliRun skipped =
+      vqx("-r " + ref.string() + " -d " + dist.string() + " --frame_skip_ref 1 --frame_cnt 2" +
+          raw + (dir_ / "ok.json").string());
+  EXPECT_EQ(skipped.code, 0) << skipped.err;
+  fs::remove(dir_ / "ok.json");
+  // A skip past the end is refused before anything is read.
+  expect_clean_failure(vqx("-r " + ref.string() + " -d " + dist.string() +
+                           " --frame_skip_dist 100000" + raw + out_json()),
+                       "dist.yuv: cannot skip 100000 frames: the file has only 99999");
+}
+
+// Frames are paired by number, so streams at different rates would be
+// scored moment against wrong moment (issue 11, item 9): before, the rates
+// were never compared; with --frame_cnt a wrong score was printed.
+TEST_F(CliTest, DifferentFrameRatesAreRefused) {
+  const std::size_t frame = 64 * 64 * 3 / 2;
+  const std::string a = write_y4m("a25.y4m", "YUV4MPEG2 W64 H64 F25:1 Ip C420jpeg", frame, 3);
+  const std::string b = write_y4m("b30.y4m", "YUV4MPEG2 W64 H64 F30:1 Ip C420jpeg", frame, 3);
+  for (const std::string extra : {"", " --frame_cnt 2"}) {
+    SCOPED_TRACE(extra);
+    const CliRun r = vqx("-r " + a + " -d " + b + extra + " -q -o " + out_json());
+    expect_clean_failure(r, "reference " + a + " is 25 fps but distorted " + b + " is 30 fps");
+    EXPECT_NE(r.err.find("--ignore_frame_rate"), std::string::npos) << r.err;
+  }
+  const CliRun ntsc =
+      vqx("-r " + write_y4m("n.y4m", "YUV4MPEG2 W64 H64 F30000:1001 C420jpeg", frame, 3) + " -d " +
+          b + " -q -o " + out_json());
+  expect_clean_failure(ntsc, "is 30000/1001 fps (29.97) but distorted " + b + " is 30 fps");
+  // Asked for knowingly: scored.
+  const CliRun knowingly =
+      vqx("-r " + a + " -d " + b + " --ignore_frame_rate --json -q -o " + out_json());
+  EXPECT_EQ(knowingly.code, 0) << knowingly.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(out_json()))["frames"].size(), 3U);
+}
+
+// The same rate written through different time bases is one rate; a raw
+// file has none to compare.
+TEST_F(CliTest, SameFrameRateInAnotherFormIsAccepted) {
+  const std::size_t frame = 64 * 64 * 3 / 2;
+  const std::string a = write_y4m("a.y4m", "YUV4MPEG2 W64 H64 F30000:1001 C420jpeg", frame, 2);
+  const std::string b = write_y4m("b.y4m", "YUV4MPEG2 W64 H64 F2997:100 C420jpeg", frame, 2);
+  const CliRun r = vqx("-r " + a + " -d " + b + " -q");
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::string raw(2 * frame, '\x10');
+  const std::string yuv = write_file("b.yuv", raw);
+  const CliRun mixed = vqx("-r " + a + " -d " + yuv + " -w 64 -h 64 -p 420 -b 8 -q");
+  EXPECT_EQ(mixed.code, 0) << mixed.err;
+}
+
+// -o naming one of the inputs: the successful run's rename would replace
+// the video with the report. Refused under any spelling of the path.
+TEST_F(CliTest, OutputThatIsAnInputIsRefused) {
+  const std::string ref = write_file("ref.y4m", slurp(kRef));
+  fs::create_symlink(ref, dir_ / "link.y4m");
+  for (const std::string& out :
+       {ref, (dir_ / "link.y4m").string(), (dir_ / "." / "ref.y4m").string()}) {
+    SCOPED_TRACE(out);
+    const CliRun r = vqx("-r " + ref + " -d " + kDist + " --json -q -o " + out);
+    expect_clean_failure(r, "--output " + out + " is the reference video " + ref);
+    EXPECT_EQ(slurp(ref), slurp(kRef));
+  }
+  const CliRun d = vqx("-r " + kRef + " -d " + ref + " --json -q -o " + ref);
+  expect_clean_failure(d, "is the distorted video");
+  EXPECT_EQ(slurp(ref), slurp(kRef));
+}
+
 TEST_F(CliTest, PictureTooSmallForTheFeatures) {
   const std::string a = write_y4m("small.y4m", "YUV4MPEG2 W16 H16 F25:1 Ip C420jpeg", 16 * 16 * 3 / 2, 2);
   expect_clean_failure(vqx("-r " + a + " -d " + a + " -q -o " + out_json()), "too small");
@@ -251,6 +345,65 @@ TEST_F(CliTest, UnknownFeatureOption) {
 
 TEST_F(CliTest, UnknownCommandLineOption) {
   expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --frobnicate -q -o " + out_json()), "frobnicate");
+}
+
+// Every numeric option, one rule (issue 11, item 11): a value that is not a
+// whole number in range is an error naming the option and its range (before,
+// --subsample -1 printed a 309-digit bound, --threads 0x10 was 16, +3 was 3).
+TEST_F(CliTest, EveryNumericOptionRefusesWhatIsNotAWholeNumberInRange) {
+  struct Option {
+    std::string flag;
+    std::string name;  // as the message says it
+    std::string range;
+  };
+  const std::vector<Option> options = {
+      {"-w", "-w/--width", "from 1 to 16384"},
+      {"--width", "-w/--width", "from 1 to 16384"},
+      {"-h", "-h/--height", "from 1 to 16384"},
+      {"-b", "-b/--bitdepth", "from 8 to 16"},
+      {"--threads", "--threads", "from 0 to 4294967295"},
+      {"--gpu", "--gpu", "from 0 to 4294967295"},
+      {"--subsample", "--subsample", "from 1 to 4294967295"},
+      {"--frame_cnt", "--frame_cnt", "from 0 to 4294967295"},
+      {"--frame_skip_ref", "--frame_skip_ref", "from 0 to 4294967295"},
+      {"--frame_skip_dist", "--frame_skip_dist", "from 0 to 4294967295"},
+  };
+  for (const Option& opt : options) {
+    for (const std::string bad : {"-1", "abc", "1e3", "0x10", "+3", "3.5",
+                                  "99999999999999999999999", "4294967296", "' 4'", "4,5"}) {
+      SCOPED_TRACE(opt.flag + " " + bad);
+      const CliRun r =
+          vqx("-r " + kRef + " -d " + kDist + " " + opt.flag + " " + bad + " -q -o " + out_json());
+      expect_clean_failure(r, "vqx: " + opt.name + " ");
+      EXPECT_NE(r.err.find("expected a whole number " + opt.range), std::string::npos) << r.err;
+      EXPECT_LT(r.err.size(), 160U) << r.err;  // no 309-digit bound
+    }
+  }
+  // Out of range for the option, in range for the type.
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --subsample 0 -q -o " + out_json()),
+                       "--subsample 0: too small: expected a whole number from 1 to 4294967295");
+  expect_clean_failure(
+      vqx("-r " + kRef + " -d " + kDist + " -w 64 -h 64 -p 420 -b 17 -q -o " + out_json()),
+      "-b/--bitdepth 17: too large: expected a whole number from 8 to 16");
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --threads 1000 -q -o " + out_json()),
+                       "--threads 1000: threads must be at most 256");
+  expect_clean_failure(vqx("-r " + kRef + " -d " + kDist + " --precision -1 -q -o " + out_json()),
+                       "--precision -1: expected a number from 0 to 17, or max");
+}
+
+// A value given empty is an error, never the default (before, -o '' wrote
+// nothing and exited 0, --precision '' gave the default precision).
+TEST_F(CliTest, EmptyValuesAreErrors) {
+  for (const std::string opt : {"-o", "--output", "-p", "--precision", "-m", "--feature",
+                                "--threads", "--subsample", "-w"}) {
+    SCOPED_TRACE(opt);
+    const CliRun r = vqx("-r " + kRef + " -d " + kDist + " -q " + opt + " ''");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("value is empty"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  expect_clean_failure(vqx("-r '' -d " + kDist + " -q"), "--reference: the value is empty");
 }
 
 TEST_F(CliTest, MalformedModelJson) {

@@ -1,4 +1,4 @@
-// Fuzz target: the raw YUV reader (src/io/raw_reader.cpp) and the -w -h -p
+// Fuzz target: the raw YUV reader (src/io/raw_reader.cpp, packed_reader.cpp) and the -w -h -p
 // -b checks. Input: 6 bytes of parameters (width, height as 16-bit little
 // endian; bit depth; pixel format) then the file's bytes. Sizes are any
 // 16-bit value, so limits and odd sizes are reached; the payload decides

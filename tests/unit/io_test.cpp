@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fifo.hpp"
 #include "vqx/video_reader.hpp"
 
 namespace vqx {
@@ -185,6 +186,24 @@ void expect_read_error(const std::string& path, const std::optional<RawVideoPara
   EXPECT_NE(got.status().message().find(path), std::string::npos) << got.status().message();
   EXPECT_NE(got.status().message().find(needle), std::string::npos) << got.status().message();
   EXPECT_EQ(got.status().message().find('\n'), std::string::npos) << got.status().message();
+}
+
+// A fault of framing (a frame cut short, a FRAME header that is not one):
+// in a regular file it is found when the file is opened, since its size is
+// known (`open_needle`, or `needle` when empty); through a pipe, when the
+// frame is reached, after `good` frames (`needle`).
+void expect_framing_error(const std::string& path, const std::optional<RawVideoParams>& raw,
+                          unsigned good, Errc code, const std::string& needle,
+                          const std::string& open_needle = "") {
+  {
+    SCOPED_TRACE("regular file");
+    expect_open_error(path, raw, code, open_needle.empty() ? needle : open_needle);
+  }
+  SCOPED_TRACE("through a pipe");
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Fifo fifo(std::move(bytes));
+  expect_read_error(fifo.path(), raw, good, code, needle);
 }
 
 // A small SHA-256 (FIPS 180-4) for comparing decoded frames with ffmpeg's.
@@ -469,6 +488,48 @@ TEST(Y4m, FrameHeadersWithParameters) {
   expect_all_frames(*reader, fmt, 3);
 }
 
+// A regular file's frames are counted when it is opened: by its size when
+// every frame header is a bare "FRAME\n", else by walking the headers.
+TEST(Y4m, FrameCountIsKnownAtOpen) {
+  TempDir dir;
+  const PictureFormat fmt{4, 4, 8, ChromaFormat::k420};
+  const std::string bare = dir.file("bare.y4m");
+  write_file(bare, make_y4m(y4m_header(4, 4, "420"), fmt, 3));
+  auto r1 = open_ok(bare);
+  ASSERT_NE(r1, nullptr);
+  EXPECT_EQ(r1->info().frame_count, 3);
+  expect_all_frames(*r1, fmt, 3);
+
+  const std::string params = dir.file("params.y4m");
+  Bytes b;
+  append(b, y4m_header(4, 4, "420"));
+  for (unsigned f = 0; f < 4; ++f) {
+    append(b, f == 2 ? "FRAME Ip\n" : "FRAME\n");
+    append(b, pack_frame(fmt, f));
+  }
+  write_file(params, b);
+  auto r2 = open_ok(params);
+  ASSERT_NE(r2, nullptr);
+  EXPECT_EQ(r2->info().frame_count, 4);
+  expect_all_frames(*r2, fmt, 4);
+
+  const std::string empty = dir.file("empty.y4m");
+  write_file(empty, make_y4m(y4m_header(4, 4, "420"), fmt, 0));
+  auto r3 = open_ok(empty);
+  ASSERT_NE(r3, nullptr);
+  EXPECT_EQ(r3->info().frame_count, 0);
+
+  // Through a pipe nothing is known up front.
+  std::string bytes;
+  for (const auto byte : make_y4m(y4m_header(4, 4, "420"), fmt, 2))
+    bytes += static_cast<char>(byte);
+  const Fifo fifo(bytes);
+  auto r4 = open_ok(fifo.path());
+  ASSERT_NE(r4, nullptr);
+  EXPECT_EQ(r4->info().frame_count, -1);
+  expect_all_frames(*r4, fmt, 2);
+}
+
 TEST(Y4m, AnyExtensionAndRawParamsIgnored) {
   TempDir dir;
   const std::string path = dir.file("clip.yuv");  // a Y4M file despite its name
@@ -539,8 +600,26 @@ TEST(Y4mErrors, TruncatedFrame) {
   Bytes b = make_y4m(y4m_header(6, 4, "420"), fmt, 3);
   b.resize(b.size() - 10);
   write_file(path, b);
-  expect_read_error(path, std::nullopt, 2, Errc::kParse,
-                    "frame 2 is truncated (got 26 of 36 bytes)");
+  expect_framing_error(path, std::nullopt, 2, Errc::kParse,
+                       "frame 2 is truncated (got 26 of 36 bytes)");
+}
+
+// Frame headers with parameters defeat the count by size: the headers are
+// walked and the cut is still found at open.
+TEST(Y4mErrors, TruncatedFrameAfterFrameParameters) {
+  TempDir dir;
+  const std::string path = dir.file("trunc_params.y4m");
+  const PictureFormat fmt{6, 4, 8, ChromaFormat::k420};  // 36 bytes a frame
+  Bytes b;
+  append(b, y4m_header(6, 4, "420"));
+  for (unsigned f = 0; f < 3; ++f) {
+    append(b, "FRAME Ip Xa=b\n");
+    append(b, pack_frame(fmt, f));
+  }
+  b.resize(b.size() - 1);
+  write_file(path, b);
+  expect_framing_error(path, std::nullopt, 2, Errc::kParse,
+                       "frame 2 is truncated (got 35 of 36 bytes)");
 }
 
 TEST(Y4mErrors, TruncatedFrameHeader) {
@@ -550,7 +629,7 @@ TEST(Y4mErrors, TruncatedFrameHeader) {
   Bytes b = make_y4m(y4m_header(2, 2, "mono"), fmt, 1);
   append(b, "FRA");
   write_file(path, b);
-  expect_read_error(path, std::nullopt, 1, Errc::kParse, "frame 1: FRAME header cut short");
+  expect_framing_error(path, std::nullopt, 1, Errc::kParse, "frame 1: FRAME header cut short");
 }
 
 TEST(Y4mErrors, MissingFrameMarker) {
@@ -563,14 +642,14 @@ TEST(Y4mErrors, MissingFrameMarker) {
   append(b, pack_frame(fmt, 2));
   // Also a frame whose marker is replaced by sample data.
   write_file(path, b);
-  expect_read_error(path, std::nullopt, 2, Errc::kParse, "frame 2: expected a FRAME header");
+  expect_framing_error(path, std::nullopt, 2, Errc::kParse, "frame 2: expected a FRAME header");
 
   const std::string path2 = dir.file("noframe2.y4m");
   Bytes b2;
   append(b2, y4m_header(2, 2, "mono"));
   append(b2, pack_frame(fmt, 0));
   write_file(path2, b2);
-  expect_read_error(path2, std::nullopt, 0, Errc::kParse, "frame 0: expected a FRAME header");
+  expect_framing_error(path2, std::nullopt, 0, Errc::kParse, "frame 0: expected a FRAME header");
 }
 
 TEST(Y4mErrors, GarbledFrameMarker) {
@@ -582,14 +661,14 @@ TEST(Y4mErrors, GarbledFrameMarker) {
   append(b, "FRAMEX\n");
   append(b, pack_frame(fmt, 0));
   write_file(path, b);
-  expect_read_error(path, std::nullopt, 0, Errc::kParse, "garbled FRAME header");
+  expect_framing_error(path, std::nullopt, 0, Errc::kParse, "garbled FRAME header");
 
   const std::string path2 = dir.file("longframe.y4m");
   Bytes b2;
   append(b2, y4m_header(2, 2, "mono"));
   append(b2, "FRAME " + std::string(5000, 'x'));
   write_file(path2, b2);
-  expect_read_error(path2, std::nullopt, 0, Errc::kParse, "FRAME header has no newline");
+  expect_framing_error(path2, std::nullopt, 0, Errc::kParse, "FRAME header has no newline");
 }
 
 TEST(Y4mErrors, GarbageHeader) {
@@ -727,6 +806,7 @@ TEST(Raw, Skip) {
   write_file(path, make_raw(fmt, 3));
   auto reader = open_ok(path, RawVideoParams{4, 4, 10, ChromaFormat::k444});
   ASSERT_NE(reader, nullptr);
+  EXPECT_EQ(reader->info().frame_count, 3);
   ASSERT_TRUE(reader->skip(1).ok());
   Picture pic;
   auto got = reader->read(pic);
@@ -742,12 +822,17 @@ TEST(RawErrors, SizeNotAMultipleOfTheFrameSize) {
   Bytes b = make_raw(fmt, 3);
   b.resize(b.size() - 5);
   write_file(path, b);
-  // Opening works and the whole frames read; the partial one is the error.
-  expect_read_error(path, RawVideoParams{4, 4, 8, ChromaFormat::k420}, 2, Errc::kParse,
-                    "frame 2 is truncated (got 19 of 24 bytes");
-  // Parameters that do not fit the file at all fail at the first frame.
-  expect_read_error(path, RawVideoParams{64, 64, 8, ChromaFormat::k420}, 0, Errc::kParse,
-                    "frame 0 is truncated (got 67 of 6144 bytes");
+  // The file's size is known: opening fails (before, the whole frames were
+  // read and the partial one was the error, after scoring them all).
+  // Through a pipe, the whole frames read and the partial one is the error.
+  expect_framing_error(path, RawVideoParams{4, 4, 8, ChromaFormat::k420}, 2, Errc::kParse,
+                       "frame 2 is truncated (got 19 of 24 bytes",
+                       "the file's 67 bytes are not a whole number of 4x4 420 8-bit frames of 24 "
+                       "bytes (2 frames and 19 bytes): check -w -h -p -b");
+  // Parameters that do not fit the file at all.
+  expect_framing_error(path, RawVideoParams{64, 64, 8, ChromaFormat::k420}, 0, Errc::kParse,
+                       "frame 0 is truncated (got 67 of 6144 bytes",
+                       "the file's 67 bytes are not a whole number of 64x64");
 }
 
 TEST(RawErrors, BadParameters) {
@@ -801,6 +886,30 @@ TEST(OpenVideo, NotAVideoWithoutY4mMagic) {
     EXPECT_EQ(r.status().code(), Errc::kUnsupported);
     EXPECT_NE(r.status().message().find("without FFmpeg"), std::string::npos);
   }
+}
+
+TEST(OpenVideo, FrameRates) {
+  const auto rate = [](unsigned num, unsigned den) {
+    VideoInfo info;
+    info.fps_num = num;
+    info.fps_den = den;
+    return info;
+  };
+  EXPECT_EQ(describe_frame_rate(rate(25, 1)), "25 fps");
+  EXPECT_EQ(describe_frame_rate(rate(50, 2)), "25 fps");
+  EXPECT_EQ(describe_frame_rate(rate(30000, 1001)), "30000/1001 fps (29.97)");
+  EXPECT_EQ(describe_frame_rate(rate(24000, 1001)), "24000/1001 fps (23.976)");
+  EXPECT_EQ(describe_frame_rate(rate(0, 0)), "an unknown rate");
+  EXPECT_EQ(describe_frame_rate(rate(25, 0)), "an unknown rate");
+  EXPECT_FALSE(frame_rate_known(rate(0, 1)));
+  EXPECT_TRUE(same_frame_rate(rate(25, 1), rate(50, 2)));
+  EXPECT_TRUE(same_frame_rate(rate(30000, 1001), rate(2997, 100)));
+  EXPECT_TRUE(same_frame_rate(rate(24000, 1001), rate(2997, 125)));
+  EXPECT_FALSE(same_frame_rate(rate(30000, 1001), rate(30, 1)));
+  EXPECT_FALSE(same_frame_rate(rate(24000, 1001), rate(24, 1)));
+  EXPECT_FALSE(same_frame_rate(rate(25, 1), rate(50, 1)));
+  EXPECT_FALSE(same_frame_rate(rate(25, 1), rate(0, 0)));  // unknown is never "the same"
+  EXPECT_TRUE(same_frame_rate(rate(0xffffffffU, 1), rate(0xffffffffU, 1)));
 }
 
 TEST(OpenVideo, ParsePixelFormat) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "fifo.hpp"
 #include "model/model.hpp"
 #include "vqx/video_reader.hpp"
 
@@ -19,38 +20,6 @@ namespace vqx {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A FIFO in a fresh folder; a thread writes `bytes` into it once a reader
-// opens it (a reader that stops early makes the write fail, not the test).
-class Fifo {
- public:
-  explicit Fifo(std::string bytes) {
-    std::signal(SIGPIPE, SIG_IGN);
-    dir_ = fs::temp_directory_path() /
-           ("vqx_fifo_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    path_ = (dir_ / "pipe").string();
-    EXPECT_EQ(::mkfifo(path_.c_str(), 0600), 0);
-    writer_ = std::thread([this, b = std::move(bytes)] {
-      std::FILE* f = std::fopen(path_.c_str(), "wb");
-      if (f == nullptr) return;
-      std::fwrite(b.data(), 1, b.size(), f);
-      std::fclose(f);
-    });
-  }
-  ~Fifo() {
-    writer_.join();
-    fs::remove_all(dir_);
-  }
-  [[nodiscard]] const std::string& path() const { return path_; }
-
- private:
-  fs::path dir_;
-  std::string path_;
-  std::thread writer_;
-};
 
 std::string frame_bytes(const PictureFormat& fmt, unsigned f) {
   std::string b(fmt.packed_frame_bytes(), '\0');

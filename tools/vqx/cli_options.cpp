@@ -2,61 +2,141 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string_view>
+#include <system_error>
+
+#include "vqx/picture.hpp"
+
 namespace vqx::cli {
 
 namespace {
 
+constexpr unsigned kUnsignedMax = std::numeric_limits<unsigned>::max();
+
+// An option's value as messages show it: quoted when it is empty or holds
+// a space or a byte that is not printable ASCII.
+std::string shown(const std::string& text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return c > ' ' && c < 0x7f && c != '\'';
+  });
+  if (plain) return text;
+  std::string q = "'";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= ' ' && u < 0x7f && c != '\'') {
+      q += c;
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      q += "\\x";
+      q += kHex[u >> 4];
+      q += kHex[u & 15];
+    }
+  }
+  return q + "'";
+}
+
+// A whole number from `min` to `max`, written in decimal digits only (no
+// sign, space, 0x or exponent: "-1" must not wrap around to 4294967295,
+// and "1e3" is not a count). `name` is the option as the user knows it.
+Expected<unsigned> parse_whole(const std::string& name, const std::string& text, unsigned min,
+                               unsigned max) {
+  const auto expected = [&](const std::string& what) {
+    return Error(Errc::kInvalidArgument, name + " " + shown(text) + ": " + what +
+                                             "expected a whole number from " + std::to_string(min) +
+                                             " to " + std::to_string(max));
+  };
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                   [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits) return expected("");
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v > max || v < min) {
+    return expected(v > max || ec == std::errc::result_out_of_range ? "too large: "
+                                                                    : "too small: ");
+  }
+  return static_cast<unsigned>(v);
+}
+
 Expected<int> parse_precision(const std::string& text) {
   if (text == "max") return kPrecisionMax;
-  int v = -1;
-  try {
-    std::size_t used = 0;
-    v = std::stoi(text, &used);
-    if (used != text.size()) v = -1;
-  } catch (const std::exception&) {
-    v = -1;
-  }
-  if (v < 0 || v > kPrecisionMax) {
+  auto v = parse_whole("--precision", text, 0, kPrecisionMax);
+  if (!v.ok()) {
     return Error(Errc::kInvalidArgument,
-                 "--precision " + text + ": expected a number from 0 to 17, or max");
+                 "--precision " + shown(text) + ": expected a number from 0 to 17, or max");
   }
-  return v;
+  return static_cast<int>(*v);
 }
+
+// A numeric option: where its number goes, its bounds and its text.
+struct Whole {
+  const char* flags;  // as CLI11 takes them: "-w,--width"
+  const char* name;   // as messages say it: "-w/--width"
+  unsigned* target;
+  unsigned min;
+  unsigned max;
+  std::string text;
+};
 
 }  // namespace
 
 Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   CliOptions o;
-  CLI::App app{"vqx: video quality measurement (VMAF and its features) with the reference "
-               "libvmaf's numbers"};
+  CLI::App app{
+      "vqx: video quality measurement (VMAF and its features) with the reference "
+      "libvmaf's numbers"};
   app.set_help_flag("--help", "Print this help and exit");
   bool xml = false, json = false, csv = false, sub = false;
   std::string precision;
   std::string backend = "auto";
-  app.add_option("-r,--reference", o.reference, "Reference video (.y4m, .yuv, or any file FFmpeg reads)");
+  app.add_option("-r,--reference", o.reference,
+                 "Reference video (.y4m, .yuv, or any file FFmpeg reads)");
   app.add_option("-d,--distorted", o.distorted, "Distorted video");
-  app.add_option("-w,--width", o.width, "Width of raw .yuv input");
-  app.add_option("-h,--height", o.height, "Height of raw .yuv input");
-  app.add_option("-p,--pixel_format", o.pixel_format, "Pixel format of raw input: 420, 422, 444 or 400");
-  app.add_option("-b,--bitdepth", o.bitdepth, "Bit depth of raw input: 8 to 16");
+  // Every numeric option is taken as text and parsed after CLI11, with one
+  // rule and one message for all (CLI11 wrapped "-1" to 4294967295 for
+  // some, took "0x10" and "+3", and printed a 309-digit bound for
+  // --subsample). A deque: CLI11 keeps a reference to each text.
+  std::deque<Whole> wholes;
+  const auto add_whole = [&](const char* flags, const char* name, unsigned* target, unsigned min,
+                             unsigned max, const char* help) {
+    Whole& w = wholes.emplace_back(Whole{flags, name, target, min, max, {}});
+    app.add_option(flags, w.text, help)->type_name("UINT");
+  };
+  add_whole("-w,--width", "-w/--width", &o.width, 1, kMaxDimension, "Width of raw .yuv input");
+  add_whole("-h,--height", "-h/--height", &o.height, 1, kMaxDimension, "Height of raw .yuv input");
+  app.add_option("-p,--pixel_format", o.pixel_format,
+                 "Pixel format of raw input: 420, 422, 444 or 400");
+  add_whole("-b,--bitdepth", "-b/--bitdepth", &o.bitdepth, 8, 16,
+            "Bit depth of raw input: 8 to 16");
   app.add_option("-m,--model", o.models,
                  "Model: version=NAME or path=FILE, with :name=..., :disable_clip, "
                  ":enable_transform, :FEATURE.OPTION=VALUE (repeatable)");
-  app.add_option("--feature", o.features, "Feature extractor: NAME[=OPTION=VALUE:...] (repeatable)");
+  app.add_option("--feature", o.features,
+                 "Feature extractor: NAME[=OPTION=VALUE:...] (repeatable)");
   app.add_option("-o,--output", o.output, "Output file");
   app.add_flag("--xml", xml, "Write XML output (default)");
   app.add_flag("--json", json, "Write JSON output");
   app.add_flag("--csv", csv, "Write CSV output");
   app.add_flag("--sub", sub, "Write SUB (subtitle) output");
-  app.add_option("--threads", o.threads, "Worker threads (frames in flight)");
+  add_whole("--threads", "--threads", &o.threads, 0, kUnsignedMax,
+            "Worker threads (frames in flight)");
   app.add_option("--backend", backend,
                  "Where to compute: auto (the GPU when one is present), cpu, cuda or hip")
       ->check(CLI::IsMember({"auto", "cpu", "cuda", "hip"}));
-  app.add_option("--gpu", o.gpu, "Index of the GPU to use (default 0)");
-  app.add_option("--subsample", o.subsample, "Score every N-th frame")->check(CLI::PositiveNumber);
-  app.add_option("--frame_cnt", o.frame_cnt, "Score at most this many frames");
-  app.add_option("--frame_skip_ref", o.frame_skip_ref, "Skip this many reference frames first");
-  app.add_option("--frame_skip_dist", o.frame_skip_dist, "Skip this many distorted frames first");
+  add_whole("--gpu", "--gpu", &o.gpu, 0, kUnsignedMax, "Index of the GPU to use (default 0)");
+  add_whole("--subsample", "--subsample", &o.subsample, 1, kUnsignedMax, "Score every N-th frame");
+  add_whole("--frame_cnt", "--frame_cnt", &o.frame_cnt, 0, kUnsignedMax,
+            "Score at most this many frames (0: all)");
+  add_whole("--frame_skip_ref", "--frame_skip_ref", &o.frame_skip_ref, 0, kUnsignedMax,
+            "Skip this many reference frames first");
+  add_whole("--frame_skip_dist", "--frame_skip_dist", &o.frame_skip_dist, 0, kUnsignedMax,
+            "Skip this many distorted frames first");
+  app.add_flag("--ignore_frame_rate", o.ignore_frame_rate,
+               "Score reference and distorted of different frame rates, frame by frame");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");
   app.add_flag("-q,--quiet", o.quiet, "No progress line and no score summary");
   app.add_flag("-n,--no_prediction", o.no_prediction, "Compute features only, no model");
@@ -71,6 +151,20 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
     return Error(Errc::kInvalidArgument, e.what());
   }
   if (o.show_version) return o;
+  // A value given empty ("-o ''", "--precision ''") is a mistake, never "the
+  // default": before, -o '' wrote nothing and exited 0.
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_size() == 0) continue;  // a flag
+    for (const std::string& value : opt->results()) {
+      if (value.empty()) {
+        return Error(Errc::kInvalidArgument, opt->get_name() + ": the value is empty");
+      }
+    }
+  }
+  for (const Whole& w : wholes) {
+    if (w.text.empty()) continue;
+    VQX_ASSIGN_OR_RETURN(*w.target, parse_whole(w.name, w.text, w.min, w.max));
+  }
   if ((xml ? 1 : 0) + (json ? 1 : 0) + (csv ? 1 : 0) + (sub ? 1 : 0) > 1) {
     return Error(Errc::kInvalidArgument, "give at most one of --xml, --json, --csv, --sub");
   }

@@ -30,6 +30,7 @@ struct CliOptions {
   unsigned frame_skip_dist = 0;
   bool quiet = false;
   bool no_prediction = false;
+  bool ignore_frame_rate = false;
   int precision = kPrecisionDefault;
   bool show_version = false;
   bool show_help = false;

@@ -2,24 +2,20 @@
 // writes; no metric logic lives here.
 #include <unistd.h>
 
-#include <csignal>
+#include <array>
 #include <cstdio>
 #include <string>
 
 #include "cli_options.hpp"
+#include "input_checks.hpp"
 #include "progress.hpp"
+#include "signals.hpp"
+#include "standard_output.hpp"
+#include "vqx/output_files.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
 namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-// The first SIGINT stops the run at the next frame; a second one (the run
-// is stuck, e.g. in a read from a stalled pipe) ends the process at once.
-extern "C" void on_sigint(int /*sig*/) {
-  g_interrupted = 1;
-  std::signal(SIGINT, SIG_DFL);
-}
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "vqx: %s\n", message.c_str());
@@ -28,12 +24,22 @@ int fail(const std::string& message) {
 
 int fail(const vqx::Status& s) { return fail(s.message()); }
 
-std::string describe(const vqx::PictureFormat& f) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " +
-         vqx::to_string(f.chroma) + " " + std::to_string(f.bpc) + "-bit";
-}
-
 int run(const vqx::cli::CliOptions& o) {
+  // The run's files (the output, CAMBI's heatmaps) are one result: they
+  // wait under temporary names until the run has succeeded, and main()
+  // discards them on any failure (signals.hpp for the signals).
+  vqx::hold_output_files();
+  // An output that cannot be written is found now, with the reason, not
+  // after the whole run.
+  const bool report_on_stdout = vqx::cli::report_on_stdout(o.output);
+  const bool scores_on_stdout = !o.quiet && !o.no_prediction && !report_on_stdout;
+  if ((report_on_stdout || scores_on_stdout) && vqx::cli::stdout_closed()) {
+    return fail("standard output is closed");
+  }
+  if (auto s = vqx::cli::check_output_is_not_an_input(o); !s.ok()) return fail(s);
+  if (!o.output.empty()) {
+    if (auto s = vqx::prepare_output_path(o.output); !s.ok()) return fail(s);
+  }
   std::optional<vqx::RawVideoParams> raw;
   if (o.raw_input()) {
     auto chroma = vqx::parse_pixel_format(o.pixel_format);
@@ -45,14 +51,20 @@ int run(const vqx::cli::CliOptions& o) {
   auto dist = vqx::open_video(o.distorted, raw);
   if (!dist.ok()) return fail(dist.status());
   const vqx::PictureFormat& fmt = (*ref)->format();
-  if (!(fmt == (*dist)->format())) {
-    return fail("reference " + o.reference + " is " + describe(fmt) + " but distorted " +
-                o.distorted + " is " + describe((*dist)->format()));
-  }
+  if (auto s = vqx::cli::check_same_format(**ref, **dist); !s.ok()) return fail(s);
+  if (auto s = vqx::cli::check_frame_rates(**ref, **dist, o); !s.ok()) return fail(s);
+  if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o); !s.ok()) return fail(s);
 
   auto created = vqx::Context::create(
       {.threads = o.threads, .subsample = o.subsample, .backend = o.backend, .gpu = o.gpu});
-  if (!created.ok()) return fail(created.status());
+  if (!created.ok()) {
+    // The library bounds the thread count; say which option it was.
+    const std::string& m = created.status().message();
+    if (m.rfind("threads ", 0) == 0) {
+      return fail("--threads " + std::to_string(o.threads) + ": " + m);
+    }
+    return fail(created.status());
+  }
   vqx::Context& ctx = **created;
 
   std::vector<std::string> models = o.models;
@@ -67,13 +79,14 @@ int run(const vqx::cli::CliOptions& o) {
   if (auto s = (*ref)->skip(o.frame_skip_ref); !s.ok()) return fail(s);
   if (auto s = (*dist)->skip(o.frame_skip_dist); !s.ok()) return fail(s);
 
-  std::signal(SIGINT, on_sigint);
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   vqx::cli::Progress progress(tty && !o.quiet,
                               o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
   unsigned n = 0;
   for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {
-    if (g_interrupted) return fail("interrupted after " + std::to_string(n) + " frames; no output written");
+    if (vqx::cli::stop_requested()) {
+      return fail("interrupted after " + std::to_string(n) + " frames; no output written");
+    }
     auto rp = ctx.fetch_picture(fmt);
     if (!rp.ok()) return fail(rp.status());
     auto dp = ctx.fetch_picture(fmt);
@@ -95,36 +108,53 @@ int run(const vqx::cli::CliOptions& o) {
   if (auto s = ctx.flush(); !s.ok()) return fail(s);
   const double fps = progress.fps(n);
   progress.finish(n);
-  if (g_interrupted) return fail("interrupted; no output written");
+  if (vqx::cli::stop_requested()) return fail("interrupted; no output written");
 
   if (!o.output.empty()) {
     if (auto s = ctx.write_output(o.output, o.format, o.precision, fps); !s.ok()) return fail(s);
   }
+  // The pooled scores, before the commit: a failure to print them is a
+  // failure of the run (standard_output.hpp says where they go).
   if (!o.quiet) {
+    std::string scores;
     for (const auto& name : ctx.model_names()) {
       auto score = ctx.pooled_score(name, vqx::PoolMethod::kMean);
-      if (score.ok()) std::printf("%s: %f\n", name.c_str(), *score);
+      if (!score.ok()) continue;
+      std::array<char, 64> value{};
+      std::snprintf(value.data(), value.size(), "%f", *score);
+      scores += name + ": " + value.data() + "\n";
+    }
+    if (report_on_stdout) {
+      std::fputs(scores.c_str(), stderr);
+    } else if (auto s = vqx::cli::write_stdout(scores); !s.ok()) {
+      return fail(s);
     }
   }
+  if (auto s = vqx::cli::commit_run(); !s.ok()) return fail(s);
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  vqx::cli::secure_standard_descriptors();
+  vqx::cli::start_signal_thread();
   auto parsed = vqx::cli::parse_cli(argc, argv);
   if (!parsed.ok()) return fail(parsed.status());
   if (parsed->show_help) {
-    std::fputs(parsed->help_text.c_str(), stdout);
-    return 0;
+    auto s = vqx::cli::write_stdout(parsed->help_text);
+    return s.ok() ? 0 : fail(s);
   }
   if (parsed->show_version) {
-    std::printf("vqx %s\n", vqx::version());
-    return 0;
+    auto s = vqx::cli::write_stdout(std::string("vqx ") + vqx::version() + "\n");
+    return s.ok() ? 0 : fail(s);
   }
+  int rc = 1;
   try {
-    return run(*parsed);
+    rc = run(*parsed);
   } catch (const std::exception& e) {
-    return fail(std::string("internal error: ") + e.what());
+    rc = fail(std::string("internal error: ") + e.what());
   }
+  if (rc != 0) vqx::discard_output_files();  // no file of a failed run is left
+  return rc;
 }

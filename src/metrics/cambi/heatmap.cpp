@@ -1,16 +1,24 @@
 #include "metrics/cambi/heatmap.hpp"
 
 #include <filesystem>
-#include <system_error>
 
 namespace vqx::cambi {
 
+HeatmapWriter::~HeatmapWriter() { abandon_all(); }
+
+void HeatmapWriter::abandon_all() {
+  for (unsigned s = 0; s < kScaleCount; ++s) {
+    files_[s].reset();  // closes the descriptor
+    staged::abandon(staged_[s]);
+    staged_[s] = {};
+  }
+}
+
 Status HeatmapWriter::open(const std::string& dir, unsigned enc_width, unsigned enc_height,
                            unsigned window, int max_weight) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    return Error(Errc::kIo, "cambi: cannot create heatmaps_path " + dir + ": " + ec.message());
+  abandon_all();
+  if (Status s = staged::create_folders(dir); !s.ok()) {
+    return Error(Errc::kIo, "cambi: cannot create heatmaps_path " + dir + ": " + s.message());
   }
   unsigned w = enc_width;
   unsigned h = enc_height;
@@ -19,10 +27,18 @@ Status HeatmapWriter::open(const std::string& dir, unsigned enc_width, unsigned 
         (std::filesystem::path(dir) / ("cambi_heatmap_scale_" + std::to_string(s) + "_" +
                                        std::to_string(w) + "x" + std::to_string(h) + "_16b.gray"))
             .string();
-    files_[s].reset(std::fopen(paths_[s].c_str(), "wb"));
-    if (!files_[s]) {
-      return Error(Errc::kIo, "cambi: cannot open heatmap file " + paths_[s]);
-    }
+    const auto fail = [&](const std::string& why) {
+      abandon_all();
+      return Error(Errc::kIo, "cambi: cannot open heatmap file " + paths_[s] + ": " + why);
+    };
+    auto target = staged::resolve_links(paths_[s]);
+    if (!target.ok()) return fail(target.status().message());
+    auto file = staged::create(*target);
+    if (!file.ok()) return fail(file.status().message());
+    staged_[s] = *file;
+    files_[s].reset(::fdopen(staged_[s].fd, "wb"));
+    if (!files_[s]) return fail("fdopen failed");
+    staged_[s].fd = -1;  // the FILE owns it now
     w = (w + 1) >> 1;
     h = (h + 1) >> 1;
   }
@@ -52,6 +68,18 @@ Status HeatmapWriter::close() {
       status = Error(Errc::kIo, "cambi: cannot write heatmap file " + paths_[s]);
     }
   }
+  if (!status.ok()) {
+    abandon_all();
+    return status;
+  }
+  for (unsigned s = 0; s < kScaleCount; ++s) {
+    if (staged_[s].id == 0) continue;
+    if (Status r = staged::finish(staged_[s]); !r.ok() && status.ok()) {
+      status = Error(Errc::kIo, "cambi: heatmap file " + paths_[s] + ": " + r.message());
+    }
+    staged_[s] = {};
+  }
+  if (!status.ok()) abandon_all();
   return status;
 }
 

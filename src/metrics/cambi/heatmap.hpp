@@ -7,6 +7,11 @@
 // 16-bit samples, rows of the scale's actual width, at offset
 // frame * width * height * 2: value = (uint16) (c * 65535 / max_c), with
 // max_c = (largest contrast weight * window * window) / 4 in integers.
+//
+// Unlike libvmaf, the files are written under temporary names and renamed
+// into place by close() (core/staged_file.hpp; under hold_output_files(), at
+// the commit): a run that fails or is stopped leaves no heatmap behind and
+// keeps the files an earlier run left there.
 #pragma once
 
 #include <array>
@@ -16,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/staged_file.hpp"
 #include "metrics/cambi/params.hpp"
 #include "vqx/status.hpp"
 
@@ -23,19 +29,29 @@ namespace vqx::cambi {
 
 class HeatmapWriter {
  public:
-  // Creates the folder (and its parents) and the files, truncating them.
+  HeatmapWriter() = default;
+  // Removes the files of a writer that was never closed (a failed run).
+  ~HeatmapWriter();
+  HeatmapWriter(const HeatmapWriter&) = delete;
+  HeatmapWriter& operator=(const HeatmapWriter&) = delete;
+
+  // Creates the folder (and its parents) and the files' temporaries.
   Status open(const std::string& dir, unsigned enc_width, unsigned enc_height, unsigned window,
               int max_weight);
   // Writes row `row` of a w x h scale's contrast values for `frame`.
   Status write_row(unsigned scale, unsigned frame, unsigned row, unsigned w, unsigned h,
                    const float* values);
+  // Completes the files: renamed into place, or removed when a write failed.
   Status close();
 
  private:
+  void abandon_all();
+
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
   std::array<std::unique_ptr<std::FILE, Closer>, kScaleCount> files_;
+  std::array<staged::StagedFile, kScaleCount> staged_;
   std::array<std::string, kScaleCount> paths_;
   std::vector<std::uint16_t> samples_;
   double scaling_ = 0;

@@ -1,0 +1,211 @@
+// A run's files as one result (vqx/output_files.hpp, core/staged_file.hpp;
+// issue 11, items 7 and 11): under hold_output_files() complete files wait
+// under their temporary names until a commit renames them all or a discard
+// removes them, so that a failed or interrupted run neither leaves a file
+// nor destroys one that was already there; prepare_output_path() finds an
+// output that cannot be written before the run.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/staged_file.hpp"
+#include "metrics/cambi/heatmap.hpp"
+#include "output/atomic_file.hpp"
+#include "vqx/output_files.hpp"
+
+namespace vqx {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Status write_text(const std::string& path, const std::string& text) {
+  return write_file_atomically(path, [&](std::ostream& out) {
+    out << text;
+    return Status::Ok();
+  });
+}
+
+class OutputHold : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("vqx_output_hold_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    discard_output_files();  // never leave the process holding
+    fs::remove_all(dir_);
+  }
+  std::set<std::string> names() const {
+    std::set<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+      out.insert(fs::relative(e.path(), dir_).string());
+    }
+    return out;
+  }
+  std::string temp_of(const std::string& name) const {
+    return name + ".tmp." + std::to_string(::getpid());
+  }
+  fs::path dir_;
+};
+
+TEST_F(OutputHold, CommitRenamesEveryCompleteFile) {
+  std::ofstream(dir_ / "a.json") << "old a";
+  hold_output_files();
+  ASSERT_TRUE(write_text((dir_ / "a.json").string(), "new a").ok());
+  ASSERT_TRUE(write_text((dir_ / "b.json").string(), "new b").ok());
+  // Written, not yet in place: the old file is still there.
+  EXPECT_EQ(slurp(dir_ / "a.json"), "old a");
+  EXPECT_EQ(names(), (std::set<std::string>{"a.json", temp_of("a.json"), temp_of("b.json")}));
+  ASSERT_TRUE(commit_output_files().ok());
+  EXPECT_EQ(slurp(dir_ / "a.json"), "new a");
+  EXPECT_EQ(slurp(dir_ / "b.json"), "new b");
+  EXPECT_EQ(names(), (std::set<std::string>{"a.json", "b.json"}));
+  // The commit ended the hold: the next write is in place at once.
+  ASSERT_TRUE(write_text((dir_ / "c.json").string(), "c").ok());
+  EXPECT_EQ(slurp(dir_ / "c.json"), "c");
+}
+
+TEST_F(OutputHold, DiscardLeavesNothingAndKeepsWhatWasThere) {
+  std::ofstream(dir_ / "a.json") << "old a";
+  hold_output_files();
+  ASSERT_TRUE(write_text((dir_ / "a.json").string(), "new a").ok());
+  ASSERT_TRUE(write_text((dir_ / "b.json").string(), "new b").ok());
+  discard_output_files();
+  EXPECT_EQ(names(), (std::set<std::string>{"a.json"}));
+  EXPECT_EQ(slurp(dir_ / "a.json"), "old a");
+}
+
+TEST_F(OutputHold, FoldersMadeForTheRunAreRemovedByADiscard) {
+  fs::create_directories(dir_ / "kept");
+  hold_output_files();
+  ASSERT_TRUE(staged::create_folders((dir_ / "kept" / "new1" / "new2").string()).ok());
+  auto file = staged::create((dir_ / "kept" / "new1" / "new2" / "h.gray").string());
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ::close(file->fd);
+  file->fd = -1;
+  ASSERT_TRUE(staged::finish(*file).ok());
+  discard_output_files();
+  EXPECT_EQ(names(), (std::set<std::string>{"kept"}));  // the folder that was there stays
+}
+
+TEST_F(OutputHold, PreparedOutputIsReservedUnderHoldAndWrittenIntoItsTemporary) {
+  const std::string out = (dir_ / "out.json").string();
+  // Without hold: a check that leaves nothing.
+  ASSERT_TRUE(prepare_output_path(out).ok());
+  EXPECT_EQ(names(), (std::set<std::string>{}));
+  hold_output_files();
+  ASSERT_TRUE(prepare_output_path(out).ok());
+  EXPECT_EQ(names(), (std::set<std::string>{temp_of("out.json")}));  // there for a signal to find
+  ASSERT_TRUE(write_text(out, "report").ok());
+  EXPECT_EQ(names(), (std::set<std::string>{temp_of("out.json")}));  // the same temporary
+  ASSERT_TRUE(commit_output_files().ok());
+  EXPECT_EQ(slurp(out), "report");
+  EXPECT_EQ(names(), (std::set<std::string>{"out.json"}));
+}
+
+TEST_F(OutputHold, ReservedButNeverWrittenIsRemovedByTheCommit) {
+  hold_output_files();
+  ASSERT_TRUE(prepare_output_path((dir_ / "out.json").string()).ok());
+  ASSERT_TRUE(commit_output_files().ok());
+  EXPECT_EQ(names(), (std::set<std::string>{}));
+}
+
+// A temporary left by a killed process that had this pid does not block
+// the write (before: "cannot create: File exists").
+TEST_F(OutputHold, StaleTemporaryOfTheSamePidIsSteppedAround) {
+  std::ofstream(dir_ / temp_of("out.json")) << "stale";
+  ASSERT_TRUE(write_text((dir_ / "out.json").string(), "report").ok());
+  EXPECT_EQ(slurp(dir_ / "out.json"), "report");
+  EXPECT_EQ(slurp(dir_ / temp_of("out.json")), "stale");  // not ours: left alone
+}
+
+TEST_F(OutputHold, PrepareFindsWhatCannotBeWrittenWithTheReason) {
+  const auto expect_error = [](const std::string& path, const std::string& needle) {
+    const Status s = prepare_output_path(path);
+    ASSERT_FALSE(s.ok()) << path;
+    EXPECT_EQ(s.message().rfind(path == "-" ? "standard output" : path, 0), 0U) << s.message();
+    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+  };
+  expect_error((dir_ / "no" / "such" / "out.json").string(),
+               "cannot create: No such file or directory (the folder ");
+  expect_error(dir_.string(), "it is a directory");
+  expect_error("/proc/version/out.json", "Not a directory");
+  const int ro = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(ro, 0);
+  expect_error("/dev/fd/" + std::to_string(ro), "open only for reading");
+  ::close(ro);
+  expect_error("/dev/fd/" + std::to_string(ro), "Bad file descriptor");
+  if (::geteuid() != 0) {
+    fs::create_directories(dir_ / "locked");
+    fs::permissions(dir_ / "locked", fs::perms::owner_read | fs::perms::owner_exec);
+    expect_error((dir_ / "locked" / "out.json").string(), "Permission denied");
+    fs::permissions(dir_ / "locked", fs::perms::owner_all);
+  }
+  EXPECT_FALSE(prepare_output_path("").ok());
+  EXPECT_TRUE(prepare_output_path("/dev/null").ok());
+  for (const std::string& name : names()) {
+    EXPECT_EQ(name.find(".tmp."), std::string::npos) << "left behind: " << name;
+  }
+}
+
+// CAMBI's heatmaps are files of the run too: a writer that is never closed
+// (the run failed or was stopped) leaves nothing and keeps the heatmaps an
+// earlier run left (before, they were truncated at the first frame and left
+// half written); under hold they appear at the commit.
+TEST_F(OutputHold, HeatmapsOfAFailedRunLeaveNothingAndKeepTheOldOnes) {
+  const fs::path heat = dir_ / "heat";
+  const std::string scale0 = "cambi_heatmap_scale_0_64x32_16b.gray";
+  fs::create_directories(heat);
+  std::ofstream(heat / scale0) << "an earlier run";
+  const std::vector<float> row(64, 1.0F);
+  {
+    cambi::HeatmapWriter w;
+    ASSERT_TRUE(w.open(heat.string(), 64, 32, 9, 4).ok());
+    ASSERT_TRUE(w.write_row(0, 0, 0, 64, 32, row.data()).ok());
+  }  // destroyed without close()
+  EXPECT_EQ(names(), (std::set<std::string>{"heat", "heat/" + scale0}));
+  EXPECT_EQ(slurp(heat / scale0), "an earlier run");
+
+  hold_output_files();
+  {
+    cambi::HeatmapWriter w;
+    ASSERT_TRUE(w.open((dir_ / "new" / "heat").string(), 64, 32, 9, 4).ok());
+    ASSERT_TRUE(w.write_row(0, 0, 0, 64, 32, row.data()).ok());
+    ASSERT_TRUE(w.close().ok());
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "new" / "heat" / scale0));  // waits for the commit
+  ASSERT_TRUE(commit_output_files().ok());
+  EXPECT_EQ(fs::file_size(dir_ / "new" / "heat" / scale0), 64U * 2U);  // the one row written
+  EXPECT_TRUE(fs::exists(dir_ / "new" / "heat" / "cambi_heatmap_scale_4_4x2_16b.gray"));
+
+  hold_output_files();
+  {
+    cambi::HeatmapWriter w;
+    ASSERT_TRUE(w.open((dir_ / "gone" / "heat").string(), 64, 32, 9, 4).ok());
+    ASSERT_TRUE(w.close().ok());
+  }
+  discard_output_files();
+  EXPECT_FALSE(fs::exists(dir_ / "gone"));  // the folders it made went with it
+}
+
+}  // namespace
+}  // namespace vqx

@@ -13,6 +13,11 @@
 # Optional corpus excerpt: scripts/gpu_device_run.sh build --corpus DIR N
 # copies the first N frames of each pair in DIR (decoded .y4m) into
 # .gpu_carry/corpus, xz-compressed, for the parity test's corpus run.
+# Optional comparison: scripts/gpu_device_run.sh build --before BENCH copies
+# the vqx_gpu_bench binary BENCH (built from an earlier commit) into
+# .gpu_carry/before; the device run then times it and this build's in
+# alternating pairs (4K and 1080p, vmaf_v0.6.1), the figure a refactor must
+# not lower.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -91,6 +96,7 @@ device() {
   local rc=$?
   grep -E "tests passed|tests failed|Total Test time|\*\*\*|Failed|SKIPPED" "$out/ctest.log" | tail -25
   [ "${VQX_GPU_BENCH:-1}" = 0 ] || bench "$out"
+  [ ! -x "$carry/before/vqx_gpu_bench" ] || bench_pairs "$out"
   return $rc
 }
 
@@ -107,10 +113,33 @@ bench() {
   } 2>&1 | tee "$out/bench.txt"
 }
 
+# Before and after in alternating pairs, three of each, so that a drift of
+# the machine (clocks, other tenants) falls on both alike.
+bench_pairs() {
+  local out=$1 i which b
+  for i in 1 2 3; do
+    for which in before after; do
+      b=$build/bench/gpu/vqx_gpu_bench
+      [ "$which" = after ] || b=$carry/before/vqx_gpu_bench
+      timeout 90 "$b" --backend cuda --threads 8 --frames 1000 --size 3840x2160 \
+        --label "$which, pair $i" 2>&1
+      timeout 90 "$b" --backend cuda --threads 8 --frames 2000 --size 1920x1080 \
+        --label "$which, pair $i" 2>&1
+    done
+  done | tee "$out/bench_pairs.txt"
+}
+
 case "$mode" in
   build)
     stage_build
-    if [ "${2:-}" = "--corpus" ]; then stage_corpus "$3" "${4:-2}"; fi
+    shift
+    while [ $# -gt 0 ]; do
+      case $1 in
+        --corpus) stage_corpus "$2" "${3:-2}"; shift 3 ;;
+        --before) mkdir -p "$carry/before" && cp "$2" "$carry/before/vqx_gpu_bench"; shift 2 ;;
+        *) echo "$0 build: unknown option $1" >&2; exit 2 ;;
+      esac
+    done
     ;;
   device) device ;;
   bench) bench "${OUT:-/tmp/vqx_gpu_out}" ;;

@@ -9,29 +9,40 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-cmake --preset release
-cmake --build --preset release -j "$jobs"
-ctest --preset release -j "$jobs"
+# Each step's time, printed as a table at the end (CI has 90 minutes: the
+# table tells where they go).
+steps=()
+step() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  steps+=("$(printf '%6d s  %s' $((SECONDS - start)) "$name")")
+}
+trap 'printf "test.sh: time per step\n"; printf "%s\n" "${steps[@]}"' EXIT
+
+step "release: configure" cmake --preset release
+step "release: build" cmake --build --preset release -j "$jobs"
+step "release: tests" ctest --preset release -j "$jobs"
 
 # Every CPU kernel target: the release suite has just tested the clones this
 # CPU picks; the other targets get builds of their own (those this CPU cannot
 # execute are compiled, as the release build's clones, and reported skipped).
-bash scripts/simd_targets.sh --ci
+step "other CPU targets: build and tests" bash scripts/simd_targets.sh --ci
 
-cmake --preset asan
-cmake --build --preset asan -j "$jobs"
-ctest --preset asan -j "$jobs" -E 'CorpusParity|OracleRun'
+step "asan: configure" cmake --preset asan
+step "asan: build" cmake --build --preset asan -j "$jobs"
+step "asan: tests" ctest --preset asan -j "$jobs" -E 'CorpusParity|OracleRun'
 
 # ThreadSanitizer on the multi-context and multi-thread tests: the library's
 # (vqx_thread_tests) and the CLI's (--threads, SIGINT with busy workers).
-cmake --preset tsan
-cmake --build --preset tsan -j "$jobs" --target vqx_thread_tests vqx_cli vqx_cli_tests
-TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" ctest --preset tsan -j "$jobs" \
+step "tsan: configure" cmake --preset tsan
+step "tsan: build" cmake --build --preset tsan -j "$jobs" --target vqx_thread_tests vqx_cli vqx_cli_tests
+step "tsan: tests" env TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" ctest --preset tsan -j "$jobs" \
   -R '^(Contexts|Concurrency)\.|ThreadCountDoesNotChangeTheOutput|CliReliability\.'
 
 # The fuzz targets (clang, libFuzzer + ASan + UBSan): built, and each run for
 # 10 s from its seeds and found crashes (the long runs: docs/reliability.md).
-bash scripts/fuzz.sh 10
+step "fuzz: build and 10 s a target" bash scripts/fuzz.sh 10
 
 # The GPU backends: compiled (CUDA, and HIP where installed), device-free checks run.
-bash scripts/gpu_ci.sh
+step "gpu: CUDA and HIP builds, device-free checks" bash scripts/gpu_ci.sh

@@ -9,9 +9,7 @@
 
 namespace vqx::gputest {
 
-bool gpu_available() {
-  return gpu::compiled_backend() != nullptr && gpu::available_devices() > 0;
-}
+bool gpu_available() { return gpu::compiled_backend() != nullptr && gpu::available_devices() > 0; }
 
 std::string skip_reason() {
   if (gpu::compiled_backend() == nullptr) {
@@ -59,11 +57,16 @@ Picture make_picture(const PictureFormat& fmt, Content c, unsigned frame, std::u
   const double t = 0.35 * frame + 0.01 * (seed % 100);
   fill_any(p, [&](unsigned plane, unsigned x, unsigned y) -> std::uint32_t {
     switch (c) {
-      case Content::kNoise: return any(rng);
-      case Content::kFlat: return max / 2 + (plane * 7) % 13;
-      case Content::kMax: return max;
-      case Content::kZero: return 0;
-      case Content::kChecker: return ((x / 4 + y / 4) % 2) != 0 ? max : 0;
+      case Content::kNoise:
+        return any(rng);
+      case Content::kFlat:
+        return max / 2 + (plane * 7) % 13;
+      case Content::kMax:
+        return max;
+      case Content::kZero:
+        return 0;
+      case Content::kChecker:
+        return ((x / 4 + y / 4) % 2) != 0 ? max : 0;
       case Content::kRamp: {
         const unsigned w = fmt.plane_width(plane);
         return static_cast<std::uint32_t>(std::uint64_t{max} * x / (w > 1 ? w - 1 : 1));
@@ -84,7 +87,8 @@ Picture distort(const Picture& ref, unsigned amplitude, std::uint32_t seed) {
   Picture p = clone(ref);
   const long max = (1L << ref.bpc()) - 1;
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> noise(-static_cast<int>(amplitude), static_cast<int>(amplitude));
+  std::uniform_int_distribution<int> noise(-static_cast<int>(amplitude),
+                                           static_cast<int>(amplitude));
   fill_any(p, [&](unsigned plane, unsigned x, unsigned y) -> std::uint32_t {
     const long v = static_cast<long>(ref.plane(plane).at(x, y)) + noise(rng);
     return static_cast<std::uint32_t>(std::clamp<long>(v, 0, max));
@@ -185,8 +189,8 @@ void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what)
         EXPECT_LE(std::abs(cv[i] - gv[i]), tol)
             << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i];
       } else {
-        EXPECT_EQ(bits(cv[i]), bits(gv[i])) << what << ": " << name << " frame " << i << " cpu "
-                                            << cv[i] << " gpu " << gv[i];
+        EXPECT_EQ(bits(cv[i]), bits(gv[i]))
+            << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i];
       }
     }
   }
@@ -217,9 +221,18 @@ std::vector<std::string> twin_features() {
           "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
           "psnr",
           "psnr=enable_mse=true:enable_apsnr=true",
-          "psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5",
           "float_psnr",
           "float_moment"};
+}
+
+std::vector<std::string> twin_features_apart() {
+  return {"psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5"};
+}
+
+std::vector<RunOptions> twin_runs(Backend backend, unsigned threads) {
+  RunOptions all{backend, threads, twin_features(), twin_models()};
+  RunOptions apart{backend, threads, twin_features_apart(), {}};
+  return {all, apart};
 }
 
 std::vector<std::string> twin_models() {

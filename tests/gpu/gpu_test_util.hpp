@@ -21,8 +21,8 @@ namespace vqx::gputest {
 bool gpu_available();
 std::string skip_reason();
 
-#define VQX_REQUIRE_GPU()                                                          \
-  do {                                                                             \
+#define VQX_REQUIRE_GPU()                                                                \
+  do {                                                                                   \
     if (!::vqx::gputest::gpu_available()) GTEST_SKIP() << ::vqx::gputest::skip_reason(); \
   } while (0)
 
@@ -79,7 +79,14 @@ void expect_identical(const Run& a, const Run& b, const std::string& what);
 
 // Every feature that has a GPU twin, with option variants.
 std::vector<std::string> twin_features();
+// Variants that write names a twin_features() request writes with other
+// values (psnr's reduced_hbd_peak, min_sse): a context refuses them beside
+// those (one producer per output name), so they are scored in one of their own.
+std::vector<std::string> twin_features_apart();
 // The models whose features all have twins.
 std::vector<std::string> twin_models();
+// The contexts that together score every twin variant: twin_features() with
+// twin_models(), then twin_features_apart().
+std::vector<RunOptions> twin_runs(Backend backend, unsigned threads);
 
 }  // namespace vqx::gputest

@@ -13,27 +13,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-RunOptions cpu_options() {
-  RunOptions o;
-  o.backend = Backend::kCpu;
-  o.threads = 8;
-  o.features = twin_features();
-  o.models = twin_models();
-  return o;
-}
-
-RunOptions gpu_options() {
-  RunOptions o = cpu_options();
-  o.backend = gpu_backend();
-  return o;
-}
-
 void check_video(const Video& v, const std::string& what) {
-  auto cpu = score(cpu_options(), v);
-  auto gpu = score(gpu_options(), v);
-  ASSERT_TRUE(cpu.ok()) << what << ": " << cpu.status().message();
-  ASSERT_TRUE(gpu.ok()) << what << ": " << gpu.status().message();
-  expect_twins_agree(*cpu, *gpu, what);
+  const std::vector<RunOptions> cpu_runs = twin_runs(Backend::kCpu, 8);
+  const std::vector<RunOptions> gpu_runs = twin_runs(gpu_backend(), 8);
+  for (std::size_t i = 0; i < cpu_runs.size(); ++i) {
+    auto cpu = score(cpu_runs[i], v);
+    auto gpu = score(gpu_runs[i], v);
+    ASSERT_TRUE(cpu.ok()) << what << ": " << cpu.status().message();
+    ASSERT_TRUE(gpu.ok()) << what << ": " << gpu.status().message();
+    expect_twins_agree(*cpu, *gpu, what);
+  }
 }
 
 struct Case {
@@ -47,7 +36,8 @@ struct Case {
 std::string describe(const Case& c) {
   return std::to_string(c.w) + "x" + std::to_string(c.h) + " " + std::to_string(c.bpc) +
          "-bit content " + std::to_string(static_cast<int>(c.ref)) + "/" +
-         (c.dist ? std::to_string(static_cast<int>(*c.dist)) : "noise" + std::to_string(c.amplitude));
+         (c.dist ? std::to_string(static_cast<int>(*c.dist))
+                 : "noise" + std::to_string(c.amplitude));
 }
 
 TEST(GpuParity, RandomAndAdversarialPictures) {
@@ -55,7 +45,7 @@ TEST(GpuParity, RandomAndAdversarialPictures) {
   using C = Content;
   const ChromaFormat k420 = ChromaFormat::k420;
   const std::vector<Case> cases = {
-      {33, 33, 8, k420, C::kNoise, std::nullopt, 40},       // ADM's smallest picture
+      {33, 33, 8, k420, C::kNoise, std::nullopt, 40},  // ADM's smallest picture
       {35, 37, 10, k420, C::kSmooth, std::nullopt, 8},
       {64, 48, 12, ChromaFormat::k444, C::kChecker, std::nullopt, 30},
       {176, 144, 8, k420, C::kSmooth, std::nullopt, 6},
@@ -116,7 +106,8 @@ Video read_pair(const fs::path& ref, const fs::path& dist, unsigned max_frames) 
 TEST(GpuParity, CorpusPairs) {
   VQX_REQUIRE_GPU();
   const char* env = std::getenv("VQX_GPU_CORPUS_DIR");
-  const fs::path dir = env != nullptr ? fs::path(env) : fs::path(VQX_TEST_DATA_DIR) / "corpus_subset";
+  const fs::path dir =
+      env != nullptr ? fs::path(env) : fs::path(VQX_TEST_DATA_DIR) / "corpus_subset";
   const char* frames_env = std::getenv("VQX_GPU_CORPUS_FRAMES");
   const unsigned frames = frames_env != nullptr ? static_cast<unsigned>(std::atoi(frames_env)) : 3;
   unsigned pairs = 0;

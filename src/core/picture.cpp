@@ -15,10 +15,14 @@ constexpr std::size_t kAlign = 64;
 
 const char* to_string(ChromaFormat c) {
   switch (c) {
-    case ChromaFormat::k400: return "400";
-    case ChromaFormat::k420: return "420";
-    case ChromaFormat::k422: return "422";
-    case ChromaFormat::k444: return "444";
+    case ChromaFormat::k400:
+      return "400";
+    case ChromaFormat::k420:
+      return "420";
+    case ChromaFormat::k422:
+      return "422";
+    case ChromaFormat::k444:
+      return "444";
   }
   return "?";
 }

@@ -162,8 +162,8 @@ struct Function {
   bool is_macro = false;
 };
 
-const std::set<std::string> kQualifiers = {"const", "noexcept", "override", "final",
-                                           "mutable", "volatile", "&", "&&", "throw"};
+const std::set<std::string> kQualifiers = {"const",    "noexcept", "override", "final", "mutable",
+                                           "volatile", "&",        "&&",       "throw"};
 
 // Function bodies (and their enclosing classes) of one file.
 void find_functions(const std::vector<Token>& t, const std::string& path, bool metrics_file,
@@ -243,8 +243,10 @@ void find_functions(const std::vector<Token>& t, const std::string& path, bool m
           while (j < t.size()) {
             while (j < t.size() && (is_ident(t[j].text) || t[j].text == "::")) ++j;
             if (j < t.size() && t[j].text == "<") j = match(t, j, "<", ">") + 1;
-            if (j < t.size() && t[j].text == "(") j = match(t, j, "(", ")") + 1;
-            else if (j < t.size() && t[j].text == "{") j = match(t, j, "{", "}") + 1;
+            if (j < t.size() && t[j].text == "(")
+              j = match(t, j, "(", ")") + 1;
+            else if (j < t.size() && t[j].text == "{")
+              j = match(t, j, "{", "}") + 1;
             if (j < t.size() && t[j].text == ",") {
               ++j;
               continue;
@@ -277,10 +279,10 @@ void find_functions(const std::vector<Token>& t, const std::string& path, bool m
   }
 }
 
-const std::set<std::string> kNotCalls = {"if",        "for",         "while",      "switch",
-                                         "return",    "sizeof",      "alignof",    "decltype",
-                                         "static_cast", "reinterpret_cast", "const_cast",
-                                         "catch",     "defined",     "__launch_bounds__"};
+const std::set<std::string> kNotCalls = {
+    "if",         "for",     "while",    "switch",           "return",
+    "sizeof",     "alignof", "decltype", "static_cast",      "reinterpret_cast",
+    "const_cast", "catch",   "defined",  "__launch_bounds__"};
 
 struct Call {
   std::string name;
@@ -288,7 +290,8 @@ struct Call {
 };
 
 // Calls in a body, in order: `name(`, `name<...>(`, and object-like macros.
-std::vector<Call> calls_in(const std::vector<Token>& b, const std::set<std::string>& object_macros) {
+std::vector<Call> calls_in(const std::vector<Token>& b,
+                           const std::set<std::string>& object_macros) {
   std::vector<Call> calls;
   for (std::size_t i = 0; i < b.size(); ++i) {
     const std::string& s = b[i].text;
@@ -365,7 +368,8 @@ std::vector<Violation> check(const std::vector<SourceFile>& files) {
     if (!vendor_file) {
       for (const Token& inc : lx.includes) {
         if (inc.text.find("gpu/vendor/") != std::string::npos) continue;  // ours
-        if (inc.text.find("cuda") != std::string::npos || inc.text.find("hip/") != std::string::npos) {
+        if (inc.text.find("cuda") != std::string::npos ||
+            inc.text.find("hip/") != std::string::npos) {
           v.push_back({"vendor", f.path, inc.line, "includes a vendor header:" + inc.text});
         }
       }
@@ -373,13 +377,14 @@ std::vector<Violation> check(const std::vector<SourceFile>& files) {
     auto scan_names = [&](const std::vector<Token>& toks) {
       for (const Token& t : toks) {
         if (!vendor_file && vendor_name(t.text)) {
-          v.push_back({"vendor", f.path, t.line, "names a vendor API (" + t.text +
-                                                     "); only src/gpu/vendor/ may"});
+          v.push_back({"vendor", f.path, t.line,
+                       "names a vendor API (" + t.text + "); only src/gpu/vendor/ may"});
         }
         if (!reduce_file && atomic_name(t.text)) {
-          v.push_back({"atomic", f.path, t.line, "uses " + t.text +
-                                                     "; atomics live in src/gpu/reduce.cuh only "
-                                                     "(integer add_exact_warp), never for float sums"});
+          v.push_back({"atomic", f.path, t.line,
+                       "uses " + t.text +
+                           "; atomics live in src/gpu/reduce.cuh only "
+                           "(integer add_exact_warp), never for float sums"});
         }
       }
     };
@@ -429,7 +434,8 @@ std::vector<Violation> check(const std::vector<SourceFile>& files) {
     for (std::size_t k = 0; k < functions.size(); ++k) {
       const std::string& f = functions[k].name;
       for (const Call& c : calls[k]) {
-        const bool cycle = !clear_primitive(c.name) && !upload_primitive(c.name) && reaches(c.name, f);
+        const bool cycle =
+            !clear_primitive(c.name) && !upload_primitive(c.name) && reaches(c.name, f);
         if (cycle) continue;
         if ((clear_primitive(c.name) || clearers.count(c.name) != 0) && clearers.insert(f).second) {
           changed = true;
@@ -442,11 +448,14 @@ std::vector<Violation> check(const std::vector<SourceFile>& files) {
     }
   }
   auto clears = [&](const std::string& n) { return clear_primitive(n) || clearers.count(n) != 0; };
-  auto uploads = [&](const std::string& n) { return upload_primitive(n) || uploaders.count(n) != 0; };
+  auto uploads = [&](const std::string& n) {
+    return upload_primitive(n) || uploaders.count(n) != 0;
+  };
 
   for (std::size_t k = 0; k < functions.size(); ++k) {
     const Function& f = functions[k];
-    const std::string where = (f.is_macro ? "macro " : "") + (f.cls.empty() ? "" : f.cls + "::") + f.name;
+    const std::string where =
+        (f.is_macro ? "macro " : "") + (f.cls.empty() ? "" : f.cls + "::") + f.name;
     const Call* first_clear = nullptr;
     for (const Call& c : calls[k]) {
       // A helper that both uploads and clears was checked in its own body:

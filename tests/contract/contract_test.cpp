@@ -70,7 +70,8 @@ TEST(Contract, EveryPlantedViolationIsCaught) {
     bool caught = false;
     for (const auto& x : v) caught = caught || x.rule == rule;
     EXPECT_TRUE(caught) << e.path().filename() << ": expected a [" << rule << "] violation";
-    for (const auto& x : v) std::printf("  %s -> %s\n", e.path().filename().c_str(), format(x).c_str());
+    for (const auto& x : v)
+      std::printf("  %s -> %s\n", e.path().filename().c_str(), format(x).c_str());
     ++fixtures;
   }
   EXPECT_GE(fixtures, 6U);

@@ -60,8 +60,10 @@ Picture copy(const Picture& src) { return with_chroma(src, src.format().chroma);
 
 TEST(Formats, GrayScoresAsTheLumaOfColour) {
   const auto colour = score_converted([](const Picture& p) { return copy(p); });
-  const auto gray = score_converted([](const Picture& p) { return with_chroma(p, ChromaFormat::k400); });
-  const auto c444 = score_converted([](const Picture& p) { return with_chroma(p, ChromaFormat::k444); });
+  const auto gray =
+      score_converted([](const Picture& p) { return with_chroma(p, ChromaFormat::k400); });
+  const auto c444 =
+      score_converted([](const Picture& p) { return with_chroma(p, ChromaFormat::k444); });
   ASSERT_GT(colour.size(), 100U);
   EXPECT_EQ(colour, gray);
   EXPECT_EQ(colour, c444);

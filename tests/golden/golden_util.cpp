@@ -111,10 +111,11 @@ std::size_t expect_matches_golden(const Context& ctx, const nlohmann::json& gold
   for (const auto& [name, stats] : golden.at("pooled_metrics").items()) {
     const Rule rule = rule_for(name);
     if (rule == Rule::kSkip) continue;
-    const std::pair<const char*, PoolMethod> methods[] = {{"min", PoolMethod::kMin},
-                                                          {"max", PoolMethod::kMax},
-                                                          {"mean", PoolMethod::kMean},
-                                                          {"harmonic_mean", PoolMethod::kHarmonicMean}};
+    const std::pair<const char*, PoolMethod> methods[] = {
+        {"min", PoolMethod::kMin},
+        {"max", PoolMethod::kMax},
+        {"mean", PoolMethod::kMean},
+        {"harmonic_mean", PoolMethod::kHarmonicMean}};
     for (const auto& [key, method] : methods) {
       auto ours = ctx.pooled_score(name, method);
       EXPECT_TRUE(ours.ok()) << name;

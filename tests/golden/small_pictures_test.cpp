@@ -19,7 +19,8 @@ Status first_error(const std::string& what) {
   auto r = open_video((kSubset / "P9_tiny_176x144_420p8.y4m").string(), std::nullopt);
   auto d = open_video((kSubset / "P9_tiny_176x144_420p8__x264-crf45.y4m").string(), std::nullopt);
   auto ctx = Context::create({}).value();
-  Status s = what.rfind("version=", 0) == 0 ? ctx->use_features_from_model(what) : ctx->use_feature(what);
+  Status s =
+      what.rfind("version=", 0) == 0 ? ctx->use_features_from_model(what) : ctx->use_feature(what);
   if (!s.ok()) return s;
   Picture rp;
   Picture dp;

@@ -195,7 +195,8 @@ __device__ inline std::int64_t ratio0(std::int32_t o, std::int32_t t) {
 // the bits dropped.
 __device__ inline std::int64_t ratio_n(std::int32_t o, std::int32_t t) {
   if (o == 0) return kRatioOne;
-  const std::uint32_t mag = o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
+  const std::uint32_t mag =
+      o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
   int shift = 0;
   std::uint32_t top = mag;
   if (mag >= (1u << kDivisorBits)) {

@@ -50,9 +50,8 @@ __global__ void sad_kernel(const void* prev, std::size_t prev_pitch, const void*
       std::int64_t acc = 0;
       for (int k = 0; k < kTapCount; ++k) {
         const int yr = reflect101(y - kRadius + k, h);
-        const std::int32_t d =
-            static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
-            static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
+        const std::int32_t d = static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
+                               static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
         acc += std::int64_t{c_taps[k]} * d;
       }
       vert[i] = static_cast<std::int32_t>((acc + round_v) >> bpc);

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vqx/output_files.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
 
@@ -39,6 +40,11 @@ struct ContextSettings {
   Backend backend = Backend::kAuto;
   // The GPU's index among the backend's devices.
   unsigned gpu = 0;
+  // The set the context's files go to (write_output(), CAMBI's heatmaps):
+  // a program that holds a run's files gives its contexts one set
+  // (vqx/output_files.hpp). Null: the context makes a private set of its
+  // own, which renames each file into place as soon as it is complete.
+  std::shared_ptr<OutputFiles> output_files = nullptr;
 };
 
 enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean };

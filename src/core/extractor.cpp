@@ -4,6 +4,10 @@
 
 namespace vqx {
 
+std::unique_ptr<Extractor> ExtractorSpec::make() const {
+  return make_cpu(ExtractorEnv{std::make_shared<OutputFiles>()});
+}
+
 Status check_extract_input(const char* family, bool initialised, const PictureFormat& fmt,
                            FormatMatch match, const Picture& ref, const Picture& dist,
                            unsigned index) {

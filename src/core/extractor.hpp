@@ -1,7 +1,8 @@
 // The feature extractor interface. A family (core/family.hpp) turns user
 // options into an ExtractorSpec; the context then makes instances from the
 // spec, one per worker thread for plain extractors and exactly one for
-// temporal extractors (which see frames strictly in index order).
+// temporal extractors (which see frames strictly in index order), giving
+// each its ExtractorEnv.
 #pragma once
 
 #include <functional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/options.hpp"
+#include "vqx/output_files.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
 
@@ -29,6 +31,14 @@ class FeatureWriter {
   // `slot` indexes the spec's aggregates. Written at flush() by temporal
   // extractors. Writers that only gather per-frame values may ignore it.
   virtual void write_aggregate(std::size_t /*slot*/, double /*value*/) {}
+};
+
+// What the context that makes an instance gives it: the instance's
+// surroundings, which belong to that context alone (no global state).
+struct ExtractorEnv {
+  // The set the instance creates its files in (CAMBI's heatmaps): the
+  // context's (ContextSettings::output_files). Never null.
+  std::shared_ptr<OutputFiles> output_files;
 };
 
 class Extractor {
@@ -77,9 +87,15 @@ struct ExtractorSpec {
   bool reads_chroma = false;                // see ChromaRule (core/family.hpp)
   std::vector<ExtractorOutput> outputs;     // slot order
   std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
-  std::function<std::unique_ptr<Extractor>()> make;
+  // A CPU instance, in the surroundings the context gives it.
+  std::function<std::unique_ptr<Extractor>(const ExtractorEnv&)> make_cpu;
   // The GPU twin, in builds with a GPU backend, for families that have one.
   std::function<std::unique_ptr<gpu::Twin>()> make_twin;
+
+  // A CPU instance outside any context (tests, tools): its files are
+  // created in a set of its own, which renames each as soon as it is
+  // complete.
+  [[nodiscard]] std::unique_ptr<Extractor> make() const;
 };
 
 }  // namespace vqx

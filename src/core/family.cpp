@@ -61,7 +61,7 @@ Expected<ExtractorSpec> ExtractorFamily::make_spec(const OptionMap& given) const
   spec.reads_chroma = reads_chroma(chroma, set);
   spec.outputs = outputs_of(outputs, set, suffix);
   spec.aggregates = outputs_of(aggregates, set, suffix);
-  spec.make = std::move(factories.cpu);
+  spec.make_cpu = std::move(factories.cpu);
   spec.make_twin = std::move(factories.gpu);
   spec.options = std::move(set);
   return spec;

@@ -63,7 +63,8 @@ struct ChromaRule {
 
 // What a family's code makes of its parsed options.
 struct Factories {
-  std::function<std::unique_ptr<Extractor>()> cpu;
+  // A CPU instance, in the surroundings its context gives it.
+  std::function<std::unique_ptr<Extractor>(const ExtractorEnv&)> cpu;
   // Empty where the family has no GPU twin or the build has no backend.
   std::function<std::unique_ptr<gpu::Twin>()> gpu;
 };
@@ -99,17 +100,21 @@ struct NoParams {};
 inline Expected<NoParams> read_no_params(const OptionSet& /*options*/) { return NoParams{}; }
 
 // The usual ExtractorFamily::bind: `Read` turns the options into the
-// family's Params; the CPU extractor is a `Cpu` constructed from them (or
-// default-constructed when Params is NoParams); `MakeTwin`, a function of
-// the Params (or of nothing), makes the GPU twin. Name it with VQX_TWIN(),
-// which is nullptr in builds without a GPU backend (no twin).
+// family's Params; the CPU extractor is a `Cpu` constructed from them and
+// the context's ExtractorEnv when it takes one (a family that writes
+// files), else from them alone (or default-constructed when Params is
+// NoParams); `MakeTwin`, a function of the Params (or of nothing), makes
+// the GPU twin. Name it with VQX_TWIN(), which is nullptr in builds without
+// a GPU backend (no twin).
 template <typename Params, Expected<Params> (*Read)(const OptionSet&), typename Cpu,
           auto MakeTwin = nullptr>
 Expected<Factories> bind_family(const OptionSet& options) {
   VQX_ASSIGN_OR_RETURN(Params p, Read(options));
   Factories f;
-  f.cpu = [p]() -> std::unique_ptr<Extractor> {
-    if constexpr (std::is_constructible_v<Cpu, const Params&>) {
+  f.cpu = [p]([[maybe_unused]] const ExtractorEnv& env) -> std::unique_ptr<Extractor> {
+    if constexpr (std::is_constructible_v<Cpu, const Params&, const ExtractorEnv&>) {
+      return std::make_unique<Cpu>(p, env);
+    } else if constexpr (std::is_constructible_v<Cpu, const Params&>) {
       return std::make_unique<Cpu>(p);
     } else {
       return std::make_unique<Cpu>();

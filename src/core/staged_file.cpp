@@ -6,14 +6,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <mutex>
 #include <system_error>
 #include <utility>
 #include <vector>
-
-#include "vqx/output_files.hpp"
 
 namespace vqx {
 
@@ -22,22 +21,25 @@ namespace {
 // strerror() is not thread-safe; std::error_code's message() is.
 std::string reason(int err) { return std::error_code(err, std::generic_category()).message(); }
 
-enum class State { kReserved, kWriting, kComplete };
+// Where a recorded file stands.
+enum class Stage { kReserved, kWriting, kComplete };
 
 struct Entry {
   std::uint64_t id;
   std::string temp;
   std::string target;
-  State state;
+  Stage stage;
 };
 
-// Every temporary this process made and has not renamed or removed, and the
-// folders made for them. One per process, as files and signals are: it
-// holds no result, only names. Never destroyed, so that a thread handling a
-// signal can still use it while the process exits.
-struct Registry {
+}  // namespace
+
+// Every temporary the set made and has not renamed or removed, and the
+// folders made for them: names only, no result.
+struct OutputFiles::State {
   std::mutex m;
-  bool hold = false;
+  bool hold = false;  // under m
+  // Set by close(), which keeps `m` locked for good.
+  std::atomic<bool> closed{false};
   std::vector<Entry> entries;
   std::vector<std::string> folders;  // in the order they were made
   std::uint64_t next_id = 1;
@@ -61,14 +63,11 @@ struct Registry {
   }
 };
 
-Registry& registry() {
-  static Registry* const r = new Registry;  // NOLINT: deliberately never destroyed
-  return *r;
-}
-
-}  // namespace
-
 namespace staged {
+
+struct Access {
+  static auto& state(OutputFiles& set) { return *set.state_; }
+};
 
 Expected<std::string> resolve_links(const std::string& path) {
   std::string p = path;
@@ -88,16 +87,16 @@ Expected<std::string> resolve_links(const std::string& path) {
   return Error(Errc::kIo, path + ": too many levels of symbolic links");
 }
 
-Expected<StagedFile> create(const std::string& target) {
-  Registry& r = registry();
+Expected<StagedFile> create(OutputFiles& set, const std::string& target) {
+  auto& r = Access::state(set);
   std::lock_guard lock(r.m);
   if (r.hold) {
     for (Entry& e : r.entries) {
-      if (e.target != target || e.state == State::kWriting) continue;
+      if (e.target != target || e.stage == Stage::kWriting) continue;
       const int fd = ::open(e.temp.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
       if (fd >= 0) {
-        e.state = State::kWriting;
-        return StagedFile{fd, e.temp, e.target, e.id};
+        e.stage = Stage::kWriting;
+        return StagedFile{fd, e.temp, e.target, e.id, &set};
       }
       ::unlink(e.temp.c_str());  // gone or replaced: start afresh
       r.erase(e.id);
@@ -107,8 +106,9 @@ Expected<StagedFile> create(const std::string& target) {
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
-  // <target>.tmp.<pid>, or .<pid>.<n> when that is taken (a run of a
-  // process that had this pid and was killed before it could clean up).
+  // <target>.tmp.<pid>, or .<pid>.<n> when that is taken (by another set of
+  // this process writing the same path, or a run of a process that had this
+  // pid and was killed before it could clean up).
   const std::string base = target + ".tmp." + std::to_string(::getpid());
   for (int n = 0; n < 100; ++n) {
     const std::string temp = n == 0 ? base : base + "." + std::to_string(n);
@@ -129,19 +129,20 @@ Expected<StagedFile> create(const std::string& target) {
     }
     if (exists) (void)::fchmod(fd, mode);  // the umask does not apply to a replaced file
     const std::uint64_t id = r.next_id++;
-    r.entries.push_back(Entry{id, temp, target, State::kWriting});
-    return StagedFile{fd, temp, target, id};
+    r.entries.push_back(Entry{id, temp, target, Stage::kWriting});
+    return StagedFile{fd, temp, target, id, &set};
   }
   return Error(Errc::kIo, "cannot create: 100 temporary names " + base + ".* are taken");
 }
 
 Status finish(StagedFile& file) {
-  Registry& r = registry();
+  if (file.set == nullptr) return Error(Errc::kInternal, "finishing a file never created");
+  auto& r = Access::state(*file.set);
   std::lock_guard lock(r.m);
   Entry* e = r.find(file.id);
   if (e == nullptr) return Error(Errc::kIo, "its temporary file was discarded");
   if (r.hold) {
-    e->state = State::kComplete;
+    e->stage = Stage::kComplete;
     return Status::Ok();
   }
   Status s = Status::Ok();
@@ -158,23 +159,24 @@ void abandon(StagedFile& file) {
     ::close(file.fd);
     file.fd = -1;
   }
-  Registry& r = registry();
+  if (file.set == nullptr) return;
+  auto& r = Access::state(*file.set);
   std::lock_guard lock(r.m);
   if (r.find(file.id) == nullptr) return;
   ::unlink(file.temp.c_str());
   r.erase(file.id);
 }
 
-Status reserve(const std::string& target) {
-  VQX_ASSIGN_OR_RETURN(StagedFile file, create(target));
+Status reserve(OutputFiles& set, const std::string& target) {
+  VQX_ASSIGN_OR_RETURN(StagedFile file, create(set, target));
   ::close(file.fd);
   file.fd = -1;
-  Registry& r = registry();
+  auto& r = Access::state(set);
   std::lock_guard lock(r.m);
   Entry* e = r.find(file.id);
   if (e == nullptr) return Status::Ok();
   if (r.hold) {
-    e->state = State::kReserved;
+    e->stage = Stage::kReserved;
   } else {
     ::unlink(e->temp.c_str());
     r.erase(file.id);
@@ -182,7 +184,7 @@ Status reserve(const std::string& target) {
   return Status::Ok();
 }
 
-Status create_folders(const std::string& dir) {
+Status create_folders(OutputFiles& set, const std::string& dir) {
   if (dir.empty()) return Error(Errc::kInvalidArgument, "the folder name is empty");
   // The missing folders, from `dir` up to the first that exists.
   std::vector<std::string> missing;
@@ -200,7 +202,7 @@ Status create_folders(const std::string& dir) {
     if (slash == std::string::npos) break;
     p = p.substr(0, slash);
   }
-  Registry& r = registry();
+  auto& r = Access::state(set);
   std::lock_guard lock(r.m);
   for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
     if (::mkdir(it->c_str(), 0777) != 0) {
@@ -214,18 +216,30 @@ Status create_folders(const std::string& dir) {
 
 }  // namespace staged
 
-void hold_output_files() {
-  Registry& r = registry();
-  std::lock_guard lock(r.m);
-  r.hold = true;
+OutputFiles::OutputFiles() : state_(std::make_unique<State>()) {}
+
+OutputFiles::~OutputFiles() {
+  if (state_->closed.load()) {
+    // Its lock is held for good (a mutex is not destroyed locked): left, as
+    // the process that closed it is ending.
+    (void)state_.release();
+    return;
+  }
+  std::lock_guard lock(state_->m);
+  state_->discard_locked();
 }
 
-Status commit_output_files() {
-  Registry& r = registry();
+void OutputFiles::hold() {
+  std::lock_guard lock(state_->m);
+  state_->hold = true;
+}
+
+Status OutputFiles::commit() {
+  State& r = *state_;
   std::lock_guard lock(r.m);
   Status s = Status::Ok();
   for (const Entry& e : r.entries) {
-    if (s.ok() && e.state == State::kComplete) {
+    if (s.ok() && e.stage == Stage::kComplete) {
       if (std::rename(e.temp.c_str(), e.target.c_str()) == 0) continue;
       s = Error(Errc::kIo,
                 e.target + ": cannot rename the finished output into place: " + reason(errno));
@@ -238,16 +252,16 @@ Status commit_output_files() {
   return s;
 }
 
-void discard_output_files() {
-  Registry& r = registry();
-  std::lock_guard lock(r.m);
-  r.discard_locked();
+void OutputFiles::discard() {
+  std::lock_guard lock(state_->m);
+  state_->discard_locked();
 }
 
-void close_output_files() {
-  Registry& r = registry();
-  r.m.lock();  // never unlocked: no file is created or renamed after this
+void OutputFiles::close() {
+  State& r = *state_;
+  r.m.lock();  // never unlocked: no file of the set is created or renamed after this
   r.discard_locked();
+  r.closed = true;
 }
 
 }  // namespace vqx

@@ -33,7 +33,7 @@ Expected<std::unique_ptr<gpu::Pipeline>> open_backend(const ContextSettings& set
 }
 
 Status init_extractors(std::deque<RegisteredExtractor>& extractors, gpu::Pipeline* gpu,
-                       FeatureCollector& collector, Aggregates& aggregates,
+                       const ExtractorEnv& env, FeatureCollector& collector, Aggregates& aggregates,
                        const PictureFormat& fmt) {
   for (auto& r : extractors) {
     if (gpu != nullptr && r.spec.make_twin) {
@@ -43,7 +43,7 @@ Status init_extractors(std::deque<RegisteredExtractor>& extractors, gpu::Pipelin
       gpu->add(r.spec.make_twin(), r.spec.family, r.spec.temporal, *r.gpu_writer);
       continue;
     }
-    auto inst = r.spec.make();
+    auto inst = r.spec.make_cpu(env);
     VQX_RETURN_IF_ERROR(inst->init(fmt));
     if (r.spec.temporal) {
       r.temporal = std::move(inst);

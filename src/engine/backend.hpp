@@ -23,9 +23,10 @@ Expected<std::unique_ptr<gpu::Pipeline>> open_backend(const ContextSettings& set
 
 // Sets every registered extractor up for pictures of `fmt`: its twin is
 // added to `gpu` (when not null) if it has one, else a CPU instance is made
-// and initialised. The twins' values go to `collector` and `aggregates`.
+// in `env` (the context's) and initialised. The twins' values go to
+// `collector` and `aggregates`.
 Status init_extractors(std::deque<RegisteredExtractor>& extractors, gpu::Pipeline* gpu,
-                       FeatureCollector& collector, Aggregates& aggregates,
+                       const ExtractorEnv& env, FeatureCollector& collector, Aggregates& aggregates,
                        const PictureFormat& fmt);
 
 }  // namespace vqx

@@ -30,6 +30,9 @@ const char* version() { return "0.1.0"; }
 
 struct Context::Impl {
   ContextSettings settings;
+  // The context's surroundings: output_files is the settings' set, or a
+  // private one (never null).
+  ExtractorEnv env;
   FeatureCollector collector;
   Aggregates aggregates;  // whole-video values, in write order
   Registrations registrations{collector};
@@ -89,10 +92,12 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settin
   }
   auto impl = std::make_unique<Impl>();
   impl->settings = settings;
+  impl->env.output_files =
+      settings.output_files ? settings.output_files : std::make_shared<OutputFiles>();
   VQX_ASSIGN_OR_RETURN(impl->gpu, open_backend(settings));
-  VQX_ASSIGN_OR_RETURN(
-      impl->scheduler,
-      FrameScheduler::create(settings.threads, impl->registrations.extractors(), impl->collector));
+  VQX_ASSIGN_OR_RETURN(impl->scheduler,
+                       FrameScheduler::create(settings.threads, impl->registrations.extractors(),
+                                              impl->collector, impl->env));
   return std::unique_ptr<Context>(new Context(std::move(impl)));
 }
 
@@ -161,8 +166,8 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
     }
     const PictureFormat scored = s.neutral ? s.neutral->colour_format() : ref.format();
     const Status init = no_throw("setting up the features", [&] {
-      return init_extractors(s.registrations.extractors(), s.gpu.get(), s.collector, s.aggregates,
-                             scored);
+      return init_extractors(s.registrations.extractors(), s.gpu.get(), s.env, s.collector,
+                             s.aggregates, scored);
     });
     if (!init.ok()) {  // half set up: never to be used again
       s.scheduler->record(init);
@@ -304,8 +309,9 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
                             [this](std::string_view name) { return metric_backend(name); }};
   Report report;
   assemble_report(source, precision, fps, report);
-  return write_file_atomically(
-      path, [&](std::ostream& out) { return write_report(report, format, out); });
+  return write_file_atomically(*s.env.output_files, path, [&](std::ostream& out) {
+    return write_report(report, format, out);
+  });
 }
 
 }  // namespace vqx

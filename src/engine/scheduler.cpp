@@ -18,8 +18,9 @@ struct FrameScheduler::Frame {
 };
 
 Expected<std::unique_ptr<FrameScheduler>> FrameScheduler::create(
-    unsigned threads, std::deque<RegisteredExtractor>& extractors, FeatureCollector& collector) {
-  std::unique_ptr<FrameScheduler> s(new FrameScheduler(extractors, collector));
+    unsigned threads, std::deque<RegisteredExtractor>& extractors, FeatureCollector& collector,
+    ExtractorEnv env) {
+  std::unique_ptr<FrameScheduler> s(new FrameScheduler(extractors, collector, std::move(env)));
   if (threads >= 2) {
     try {
       s->pool_ = std::make_unique<ThreadPool>(threads);
@@ -84,7 +85,7 @@ Status FrameScheduler::run_plain(Frame& f) {
       }
     }
     if (!inst) {  // first use on another thread: bounded by the thread count
-      inst = r.spec.make();
+      inst = r.spec.make_cpu(env_);
       VQX_RETURN_IF_ERROR(inst->init(f.ref.format()));
     }
     SlotWriter w(collector_, r.metric_ids);

@@ -21,8 +21,10 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "core/extractor.hpp"
 #include "core/fork_join.hpp"
 #include "core/thread_pool.hpp"
 #include "engine/feature_collector.hpp"
@@ -37,9 +39,11 @@ class FrameScheduler {
  public:
   // threads 0 or 1: everything on the calling thread; more: a pool of that
   // many workers (a kLimit error when they cannot start). The extractors
-  // and the collector outlive the scheduler.
+  // and the collector outlive the scheduler. Instances it makes (the first
+  // use of a plain extractor on a worker) are made in `env`, the context's.
   static Expected<std::unique_ptr<FrameScheduler>> create(
-      unsigned threads, std::deque<RegisteredExtractor>& extractors, FeatureCollector& collector);
+      unsigned threads, std::deque<RegisteredExtractor>& extractors, FeatureCollector& collector,
+      ExtractorEnv env);
   // Waits for the frames in flight, then joins the workers.
   ~FrameScheduler();
   FrameScheduler(const FrameScheduler&) = delete;
@@ -69,8 +73,9 @@ class FrameScheduler {
 
  private:
   struct Frame;
-  FrameScheduler(std::deque<RegisteredExtractor>& extractors, FeatureCollector& collector)
-      : extractors_(extractors), collector_(collector) {}
+  FrameScheduler(std::deque<RegisteredExtractor>& extractors, FeatureCollector& collector,
+                 ExtractorEnv env)
+      : extractors_(extractors), collector_(collector), env_(std::move(env)) {}
 
   Status run_plain(Frame& f);
   Status run_temporal(Frame& f);
@@ -79,6 +84,7 @@ class FrameScheduler {
 
   std::deque<RegisteredExtractor>& extractors_;
   FeatureCollector& collector_;
+  const ExtractorEnv env_;
 
   // Frames in flight, bounded so that memory stays flat on long videos.
   std::mutex mutex_;

@@ -13,7 +13,6 @@
 #include <system_error>
 
 #include "core/staged_file.hpp"
-#include "vqx/output_files.hpp"
 
 namespace vqx {
 
@@ -113,7 +112,7 @@ Status write_in_place(int fd, const std::string& path,
 
 }  // namespace
 
-Status write_file_atomically(const std::string& path,
+Status write_file_atomically(OutputFiles& files, const std::string& path,
                              const std::function<Status(std::ostream&)>& write) {
   if (path.empty()) return Error(Errc::kInvalidArgument, "the output path is empty");
   if (const std::optional<int> fd = own_descriptor(path)) {
@@ -135,7 +134,7 @@ Status write_file_atomically(const std::string& path,
 
   // A regular file, or a new one: written under a temporary name and renamed
   // into place when complete (core/staged_file.hpp).
-  auto staged_file = staged::create(target);
+  auto staged_file = staged::create(files, target);
   if (!staged_file.ok())
     return Error(staged_file.status().code(), path + ": " + staged_file.status().message());
   staged::StagedFile& file = *staged_file;
@@ -149,7 +148,9 @@ Status write_file_atomically(const std::string& path,
   return Status::Ok();
 }
 
-Status prepare_output_path(const std::string& path) {
+// A member of OutputFiles (core/staged_file.cpp has the others), here
+// beside write_file_atomically() because it must choose as that does.
+Status OutputFiles::prepare(const std::string& path) {
   if (path.empty()) return Error(Errc::kInvalidArgument, "the output path is empty");
   if (const std::optional<int> fd = own_descriptor(path)) {
     const int flags = ::fcntl(*fd, F_GETFL);
@@ -172,7 +173,7 @@ Status prepare_output_path(const std::string& path) {
     }
     return Status::Ok();
   }
-  if (Status s = staged::reserve(target); !s.ok()) {
+  if (Status s = staged::reserve(*this, target); !s.ok()) {
     return Error(s.code(), path + ": " + s.message());
   }
   return Status::Ok();

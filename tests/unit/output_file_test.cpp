@@ -28,8 +28,10 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
+// A set of its own for each write: renamed into place when complete.
 Status write_text(const std::string& path, const std::string& text) {
-  return write_file_atomically(path, [&](std::ostream& out) {
+  OutputFiles files;
+  return write_file_atomically(files, path, [&](std::ostream& out) {
     out << text;
     return Status::Ok();
   });
@@ -153,7 +155,8 @@ TEST_F(OutputFile, FailuresGiveTheSystemsReason) {
 TEST_F(OutputFile, AFailedWriteLeavesNothingAndKeepsTheOldFile) {
   const fs::path p = dir_ / "out.json";
   std::ofstream(p) << "the old result";
-  const Status s = write_file_atomically(p.string(), [](std::ostream& out) {
+  OutputFiles files;
+  const Status s = write_file_atomically(files, p.string(), [](std::ostream& out) {
     out << "half";
     return Error(Errc::kIo, "the writer failed");
   });

@@ -1,9 +1,9 @@
 // A run's files as one result (vqx/output_files.hpp, core/staged_file.hpp;
-// issue 11, items 7 and 11): under hold_output_files() complete files wait
+// issue 11, items 7 and 11): in a held OutputFiles set complete files wait
 // under their temporary names until a commit renames them all or a discard
 // removes them, so that a failed or interrupted run neither leaves a file
-// nor destroys one that was already there; prepare_output_path() finds an
-// output that cannot be written before the run.
+// nor destroys one that was already there; prepare() finds an output that
+// cannot be written before the run.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -33,13 +34,6 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-Status write_text(const std::string& path, const std::string& text) {
-  return write_file_atomically(path, [&](std::ostream& out) {
-    out << text;
-    return Status::Ok();
-  });
-}
-
 class OutputHold : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -50,10 +44,7 @@ class OutputHold : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
-  void TearDown() override {
-    discard_output_files();  // never leave the process holding
-    fs::remove_all(dir_);
-  }
+  void TearDown() override { fs::remove_all(dir_); }
   std::set<std::string> names() const {
     std::set<std::string> out;
     for (const auto& e : fs::recursive_directory_iterator(dir_)) {
@@ -64,18 +55,26 @@ class OutputHold : public ::testing::Test {
   std::string temp_of(const std::string& name) const {
     return name + ".tmp." + std::to_string(::getpid());
   }
+  // Writes `text` to `path` as a file of the set.
+  Status write_text(const std::string& path, const std::string& text) {
+    return write_file_atomically(*files_, path, [&](std::ostream& out) {
+      out << text;
+      return Status::Ok();
+    });
+  }
   fs::path dir_;
+  std::shared_ptr<OutputFiles> files_ = std::make_shared<OutputFiles>();
 };
 
 TEST_F(OutputHold, CommitRenamesEveryCompleteFile) {
   std::ofstream(dir_ / "a.json") << "old a";
-  hold_output_files();
+  files_->hold();
   ASSERT_TRUE(write_text((dir_ / "a.json").string(), "new a").ok());
   ASSERT_TRUE(write_text((dir_ / "b.json").string(), "new b").ok());
   // Written, not yet in place: the old file is still there.
   EXPECT_EQ(slurp(dir_ / "a.json"), "old a");
   EXPECT_EQ(names(), (std::set<std::string>{"a.json", temp_of("a.json"), temp_of("b.json")}));
-  ASSERT_TRUE(commit_output_files().ok());
+  ASSERT_TRUE(files_->commit().ok());
   EXPECT_EQ(slurp(dir_ / "a.json"), "new a");
   EXPECT_EQ(slurp(dir_ / "b.json"), "new b");
   EXPECT_EQ(names(), (std::set<std::string>{"a.json", "b.json"}));
@@ -86,46 +85,46 @@ TEST_F(OutputHold, CommitRenamesEveryCompleteFile) {
 
 TEST_F(OutputHold, DiscardLeavesNothingAndKeepsWhatWasThere) {
   std::ofstream(dir_ / "a.json") << "old a";
-  hold_output_files();
+  files_->hold();
   ASSERT_TRUE(write_text((dir_ / "a.json").string(), "new a").ok());
   ASSERT_TRUE(write_text((dir_ / "b.json").string(), "new b").ok());
-  discard_output_files();
+  files_->discard();
   EXPECT_EQ(names(), (std::set<std::string>{"a.json"}));
   EXPECT_EQ(slurp(dir_ / "a.json"), "old a");
 }
 
 TEST_F(OutputHold, FoldersMadeForTheRunAreRemovedByADiscard) {
   fs::create_directories(dir_ / "kept");
-  hold_output_files();
-  ASSERT_TRUE(staged::create_folders((dir_ / "kept" / "new1" / "new2").string()).ok());
-  auto file = staged::create((dir_ / "kept" / "new1" / "new2" / "h.gray").string());
+  files_->hold();
+  ASSERT_TRUE(staged::create_folders(*files_, (dir_ / "kept" / "new1" / "new2").string()).ok());
+  auto file = staged::create(*files_, (dir_ / "kept" / "new1" / "new2" / "h.gray").string());
   ASSERT_TRUE(file.ok()) << file.status().message();
   ::close(file->fd);
   file->fd = -1;
   ASSERT_TRUE(staged::finish(*file).ok());
-  discard_output_files();
+  files_->discard();
   EXPECT_EQ(names(), (std::set<std::string>{"kept"}));  // the folder that was there stays
 }
 
 TEST_F(OutputHold, PreparedOutputIsReservedUnderHoldAndWrittenIntoItsTemporary) {
   const std::string out = (dir_ / "out.json").string();
   // Without hold: a check that leaves nothing.
-  ASSERT_TRUE(prepare_output_path(out).ok());
+  ASSERT_TRUE(files_->prepare(out).ok());
   EXPECT_EQ(names(), (std::set<std::string>{}));
-  hold_output_files();
-  ASSERT_TRUE(prepare_output_path(out).ok());
+  files_->hold();
+  ASSERT_TRUE(files_->prepare(out).ok());
   EXPECT_EQ(names(), (std::set<std::string>{temp_of("out.json")}));  // there for a signal to find
   ASSERT_TRUE(write_text(out, "report").ok());
   EXPECT_EQ(names(), (std::set<std::string>{temp_of("out.json")}));  // the same temporary
-  ASSERT_TRUE(commit_output_files().ok());
+  ASSERT_TRUE(files_->commit().ok());
   EXPECT_EQ(slurp(out), "report");
   EXPECT_EQ(names(), (std::set<std::string>{"out.json"}));
 }
 
 TEST_F(OutputHold, ReservedButNeverWrittenIsRemovedByTheCommit) {
-  hold_output_files();
-  ASSERT_TRUE(prepare_output_path((dir_ / "out.json").string()).ok());
-  ASSERT_TRUE(commit_output_files().ok());
+  files_->hold();
+  ASSERT_TRUE(files_->prepare((dir_ / "out.json").string()).ok());
+  ASSERT_TRUE(files_->commit().ok());
   EXPECT_EQ(names(), (std::set<std::string>{}));
 }
 
@@ -139,8 +138,8 @@ TEST_F(OutputHold, StaleTemporaryOfTheSamePidIsSteppedAround) {
 }
 
 TEST_F(OutputHold, PrepareFindsWhatCannotBeWrittenWithTheReason) {
-  const auto expect_error = [](const std::string& path, const std::string& needle) {
-    const Status s = prepare_output_path(path);
+  const auto expect_error = [this](const std::string& path, const std::string& needle) {
+    const Status s = files_->prepare(path);
     ASSERT_FALSE(s.ok()) << path;
     EXPECT_EQ(s.message().rfind(path == "-" ? "standard output" : path, 0), 0U) << s.message();
     EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
@@ -160,8 +159,8 @@ TEST_F(OutputHold, PrepareFindsWhatCannotBeWrittenWithTheReason) {
     expect_error((dir_ / "locked" / "out.json").string(), "Permission denied");
     fs::permissions(dir_ / "locked", fs::perms::owner_all);
   }
-  EXPECT_FALSE(prepare_output_path("").ok());
-  EXPECT_TRUE(prepare_output_path("/dev/null").ok());
+  EXPECT_FALSE(files_->prepare("").ok());
+  EXPECT_TRUE(files_->prepare("/dev/null").ok());
   for (const std::string& name : names()) {
     EXPECT_EQ(name.find(".tmp."), std::string::npos) << "left behind: " << name;
   }
@@ -178,32 +177,32 @@ TEST_F(OutputHold, HeatmapsOfAFailedRunLeaveNothingAndKeepTheOldOnes) {
   std::ofstream(heat / scale0) << "an earlier run";
   const std::vector<float> row(64, 1.0F);
   {
-    cambi::HeatmapWriter w;
+    cambi::HeatmapWriter w(files_);
     ASSERT_TRUE(w.open(heat.string(), 64, 32, 9, 4).ok());
     ASSERT_TRUE(w.write_row(0, 0, 0, 64, 32, row.data()).ok());
   }  // destroyed without close()
   EXPECT_EQ(names(), (std::set<std::string>{"heat", "heat/" + scale0}));
   EXPECT_EQ(slurp(heat / scale0), "an earlier run");
 
-  hold_output_files();
+  files_->hold();
   {
-    cambi::HeatmapWriter w;
+    cambi::HeatmapWriter w(files_);
     ASSERT_TRUE(w.open((dir_ / "new" / "heat").string(), 64, 32, 9, 4).ok());
     ASSERT_TRUE(w.write_row(0, 0, 0, 64, 32, row.data()).ok());
     ASSERT_TRUE(w.close().ok());
   }
   EXPECT_FALSE(fs::exists(dir_ / "new" / "heat" / scale0));  // waits for the commit
-  ASSERT_TRUE(commit_output_files().ok());
+  ASSERT_TRUE(files_->commit().ok());
   EXPECT_EQ(fs::file_size(dir_ / "new" / "heat" / scale0), 64U * 2U);  // the one row written
   EXPECT_TRUE(fs::exists(dir_ / "new" / "heat" / "cambi_heatmap_scale_4_4x2_16b.gray"));
 
-  hold_output_files();
+  files_->hold();
   {
-    cambi::HeatmapWriter w;
+    cambi::HeatmapWriter w(files_);
     ASSERT_TRUE(w.open((dir_ / "gone" / "heat").string(), 64, 32, 9, 4).ok());
     ASSERT_TRUE(w.close().ok());
   }
-  discard_output_files();
+  files_->discard();
   EXPECT_FALSE(fs::exists(dir_ / "gone"));  // the folders it made went with it
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <memory>
 
 #include "engine/feature_collector.hpp"
 #include "engine/registration.hpp"
@@ -16,7 +17,9 @@ TEST(Scheduler, RecycledPicturesAreBoundedWhenTheCallerNeverFetches) {
   for (unsigned threads : {0U, 3U}) {
     FeatureCollector collector;
     std::deque<RegisteredExtractor> extractors;
-    auto scheduler = FrameScheduler::create(threads, extractors, collector).value();
+    auto scheduler = FrameScheduler::create(threads, extractors, collector,
+                                            ExtractorEnv{std::make_shared<OutputFiles>()})
+                         .value();
     const PictureFormat fmt{16, 16, 8, ChromaFormat::k420};
     for (unsigned i = 0; i < 50; ++i) {
       ASSERT_TRUE(

@@ -1,17 +1,7 @@
 // The checks vqx makes on its two inputs once both are open, before any
 // frame is scored: what can be known up front is refused up front, not
 // after scoring every frame before the fault.
-//
-// Header-only: the CLI target's sources are listed in CMakeLists.txt.
 #pragma once
-
-#include <sys/stat.h>
-
-#include <algorithm>
-#include <cstdint>
-#include <limits>
-#include <string>
-#include <utility>
 
 #include "cli_options.hpp"
 #include "vqx/status.hpp"
@@ -19,96 +9,21 @@
 
 namespace vqx::cli {
 
-inline std::string describe(const PictureFormat& f) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + to_string(f.chroma) +
-         " " + std::to_string(f.bpc) + "-bit";
-}
-
 // A report written over one of the inputs would destroy it when the run
 // succeeds (the rename replaces the file): refused, whatever the path's
 // spelling (a link, ./, another name of the same file).
-inline Status check_output_is_not_an_input(const CliOptions& o) {
-  struct stat out {};
-  if (o.output.empty() || ::stat(o.output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) {
-    return Status::Ok();
-  }
-  const std::pair<const char*, const std::string*> inputs[] = {{"reference", &o.reference},
-                                                               {"distorted", &o.distorted}};
-  for (const auto& [what, path] : inputs) {
-    struct stat in {};
-    if (::stat(path->c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      return Error(Errc::kInvalidArgument, "--output " + o.output + " is the " + what + " video " +
-                                               *path + ": the report would replace it");
-    }
-  }
-  return Status::Ok();
-}
+Status check_output_is_not_an_input(const CliOptions& o);
 
-inline Status check_same_format(const VideoReader& ref, const VideoReader& dist) {
-  if (ref.format() == dist.format()) return Status::Ok();
-  return Error(Errc::kInvalidArgument, "reference " + ref.path() + " is " + describe(ref.format()) +
-                                           " but distorted " + dist.path() + " is " +
-                                           describe(dist.format()));
-}
+// The two videos have the same size, chroma format and bit depth.
+Status check_same_format(const VideoReader& ref, const VideoReader& dist);
 
 // Frames are paired by number: at different rates the pairs would show
 // different moments and the score would be wrong, so known rates that
 // differ are refused unless --ignore_frame_rate says the pairing is meant.
-inline Status check_frame_rates(const VideoReader& ref, const VideoReader& dist,
-                                const CliOptions& o) {
-  const VideoInfo& r = ref.info();
-  const VideoInfo& d = dist.info();
-  if (o.ignore_frame_rate || !frame_rate_known(r) || !frame_rate_known(d) ||
-      same_frame_rate(r, d)) {
-    return Status::Ok();
-  }
-  return Error(Errc::kInvalidArgument,
-               "reference " + ref.path() + " is " + describe_frame_rate(r) + " but distorted " +
-                   dist.path() + " is " + describe_frame_rate(d) +
-                   ": frames paired by number would not show the same moments (convert one to "
-                   "the other's rate, or give --ignore_frame_rate to pair them anyway)");
-}
+Status check_frame_rates(const VideoReader& ref, const VideoReader& dist, const CliOptions& o);
 
 // When both files' frame counts are known (raw and Y4M files, not pipes),
 // the frames each run scores after its skip and --frame_cnt must agree.
-inline Status check_frame_counts(const VideoReader& ref, const VideoReader& dist,
-                                 const CliOptions& o) {
-  const std::int64_t ref_frames = ref.info().frame_count;
-  const std::int64_t dist_frames = dist.info().frame_count;
-  if (ref_frames < 0 || dist_frames < 0) return Status::Ok();
-  struct Side {
-    const VideoReader& reader;
-    std::int64_t frames;
-    unsigned skip;
-    const char* skip_option;
-  };
-  const Side sides[2] = {{ref, ref_frames, o.frame_skip_ref, "--frame_skip_ref"},
-                         {dist, dist_frames, o.frame_skip_dist, "--frame_skip_dist"}};
-  for (const Side& s : sides) {
-    if (s.skip > s.frames) {
-      return Error(Errc::kInvalidArgument,
-                   s.reader.path() + ": cannot skip " + std::to_string(s.skip) +
-                       " frames: the file has only " + std::to_string(s.frames));
-    }
-  }
-  const std::int64_t limit =
-      o.frame_cnt != 0 ? o.frame_cnt : std::numeric_limits<std::int64_t>::max();
-  const std::int64_t ref_left = ref_frames - o.frame_skip_ref;
-  const std::int64_t dist_left = dist_frames - o.frame_skip_dist;
-  if (std::min(ref_left, limit) == std::min(dist_left, limit)) return Status::Ok();
-  const auto count = [](const Side& s, std::int64_t left) {
-    std::string text = s.reader.path() + " has " + std::to_string(left) + " frames";
-    if (s.skip != 0) text += " after " + std::string(s.skip_option) + " " + std::to_string(s.skip);
-    return text;
-  };
-  const bool dist_short = dist_left < ref_left;
-  const Side& shorter = dist_short ? sides[1] : sides[0];
-  const Side& longer = dist_short ? sides[0] : sides[1];
-  return Error(Errc::kInvalidArgument,
-               count(shorter, dist_short ? dist_left : ref_left) + " but " +
-                   count(longer, dist_short ? ref_left : dist_left) +
-                   ": the reference and the distorted video must have as many frames (--frame_cnt "
-                   "scores only the first ones)");
-}
+Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const CliOptions& o);
 
 }  // namespace vqx::cli

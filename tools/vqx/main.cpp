@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "cli_options.hpp"
@@ -24,11 +25,11 @@ int fail(const std::string& message) {
 
 int fail(const vqx::Status& s) { return fail(s.message()); }
 
-int run(const vqx::cli::CliOptions& o) {
-  // The run's files (the output, CAMBI's heatmaps) are one result: they
-  // wait under temporary names until the run has succeeded, and main()
-  // discards them on any failure (signals.hpp for the signals).
-  vqx::hold_output_files();
+// `files`: the run's files (the output, CAMBI's heatmaps), one result.
+int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& files) {
+  // They wait under temporary names until the run has succeeded, and
+  // main() discards them on any failure (signals.hpp for the signals).
+  files->hold();
   // An output that cannot be written is found now, with the reason, not
   // after the whole run.
   const bool report_on_stdout = vqx::cli::report_on_stdout(o.output);
@@ -38,7 +39,7 @@ int run(const vqx::cli::CliOptions& o) {
   }
   if (auto s = vqx::cli::check_output_is_not_an_input(o); !s.ok()) return fail(s);
   if (!o.output.empty()) {
-    if (auto s = vqx::prepare_output_path(o.output); !s.ok()) return fail(s);
+    if (auto s = files->prepare(o.output); !s.ok()) return fail(s);
   }
   std::optional<vqx::RawVideoParams> raw;
   if (o.raw_input()) {
@@ -55,8 +56,11 @@ int run(const vqx::cli::CliOptions& o) {
   if (auto s = vqx::cli::check_frame_rates(**ref, **dist, o); !s.ok()) return fail(s);
   if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o); !s.ok()) return fail(s);
 
-  auto created = vqx::Context::create(
-      {.threads = o.threads, .subsample = o.subsample, .backend = o.backend, .gpu = o.gpu});
+  auto created = vqx::Context::create({.threads = o.threads,
+                                       .subsample = o.subsample,
+                                       .backend = o.backend,
+                                       .gpu = o.gpu,
+                                       .output_files = files});
   if (!created.ok()) {
     // The library bounds the thread count; say which option it was.
     const std::string& m = created.status().message();
@@ -70,7 +74,8 @@ int run(const vqx::cli::CliOptions& o) {
   std::vector<std::string> models = o.models;
   if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
   for (const auto& m : models) {
-    if (auto s = ctx.use_features_from_model(m); !s.ok()) return fail("--model " + m + ": " + s.message());
+    if (auto s = ctx.use_features_from_model(m); !s.ok())
+      return fail("--model " + m + ": " + s.message());
   }
   for (const auto& f : o.features) {
     if (auto s = ctx.use_feature(f); !s.ok()) return fail("--feature " + f + ": " + s.message());
@@ -130,7 +135,7 @@ int run(const vqx::cli::CliOptions& o) {
       return fail(s);
     }
   }
-  if (auto s = vqx::cli::commit_run(); !s.ok()) return fail(s);
+  if (auto s = vqx::cli::commit_run(*files); !s.ok()) return fail(s);
   return 0;
 }
 
@@ -138,7 +143,10 @@ int run(const vqx::cli::CliOptions& o) {
 
 int main(int argc, char** argv) {
   vqx::cli::secure_standard_descriptors();
-  vqx::cli::start_signal_thread();
+  // The run's files; the signal thread closes the set when a signal ends
+  // the process.
+  const auto files = std::make_shared<vqx::OutputFiles>();
+  vqx::cli::start_signal_thread(files);
   auto parsed = vqx::cli::parse_cli(argc, argv);
   if (!parsed.ok()) return fail(parsed.status());
   if (parsed->show_help) {
@@ -151,10 +159,10 @@ int main(int argc, char** argv) {
   }
   int rc = 1;
   try {
-    rc = run(*parsed);
+    rc = run(*parsed, files);
   } catch (const std::exception& e) {
     rc = fail(std::string("internal error: ") + e.what());
   }
-  if (rc != 0) vqx::discard_output_files();  // no file of a failed run is left
+  if (rc != 0) files->discard();  // no file of a failed run is left
   return rc;
 }

@@ -124,7 +124,9 @@ Expected<Sizes> settle_sizes(const Params& p, unsigned w, unsigned h) {
 
 class CambiExtractor final : public Extractor {
  public:
-  explicit CambiExtractor(const Params& params) : params_(params) {}
+  // The heatmaps are files of the context's set (env.output_files).
+  CambiExtractor(const Params& params, const ExtractorEnv& env)
+      : params_(params), output_files_(env.output_files) {}
 
   Status init(const PictureFormat& fmt) override {
     initialised_ = false;
@@ -155,7 +157,7 @@ class CambiExtractor final : public Extractor {
       for (unsigned d = 0; d < tables_.num_diffs; ++d) {
         max_weight = std::max(max_weight, tables_.weights[d]);
       }
-      heatmaps_ = std::make_unique<cambi::HeatmapWriter>();
+      heatmaps_ = std::make_unique<cambi::HeatmapWriter>(output_files_);
       VQX_RETURN_IF_ERROR(
           heatmaps_->open(params_.heatmaps_path, s.enc_w, s.enc_h, s.window, max_weight));
     }
@@ -194,6 +196,7 @@ class CambiExtractor final : public Extractor {
   [[nodiscard]] double clip(double v) const { return std::min(v, params_.max_val); }
 
   Params params_;
+  std::shared_ptr<OutputFiles> output_files_;
   PictureFormat fmt_;
   Geometry enc_;
   Geometry src_;

@@ -17,7 +17,7 @@ void HeatmapWriter::abandon_all() {
 Status HeatmapWriter::open(const std::string& dir, unsigned enc_width, unsigned enc_height,
                            unsigned window, int max_weight) {
   abandon_all();
-  if (Status s = staged::create_folders(dir); !s.ok()) {
+  if (Status s = staged::create_folders(*output_files_, dir); !s.ok()) {
     return Error(Errc::kIo, "cambi: cannot create heatmaps_path " + dir + ": " + s.message());
   }
   unsigned w = enc_width;
@@ -33,7 +33,7 @@ Status HeatmapWriter::open(const std::string& dir, unsigned enc_width, unsigned 
     };
     auto target = staged::resolve_links(paths_[s]);
     if (!target.ok()) return fail(target.status().message());
-    auto file = staged::create(*target);
+    auto file = staged::create(*output_files_, *target);
     if (!file.ok()) return fail(file.status().message());
     staged_[s] = *file;
     files_[s].reset(::fdopen(staged_[s].fd, "wb"));

@@ -9,9 +9,10 @@
 // max_c = (largest contrast weight * window * window) / 4 in integers.
 //
 // Unlike libvmaf, the files are written under temporary names and renamed
-// into place by close() (core/staged_file.hpp; under hold_output_files(), at
-// the commit): a run that fails or is stopped leaves no heatmap behind and
-// keeps the files an earlier run left there.
+// into place by close() (core/staged_file.hpp): they are files of the
+// writer's OutputFiles set (the context's), so when that set is held they
+// go into place at its commit. A run that fails or is stopped leaves no
+// heatmap behind and keeps the files an earlier run left there.
 #pragma once
 
 #include <array>
@@ -19,17 +20,20 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/staged_file.hpp"
 #include "metrics/cambi/params.hpp"
+#include "vqx/output_files.hpp"
 #include "vqx/status.hpp"
 
 namespace vqx::cambi {
 
 class HeatmapWriter {
  public:
-  HeatmapWriter() = default;
+  // The files are created in `files` (not null).
+  explicit HeatmapWriter(std::shared_ptr<OutputFiles> files) : output_files_(std::move(files)) {}
   // Removes the files of a writer that was never closed (a failed run).
   ~HeatmapWriter();
   HeatmapWriter(const HeatmapWriter&) = delete;
@@ -50,6 +54,7 @@ class HeatmapWriter {
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
+  std::shared_ptr<OutputFiles> output_files_;  // the set of staged_, kept alive for them
   std::array<std::unique_ptr<std::FILE, Closer>, kScaleCount> files_;
   std::array<staged::StagedFile, kScaleCount> staged_;
   std::array<std::string, kScaleCount> paths_;

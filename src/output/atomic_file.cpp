@@ -11,6 +11,7 @@
 #include <streambuf>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "core/staged_file.hpp"
 
@@ -110,33 +111,57 @@ Status write_in_place(int fd, const std::string& path,
   return s;
 }
 
-}  // namespace
+// Where a write to `path` goes, chosen once for the write and for the
+// check before the run (OutputFiles::prepare), so that both choose alike.
+struct Destination {
+  enum class Kind {
+    kOwnDescriptor,  // "-", /dev/stdout, /dev/fd/N: written through
+    kSpecialFile,    // a device, a FIFO or a socket: nothing to rename or truncate
+    kRegularFile,    // a regular file, or a new one: staged and renamed into place
+  };
+  Kind kind;
+  int fd = -1;         // kOwnDescriptor
+  std::string target;  // the others: `path` with its links followed
+};
 
-Status write_file_atomically(OutputFiles& files, const std::string& path,
-                             const std::function<Status(std::ostream&)>& write) {
+Expected<Destination> destination_of(const std::string& path) {
+  using Kind = Destination::Kind;
   if (path.empty()) return Error(Errc::kInvalidArgument, "the output path is empty");
   if (const std::optional<int> fd = own_descriptor(path)) {
-    return write_to_fd(*fd, shown_name(path), write);
+    return Destination{Kind::kOwnDescriptor, *fd, {}};
   }
-  VQX_ASSIGN_OR_RETURN(const std::string target, staged::resolve_links(path));
-
+  VQX_ASSIGN_OR_RETURN(std::string target, staged::resolve_links(path));
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     return Error(Errc::kIo, path + ": cannot write: it is a directory");
   }
-  if (exists && !S_ISREG(st.st_mode)) {
-    // A device, a FIFO or a socket: nothing to rename, nothing to truncate.
-    const int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return Error(Errc::kIo, path + ": cannot open for writing: " + reason(errno));
-    return write_in_place(fd, path, write);
-  }
+  const Kind kind = exists && !S_ISREG(st.st_mode) ? Kind::kSpecialFile : Kind::kRegularFile;
+  return Destination{kind, -1, std::move(target)};
+}
 
-  // A regular file, or a new one: written under a temporary name and renamed
-  // into place when complete (core/staged_file.hpp).
-  auto staged_file = staged::create(files, target);
-  if (!staged_file.ok())
+}  // namespace
+
+Status write_file_atomically(OutputFiles& files, const std::string& path,
+                             const std::function<Status(std::ostream&)>& write) {
+  VQX_ASSIGN_OR_RETURN(const Destination dest, destination_of(path));
+  switch (dest.kind) {
+    case Destination::Kind::kOwnDescriptor:
+      return write_to_fd(dest.fd, shown_name(path), write);
+    case Destination::Kind::kSpecialFile: {
+      const int fd = ::open(dest.target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd < 0) return Error(Errc::kIo, path + ": cannot open for writing: " + reason(errno));
+      return write_in_place(fd, path, write);
+    }
+    case Destination::Kind::kRegularFile:
+      break;
+  }
+  // Written under a temporary name and renamed into place when complete
+  // (core/staged_file.hpp).
+  auto staged_file = staged::create(files, dest.target);
+  if (!staged_file.ok()) {
     return Error(staged_file.status().code(), path + ": " + staged_file.status().message());
+  }
   staged::StagedFile& file = *staged_file;
   Status s = write_in_place(file.fd, path, write);
   file.fd = -1;  // closed by write_in_place
@@ -151,29 +176,28 @@ Status write_file_atomically(OutputFiles& files, const std::string& path,
 // A member of OutputFiles (core/staged_file.cpp has the others), here
 // beside write_file_atomically() because it must choose as that does.
 Status OutputFiles::prepare(const std::string& path) {
-  if (path.empty()) return Error(Errc::kInvalidArgument, "the output path is empty");
-  if (const std::optional<int> fd = own_descriptor(path)) {
-    const int flags = ::fcntl(*fd, F_GETFL);
-    if (flags < 0) return Error(Errc::kIo, shown_name(path) + ": cannot write: " + reason(errno));
-    if ((flags & O_ACCMODE) == O_RDONLY) {
-      return Error(Errc::kIo, shown_name(path) + ": cannot write: it is open only for reading");
+  VQX_ASSIGN_OR_RETURN(const Destination dest, destination_of(path));
+  switch (dest.kind) {
+    case Destination::Kind::kOwnDescriptor: {
+      const int flags = ::fcntl(dest.fd, F_GETFL);
+      if (flags < 0) {
+        return Error(Errc::kIo, shown_name(path) + ": cannot write: " + reason(errno));
+      }
+      if ((flags & O_ACCMODE) == O_RDONLY) {
+        return Error(Errc::kIo, shown_name(path) + ": cannot write: it is open only for reading");
+      }
+      return Status::Ok();
     }
-    return Status::Ok();
+    case Destination::Kind::kSpecialFile:
+      // Not opened now: opening a FIFO waits for its reader.
+      if (::access(dest.target.c_str(), W_OK) != 0) {
+        return Error(Errc::kIo, path + ": cannot open for writing: " + reason(errno));
+      }
+      return Status::Ok();
+    case Destination::Kind::kRegularFile:
+      break;
   }
-  VQX_ASSIGN_OR_RETURN(const std::string target, staged::resolve_links(path));
-  struct stat st {};
-  const bool exists = ::stat(target.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) {
-    return Error(Errc::kIo, path + ": cannot write: it is a directory");
-  }
-  if (exists && !S_ISREG(st.st_mode)) {
-    // Not opened now: opening a FIFO waits for its reader.
-    if (::access(target.c_str(), W_OK) != 0) {
-      return Error(Errc::kIo, path + ": cannot open for writing: " + reason(errno));
-    }
-    return Status::Ok();
-  }
-  if (Status s = staged::reserve(*this, target); !s.ok()) {
+  if (Status s = staged::reserve(*this, dest.target); !s.ok()) {
     return Error(s.code(), path + ": " + s.message());
   }
   return Status::Ok();

@@ -15,18 +15,13 @@
 #include <thread>
 
 #include "output/atomic_file.hpp"
+#include "output_folder.hpp"
 
 namespace vqx {
 namespace {
 
+using testing_util::slurp;
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // A set of its own for each write: renamed into place when complete.
 Status write_text(const std::string& path, const std::string& text) {
@@ -37,18 +32,8 @@ Status write_text(const std::string& path, const std::string& text) {
   });
 }
 
-class OutputFile : public ::testing::Test {
+class OutputFile : public testing_util::OutputFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("vqx_output_file_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Nothing but `names` is left in the folder (no temporary file).
   void expect_only(std::initializer_list<const char*> names) {
     std::size_t n = 0;
@@ -60,8 +45,6 @@ class OutputFile : public ::testing::Test {
     }
     EXPECT_EQ(n, names.size());
   }
-
-  fs::path dir_;
 };
 
 TEST_F(OutputFile, RegularFileIsReplacedWholeKeepingItsMode) {

@@ -20,41 +20,17 @@
 #include "core/staged_file.hpp"
 #include "metrics/cambi/heatmap.hpp"
 #include "output/atomic_file.hpp"
+#include "output_folder.hpp"
 #include "vqx/output_files.hpp"
 
 namespace vqx {
 namespace {
 
+using testing_util::slurp;
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class OutputHold : public ::testing::Test {
+class OutputHold : public testing_util::OutputFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("vqx_output_hold_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::set<std::string> names() const {
-    std::set<std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
-      out.insert(fs::relative(e.path(), dir_).string());
-    }
-    return out;
-  }
-  std::string temp_of(const std::string& name) const {
-    return name + ".tmp." + std::to_string(::getpid());
-  }
   // Writes `text` to `path` as a file of the set.
   Status write_text(const std::string& path, const std::string& text) {
     return write_file_atomically(*files_, path, [&](std::ostream& out) {
@@ -62,7 +38,6 @@ class OutputHold : public ::testing::Test {
       return Status::Ok();
     });
   }
-  fs::path dir_;
   std::shared_ptr<OutputFiles> files_ = std::make_shared<OutputFiles>();
 };
 

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "output/atomic_file.hpp"
+#include "output_folder.hpp"
 #include "test_util.hpp"
 #include "vqx/output_files.hpp"
 #include "vqx/vqx.hpp"
@@ -26,14 +27,8 @@
 namespace vqx {
 namespace {
 
+using testing_util::slurp;
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 Status write_text(OutputFiles& files, const fs::path& path, const std::string& text) {
   return write_file_atomically(files, path.string(), [&](std::ostream& out) {
@@ -42,29 +37,8 @@ Status write_text(OutputFiles& files, const fs::path& path, const std::string& t
   });
 }
 
-class OutputSets : public ::testing::Test {
+class OutputSets : public testing_util::OutputFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("vqx_output_sets_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  // Every name under the test's folder, relative to it.
-  [[nodiscard]] std::set<std::string> names() const {
-    std::set<std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
-      out.insert(fs::relative(e.path(), dir_).string());
-    }
-    return out;
-  }
-  [[nodiscard]] static std::string temp_of(const std::string& name) {
-    return name + ".tmp." + std::to_string(::getpid());
-  }
-  fs::path dir_;
 };
 
 // CAMBI's smallest scale-0 file at 256x64 (its minimum width is 216).

@@ -72,6 +72,13 @@ class VideoReader {
   [[nodiscard]] virtual const std::string& path() const = 0;
   // Frames delivered (or skipped) so far.
   [[nodiscard]] virtual std::uint64_t frames_read() const = 0;
+  // Callable from any thread, while another is in read() or skip(): a read
+  // that waits for data which may never come (from a pipe, a FIFO, a
+  // terminal) returns an error at once, and so does every later one. This
+  // is how a thread reading ahead is stopped (vqx/read_ahead.hpp); the
+  // reader is of no further use. Reads of regular files always end, and
+  // the base version does nothing.
+  virtual void interrupt() {}
 };
 
 // Chooses the reader:

@@ -7,7 +7,8 @@
 //   double score = ctx.value()->score_at_index("vmaf", 0).value();
 //
 // Contexts are independent: a process may hold many, of any sizes, and use
-// them from different threads at once (one thread per context at a time).
+// them from different threads at once (one thread per context at a time,
+// except for fetch_picture()).
 #pragma once
 
 #include <map>
@@ -72,7 +73,9 @@ class Context {
   Status use_features_from_model(std::string_view model_spec);
 
   // A picture of the given format, recycled from this context's pool when
-  // one is free (no allocation in steady state).
+  // one is free (no allocation in steady state). Safe to call from any
+  // thread, also while another calls read_pictures() (the reader threads
+  // of vqx/read_ahead.hpp do), until the context is destroyed.
   Expected<Picture> fetch_picture(const PictureFormat& fmt);
   // Frames must come with index 0, 1, 2, ...; ref and dist must share one
   // format, the same for every frame.

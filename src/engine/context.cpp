@@ -4,6 +4,7 @@
 // (report_assembly.cpp). Everything it uses is owned by it: no global state.
 #include <cmath>
 #include <deque>
+#include <mutex>
 #include <optional>
 
 #include "core/feature_spec.hpp"
@@ -38,7 +39,10 @@ struct Context::Impl {
   Registrations registrations{collector};
   std::optional<PictureFormat> format;  // the pictures' (set at the first frame)
   // Set at the first frame when it is 4:0:0 and a registered extractor
-  // reads chroma: the families see 4:2:0 with neutral chroma.
+  // reads chroma: the families see 4:2:0 with neutral chroma. Under
+  // neutral_mutex: fetch_picture() uses it on the readers' threads while
+  // read_pictures() sets it and widens pictures with it.
+  std::mutex neutral_mutex;
   std::optional<NeutralChroma> neutral;
   unsigned next_index = 0;
   bool flushed = false;
@@ -115,15 +119,22 @@ Status Context::use_features_from_model(std::string_view model_spec) {
   return impl_->registrations.add_model(model_spec);
 }
 
+// Called on any thread (vqx/read_ahead.hpp's readers): the scheduler's
+// recycling list has its own lock, the neutral chroma this one.
 Expected<Picture> Context::fetch_picture(const PictureFormat& fmt) {
   Impl& s = *impl_;
-  if (s.neutral && fmt == s.neutral->gray_format()) {
+  bool gray = false;
+  {
+    std::lock_guard lock(s.neutral_mutex);
+    gray = s.neutral && fmt == s.neutral->gray_format();
     // The recycled pictures are the 4:2:0 ones the families saw.
-    if (auto p = s.scheduler->take_recycled(s.neutral->colour_format())) {
-      return s.neutral->narrow(std::move(*p));
+    if (gray) {
+      if (auto p = s.scheduler->take_recycled(s.neutral->colour_format())) {
+        return s.neutral->narrow(std::move(*p));
+      }
     }
-    return Picture::make(fmt);
   }
+  if (gray) return Picture::make(fmt);
   return s.scheduler->fetch_picture(fmt);
 }
 
@@ -162,6 +173,7 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   if (!s.format) {
     if (ref.format().chroma == ChromaFormat::k400 &&
         any_reads_chroma(s.registrations.extractors())) {
+      std::lock_guard lock(s.neutral_mutex);
       s.neutral.emplace(ref.format());
     }
     const PictureFormat scored = s.neutral ? s.neutral->colour_format() : ref.format();
@@ -180,6 +192,7 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
                  "frame " + std::to_string(index) + " has a different format from the first frame");
   }
   if (s.neutral) {  // 4:0:0 scored as 4:2:0 with neutral chroma (docs/metrics.md)
+    std::lock_guard lock(s.neutral_mutex);
     VQX_ASSIGN_OR_RETURN(ref, s.neutral->widen(std::move(ref)));
     VQX_ASSIGN_OR_RETURN(dist, s.neutral->widen(std::move(dist)));
   }

@@ -1,9 +1,39 @@
 #include "io/packed_reader.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <span>
 #include <utility>
 
+#include "core/picture_internals.hpp"
+
 namespace vqx::io_detail {
+
+namespace {
+
+// Bytes of 9..15-bit rows read per call, so that the depth check reads
+// them while they are still in the cache.
+constexpr std::size_t kCheckedChunkBytes = 256 * 1024;
+// Bytes read per call into the scratch buffer, for what is passed over.
+constexpr std::size_t kScratchBytes = 1024 * 1024;
+
+// Rows [y0, y1) of a 16-bit plane as read from the file: made native-endian
+// (a no-op on little-endian hosts), and the OR of their samples returned.
+std::uint32_t settle_rows16(Plane& plane, unsigned row_samples, unsigned y0, unsigned y1) {
+  std::uint16_t acc = 0;
+  for (unsigned y = y0; y < y1; ++y) {
+    std::uint16_t* row = plane.row<std::uint16_t>(y);
+    if constexpr (std::endian::native == std::endian::big) {
+      for (unsigned x = 0; x < row_samples; ++x) {
+        row[x] = static_cast<std::uint16_t>((row[x] >> 8) | (row[x] << 8));
+      }
+    }
+    for (unsigned x = 0; x < row_samples; ++x) acc = static_cast<std::uint16_t>(acc | row[x]);
+  }
+  return acc;
+}
+
+}  // namespace
 
 PackedFrameReader::PackedFrameReader(std::string path, InputFile file, const PictureFormat& fmt,
                                      VideoInfo info, std::size_t payload_bytes, bool headerless)
@@ -14,20 +44,97 @@ PackedFrameReader::PackedFrameReader(std::string path, InputFile file, const Pic
       payload_bytes_(payload_bytes),
       headerless_(headerless) {}
 
-Expected<bool> PackedFrameReader::read(Picture& pic) {
-  VQX_ASSIGN_OR_RETURN(const bool got, read_payload());
-  if (!got) return false;
-  VQX_RETURN_IF_ERROR(ensure_format(pic, fmt_));
-  if (Status s = unpack_frame(buf_.get(), fmt_, pic); !s.ok()) {
-    return Error(s.code(), path_ + ": frame " + std::to_string(frames_) + " " + s.message());
+std::size_t PackedFrameReader::read_plane(Plane& plane, unsigned p, std::uint32_t& acc) {
+  const unsigned width = fmt_.plane_width(p);
+  const unsigned height = fmt_.plane_height(p);
+  const std::size_t row_bytes = std::size_t{width} * fmt_.bytes_per_sample();
+  // 16-bit samples need a pass when they must be checked or byte-swapped.
+  const bool settle = fmt_.bpc > 8 && (fmt_.bpc < 16 || std::endian::native == std::endian::big);
+  const auto chunk_rows = static_cast<unsigned>(
+      settle ? std::clamp<std::size_t>(kCheckedChunkBytes / row_bytes, 1, height) : height);
+  const bool contiguous = plane.stride_bytes() == row_bytes;
+  std::size_t total = 0;
+  for (unsigned y0 = 0; y0 < height; y0 += chunk_rows) {
+    const unsigned y1 = std::min(height, y0 + chunk_rows);
+    const std::size_t want = row_bytes * (y1 - y0);
+    std::size_t got = 0;
+    if (contiguous) {
+      iovec all{plane.row<std::uint8_t>(y0), want};
+      got = file_.read_into(std::span<iovec>(&all, 1));
+    } else {
+      rows_.resize(y1 - y0);
+      for (unsigned y = y0; y < y1; ++y)
+        rows_[y - y0] = iovec{plane.row<std::uint8_t>(y), row_bytes};
+      got = file_.read_into(rows_);
+    }
+    total += got;
+    if (got < want) break;  // the caller tells the end of file from an error
+    if (settle) acc |= settle_rows16(plane, width, y0, y1);
   }
+  return total;
+}
+
+Expected<std::size_t> PackedFrameReader::pass_over(std::size_t n) {
+  // A regular file that holds the bytes: a seek (the size is the one at
+  // open, so the bytes are there; a file that has grown since is read).
+  const std::int64_t at = file_.size() >= 0 ? file_.position() : -1;
+  if (at >= 0 && file_.size() - at >= static_cast<std::int64_t>(n)) {
+    if (!file_.seek(at + static_cast<std::int64_t>(n))) return file_.read_error(path_);
+    return n;
+  }
+  if (!scratch_) {
+    VQX_ASSIGN_OR_RETURN(scratch_, allocate_buffer(path_, std::min(n, kScratchBytes)));
+  }
+  std::size_t done = 0;
+  while (done < n) {
+    const std::size_t want = std::min(n - done, kScratchBytes);
+    const std::size_t got = file_.read(scratch_.get(), want);
+    done += got;
+    if (got < want) break;
+  }
+  return done;
+}
+
+Expected<bool> PackedFrameReader::short_payload(std::size_t got) const {
+  if (file_.error()) return file_.read_error(path_);
+  if (got == 0 && headerless_) return false;
+  return truncated(got);
+}
+
+Expected<bool> PackedFrameReader::read(Picture& pic) {
+  VQX_ASSIGN_OR_RETURN(const bool more, read_frame_header());
+  if (!more) return false;
+  VQX_RETURN_IF_ERROR(ensure_format(pic, fmt_));
+  std::uint32_t acc = 0;
+  std::size_t got = 0;
+  std::size_t expected = 0;
+  for (unsigned p = 0; p < fmt_.plane_count() && got == expected; ++p) {
+    expected += std::size_t{fmt_.plane_width(p)} * fmt_.plane_height(p) * fmt_.bytes_per_sample();
+    got += read_plane(pic.plane(p), p, acc);
+  }
+  if (got == expected && payload_bytes_ > expected) {  // Y4M 444alpha's alpha plane
+    VQX_ASSIGN_OR_RETURN(const std::size_t passed, pass_over(payload_bytes_ - expected));
+    got += passed;
+  }
+  if (got != payload_bytes_) return short_payload(got);
+  if (fmt_.bpc < 16 && (acc >> fmt_.bpc) != 0) {
+    return Error(Errc::kParse, path_ + ": frame " + std::to_string(frames_) + " " +
+                                   above_depth_message(fmt_.bpc));
+  }
+  detail::PictureInternals::mark_samples_checked(pic);  // the context need not check again
   ++frames_;
   return true;
 }
 
 Status PackedFrameReader::skip(unsigned frames) {
   for (unsigned i = 0; i < frames; ++i) {
-    VQX_ASSIGN_OR_RETURN(const bool got, read_payload());
+    VQX_ASSIGN_OR_RETURN(bool got, read_frame_header());
+    if (got) {
+      VQX_ASSIGN_OR_RETURN(const std::size_t passed, pass_over(payload_bytes_));
+      if (passed != payload_bytes_) {
+        VQX_ASSIGN_OR_RETURN(got, short_payload(passed));
+      }
+    }
     if (!got) {
       return Error(Errc::kInvalidArgument, path_ + ": cannot skip " + std::to_string(frames) +
                                                " frames: the file has only " +
@@ -42,25 +149,11 @@ Status PackedFrameReader::frame_error(Errc code, const std::string& what) const 
   return Error(code, path_ + ": frame " + std::to_string(frames_) + ": " + what);
 }
 
-Expected<bool> PackedFrameReader::read_payload() {
-  VQX_ASSIGN_OR_RETURN(const bool more, read_frame_header());
-  if (!more) return false;
-  if (!buf_) {
-    VQX_ASSIGN_OR_RETURN(buf_, allocate_buffer(path_, payload_bytes_));
-  }
-  const std::size_t got = file_.read(buf_.get(), payload_bytes_);
-  if (got == payload_bytes_) return true;
-  if (file_.error()) return file_.read_error(path_);
-  if (got == 0 && headerless_) return false;
-  return truncated(got);
-}
-
 Status PackedFrameReader::truncated(std::size_t got) const {
   return Error(Errc::kParse, path_ + ": frame " + std::to_string(frames_) + " is truncated (got " +
                                  std::to_string(got) + " of " + std::to_string(payload_bytes_) +
                                  " bytes)");
 }
-
 Expected<std::int64_t> PackedFrameReader::walk_frames() {
   const std::int64_t start = file_.position();
   const std::uint64_t frames_before = frames_;

@@ -1,14 +1,23 @@
 // The one implementation of reading and skipping frames for the readers of
 // packed planar video, Y4M and raw .yuv (src/io only): each frame is an
 // optional header (Y4M's "FRAME ...\n") then a payload of the planes Y, U,
-// V (and Y4M 444alpha's alpha plane, which is dropped) as unpack_frame()
-// reads them. A reader says only how its frame header is read.
+// V (and Y4M 444alpha's alpha plane, which is dropped), rows without
+// padding, samples above 8 bits as 16-bit little-endian. A reader says only
+// how its frame header is read.
+//
+// The payload is read straight into the picture's rows (one read for a
+// plane whose rows are contiguous, else readv() of the rows), with no frame
+// buffer and no copy; 9..15-bit samples are checked against the depth in
+// place, a few hundred KiB at a time, while they are still in the cache.
 #pragma once
+
+#include <sys/uio.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/reader_detail.hpp"
 #include "vqx/picture.hpp"
@@ -31,6 +40,7 @@ class PackedFrameReader : public VideoReader {
   [[nodiscard]] std::uint64_t frames_read() const final { return frames_; }
   Expected<bool> read(Picture& pic) final;
   Status skip(unsigned frames) final;
+  void interrupt() final { file_.interrupt(); }
 
  protected:
   // Reads what comes before the next frame's payload: true when a frame
@@ -52,8 +62,16 @@ class PackedFrameReader : public VideoReader {
 
  private:
   [[nodiscard]] Status truncated(std::size_t got) const;
-  // The next frame's payload into buf_: true on a frame, false at a clean end.
-  Expected<bool> read_payload();
+  // Plane p's rows from the file into `plane`: the bytes read (fewer than
+  // the plane's at end of file or on an error). `acc` gathers the OR of
+  // 9..15-bit samples.
+  std::size_t read_plane(Plane& plane, unsigned p, std::uint32_t& acc);
+  // Reads past n bytes of the file (a seek where a regular file holds them):
+  // the bytes passed, fewer at end of file or on an error.
+  Expected<std::size_t> pass_over(std::size_t n);
+  // After a payload read or passed over short of `got` bytes: the error, or
+  // false for the clean end of a headerless stream.
+  Expected<bool> short_payload(std::size_t got) const;
 
   std::string path_;
   InputFile file_;
@@ -61,7 +79,8 @@ class PackedFrameReader : public VideoReader {
   VideoInfo info_;
   std::size_t payload_bytes_;
   bool headerless_;
-  std::unique_ptr<std::uint8_t[]> buf_;
+  std::vector<iovec> rows_;                  // one per row, for rows that are not contiguous
+  std::unique_ptr<std::uint8_t[]> scratch_;  // for what is passed over on a pipe
   std::uint64_t frames_ = 0;
 };
 

@@ -1,19 +1,12 @@
-// The readers' shared parts (reader_detail.hpp): the plane copy and
-// unpacking of packed frames, the input file with its peek, buffers.
-#include <sys/types.h>
-
+// The readers' shared parts (reader_detail.hpp): the plane copy, messages,
+// buffers.
 #include <algorithm>
 #include <bit>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <new>
 #include <string>
-#include <system_error>
 
-#include "core/picture_internals.hpp"
 #include "io/reader_detail.hpp"
 
 namespace vqx {
@@ -36,11 +29,6 @@ std::uint32_t copy_row16(const std::uint8_t* src, std::uint16_t* dst, unsigned n
   return acc;
 }
 
-// strerror() is not thread-safe; std::error_code's message() is.
-std::string error_text(int err) {
-  return err != 0 ? std::error_code(err, std::generic_category()).message() : "unknown error";
-}
-
 }  // namespace
 
 std::uint32_t copy_plane(const std::uint8_t* src, std::ptrdiff_t src_stride, unsigned row_samples,
@@ -60,24 +48,10 @@ std::uint32_t copy_plane(const std::uint8_t* src, std::ptrdiff_t src_stride, uns
   return bpc >= 16 ? 0 : acc;
 }
 
-Status unpack_frame(const std::uint8_t* src, const PictureFormat& fmt, Picture& pic) {
-  std::uint32_t acc = 0;
-  const unsigned bps = fmt.bytes_per_sample();
-  for (unsigned p = 0; p < fmt.plane_count(); ++p) {
-    const unsigned w = fmt.plane_width(p);
-    const unsigned h = fmt.plane_height(p);
-    const auto stride = static_cast<std::ptrdiff_t>(std::size_t{w} * bps);
-    acc |= copy_plane(src, stride, w, h, fmt.bpc, pic.plane(p));
-    src += static_cast<std::size_t>(stride) * h;
-  }
-  if (fmt.bpc < 16 && (acc >> fmt.bpc) != 0) {
-    const unsigned max = (1U << fmt.bpc) - 1;
-    return Error(Errc::kParse, "has sample values above the " + std::to_string(fmt.bpc) +
-                                   "-bit maximum " + std::to_string(max) +
-                                   " (is the bit depth right?)");
-  }
-  detail::PictureInternals::mark_samples_checked(pic);  // the context need not check again
-  return Status::Ok();
+std::string above_depth_message(unsigned bpc) {
+  const unsigned max = (1U << bpc) - 1;
+  return "has sample values above the " + std::to_string(bpc) + "-bit maximum " +
+         std::to_string(max) + " (is the bit depth right?)";
 }
 
 std::string quote_bytes(std::string_view bytes) {
@@ -104,74 +78,6 @@ Status ensure_format(Picture& pic, const PictureFormat& fmt) {
   VQX_ASSIGN_OR_RETURN(pic, Picture::make(fmt));
   return Status::Ok();
 }
-
-Expected<InputFile> InputFile::open(const std::string& path) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::is_directory(st)) {
-    return Error(Errc::kIo, path + ": cannot open: is a directory");
-  }
-  errno = 0;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    const int err = errno;
-    return Error(Errc::kIo, path + ": cannot open: " + error_text(err));
-  }
-  InputFile in;
-  in.f_.reset(f);
-  if (!ec && std::filesystem::is_regular_file(st)) {
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec) in.size_ = static_cast<std::int64_t>(size);
-  }
-  return in;
-}
-
-std::size_t InputFile::read(void* dst, std::size_t n) {
-  std::size_t from_peek = 0;
-  if (peeked_pos_ < peeked_.size()) {
-    from_peek = std::min(n, peeked_.size() - peeked_pos_);
-    std::memcpy(dst, peeked_.data() + peeked_pos_, from_peek);
-    peeked_pos_ += from_peek;
-    if (from_peek == n) return n;
-  }
-  return from_peek + std::fread(static_cast<char*>(dst) + from_peek, 1, n - from_peek, f_.get());
-}
-
-int InputFile::getc() {
-  if (peeked_pos_ < peeked_.size()) return static_cast<unsigned char>(peeked_[peeked_pos_++]);
-  return std::fgetc(f_.get());
-}
-
-std::string_view InputFile::peek(std::size_t n) {
-  peeked_.erase(0, peeked_pos_);
-  peeked_pos_ = 0;
-  if (peeked_.size() < n) {
-    const std::size_t have = peeked_.size();
-    peeked_.resize(n);
-    peeked_.resize(have + std::fread(peeked_.data() + have, 1, n - have, f_.get()));
-  }
-  return std::string_view(peeked_).substr(0, n);
-}
-
-std::int64_t InputFile::position() const {
-  const auto at = static_cast<std::int64_t>(::ftello(f_.get()));
-  return at < 0 ? -1 : at - static_cast<std::int64_t>(peeked_.size() - peeked_pos_);
-}
-
-bool InputFile::seek(std::int64_t pos) {
-  peeked_.clear();
-  peeked_pos_ = 0;
-  return ::fseeko(f_.get(), static_cast<off_t>(pos), SEEK_SET) == 0;
-}
-
-bool InputFile::error() const { return std::ferror(f_.get()) != 0; }
-
-Status InputFile::read_error(const std::string& path) const {
-  const int err = errno;
-  return Error(Errc::kIo, path + ": read error: " + error_text(err));
-}
-
-void InputFile::Closer::operator()(std::FILE* f) const { std::fclose(f); }
 
 Expected<std::unique_ptr<std::uint8_t[]>> allocate_buffer(const std::string& path,
                                                           std::size_t bytes) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -213,20 +214,47 @@ int wait_for(pid_t pid) {
   return status;
 }
 
-// Whether the main thread of `pid` sleeps in a read of `file`: stuck,
-// when nothing more will be written there (/proc/<pid>/syscall).
-bool blocked_reading(pid_t pid, const fs::path& file) {
+// Whether `pid` is stuck on the FIFO `file` that `feed` writes, when
+// nothing more will be written there: every byte written has been read
+// (FIONREAD on the write end), a thread of the process sleeps in a read of
+// the FIFO or in a poll (/proc/<pid>/task/*/syscall), and no thread has work
+// (every one asleep, three times 10 ms apart). The reader threads of the
+// read-ahead (vqx/read_ahead.hpp) wait for a pipe in poll(), with a
+// descriptor that wakes them when the run stops; the main thread, once it
+// has scored the frames they read, waits for them.
+bool blocked_reading(pid_t pid, const fs::path& file, int feed) {
+  int queued = -1;
+  if (::ioctl(feed, FIONREAD, &queued) != 0 || queued != 0) return false;
   long fd = -1;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
     std::error_code ec2;
     if (fs::read_symlink(e.path(), ec2) == file) fd = std::stol(e.path().filename().string());
   }
-  std::ifstream in("/proc/" + std::to_string(pid) + "/syscall");
-  long nr = -1;
-  std::string arg0;
-  if (fd < 0 || !(in >> nr >> arg0)) return false;  // "running" when not in a call
-  return nr == SYS_read && std::stol(arg0, nullptr, 16) == fd;
+  if (fd < 0) return false;
+  const fs::path tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (int sample = 0; sample < 3; ++sample) {
+    if (sample > 0) std::this_thread::sleep_for(10ms);
+    bool waits_on_input = false;
+    for (const auto& t : fs::directory_iterator(tasks, ec)) {
+      std::ifstream stat(t.path() / "stat");
+      const std::string line((std::istreambuf_iterator<char>(stat)),
+                             std::istreambuf_iterator<char>());
+      const std::size_t after_name = line.rfind(')');
+      if (after_name == std::string::npos || line.size() < after_name + 3) return false;
+      if (line[after_name + 2] != 'S') return false;  // running, or about to
+      std::ifstream in(t.path() / "syscall");
+      long nr = -1;
+      std::string arg0;
+      if (!(in >> nr >> arg0)) return false;
+      if ((nr == SYS_read && std::stol(arg0, nullptr, 16) == fd) || nr == SYS_poll ||
+          nr == SYS_ppoll) {
+        waits_on_input = true;
+      }
+    }
+    if (!waits_on_input) return false;
+  }
+  return true;
 }
 
 bool running(pid_t pid) {
@@ -276,7 +304,7 @@ TEST_F(CliReliability, EverySignalThatEndsTheRunRemovesItsFiles) {
     // The pipe now stalls: wait until vqx has read every frame and waits in
     // a read for the next (its heatmaps made), as a run on a stalled pipe.
     const auto start = std::chrono::steady_clock::now();
-    while (!blocked_reading(pid, fifo)) {
+    while (!blocked_reading(pid, fifo, feed)) {
       ASSERT_TRUE(running(pid)) << slurp(err);
       ASSERT_LT(std::chrono::steady_clock::now() - start, 60s) << "vqx never waited on the pipe";
       std::this_thread::sleep_for(10ms);

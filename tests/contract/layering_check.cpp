@@ -29,6 +29,7 @@ struct Row {
 // (Status, Picture): each is the face of the layer that implements it.
 constexpr const char* kContextApi = "include/vqx/vqx.hpp";               // src/engine
 constexpr const char* kVideoReaderApi = "include/vqx/video_reader.hpp";  // src/io
+constexpr const char* kReadAheadApi = "include/vqx/read_ahead.hpp";      // src/io
 
 // The thread pool is core's, but only the engine's scheduler runs work on
 // it: code below the engine gets its parallelism as a core/fork_join.hpp.
@@ -41,7 +42,9 @@ const std::vector<Row>& table() {
   static const std::vector<Row> rows = {
       // Installed alone (install(DIRECTORY include/vqx)): a user's compiler
       // has nothing else, so a public header includes public headers only.
-      {"include/vqx/", "the public API", {"include/vqx/", kContextApi, kVideoReaderApi}},
+      {"include/vqx/",
+       "the public API",
+       {"include/vqx/", kContextApi, kVideoReaderApi, kReadAheadApi}},
       // The floor (status, pictures, options, the thread pool, the extractor
       // interface): everything stands on it, so it stands on nothing but the
       // public vocabulary. Not vqx.hpp or video_reader.hpp: those are the
@@ -55,8 +58,11 @@ const std::vector<Row>& table() {
       {"src/metrics/",
        "the metric families",
        {"src/core/", "src/gpu/", "src/metrics/", kRegistry, "include/vqx/"}},
-      // The readers turn files into Pictures; they implement video_reader.hpp.
-      {"src/io/", "the readers", {"src/core/", "src/io/", "include/vqx/", kVideoReaderApi}},
+      // The readers turn files into Pictures; they implement video_reader.hpp
+      // and read_ahead.hpp (the readers on threads of their own).
+      {"src/io/",
+       "the readers",
+       {"src/core/", "src/io/", "include/vqx/", kVideoReaderApi, kReadAheadApi}},
       // JSON models and the SVM. A model names features by libvmaf's names;
       // the registry maps them to families (nothing else of metrics/: the
       // model needs their names, not their arithmetic).
@@ -68,10 +74,12 @@ const std::vector<Row>& table() {
       {"src/engine/",
        "the engine",
        {"src/core/", kThreadPool, "src/gpu/", "src/metrics/", kRegistry, "src/io/", "src/model/",
-        "src/output/", "src/engine/", "include/vqx/", kContextApi, kVideoReaderApi}},
+        "src/output/", "src/engine/", "include/vqx/", kContextApi, kVideoReaderApi, kReadAheadApi}},
       // The CLI is a user of the library like any other program: the public
       // API, its own files and third-party headers (CLI11, fmt).
-      {"tools/vqx/", "the CLI", {"include/vqx/", kContextApi, kVideoReaderApi, "tools/vqx/"}},
+      {"tools/vqx/",
+       "the CLI",
+       {"include/vqx/", kContextApi, kVideoReaderApi, kReadAheadApi, "tools/vqx/"}},
   };
   return rows;
 }

@@ -5,9 +5,11 @@
 // extractor shares mutable state across instances or contexts.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -100,6 +102,74 @@ TEST(Concurrency, EveryFamilyInConcurrentContextsGivesItsSoloResult) {
   EXPECT_TRUE(same_bits(results[1], small_solo));
   EXPECT_TRUE(same_bits(results[2], small_solo));
   EXPECT_TRUE(same_bits(results[3], large_solo));
+}
+
+// Context::fetch_picture() on other threads while this one scores: two
+// threads fetch and fill the reference and distorted pictures (as the
+// readers of vqx/read_ahead.hpp do) and hand them over through a queue.
+// 4:0:0 with a feature that reads chroma, so that the pool's pictures go
+// through the context's neutral chroma on both sides. Same bits as the
+// pictures fetched on the scoring thread; for TSan, no race.
+TEST(Concurrency, FetchPictureOnOtherThreadsWhileScoring) {
+  const PictureFormat gray{96, 64, 8, ChromaFormat::k400};
+  constexpr unsigned kPairs = 24;
+  const auto run = [&](bool fetch_elsewhere, unsigned threads) {
+    auto created = Context::create({.threads = threads, .backend = Backend::kCpu});
+    EXPECT_TRUE(created.ok());
+    Context& ctx = **created;
+    EXPECT_TRUE(ctx.use_feature("psnr").ok());
+    std::vector<Picture> queue[2];
+    std::mutex m;
+    std::condition_variable cv;
+    const auto produce = [&](unsigned side) {
+      for (unsigned i = 0; i < kPairs; ++i) {
+        {  // at most 3 ahead, so that pictures come back to the pool
+          std::unique_lock lock(m);
+          cv.wait(lock, [&] { return queue[side].size() < 3; });
+        }
+        auto pic = ctx.fetch_picture(gray);
+        EXPECT_TRUE(pic.ok());
+        fill(*pic, i, side * 2);
+        std::lock_guard lock(m);
+        queue[side].push_back(std::move(*pic));
+        cv.notify_all();
+      }
+    };
+    std::vector<std::thread> producers;
+    if (fetch_elsewhere) {
+      producers.emplace_back(produce, 0U);
+      producers.emplace_back(produce, 1U);
+    }
+    for (unsigned i = 0; i < kPairs; ++i) {
+      Picture pics[2];
+      if (fetch_elsewhere) {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return !queue[0].empty() && !queue[1].empty(); });
+        for (unsigned side = 0; side < 2; ++side) {
+          pics[side] = std::move(queue[side].front());
+          queue[side].erase(queue[side].begin());
+        }
+        cv.notify_all();
+      } else {
+        for (unsigned side = 0; side < 2; ++side) {
+          pics[side] = ctx.fetch_picture(gray).value();
+          fill(pics[side], i, side * 2);
+        }
+      }
+      Status s = ctx.read_pictures(std::move(pics[0]), std::move(pics[1]), i);
+      EXPECT_TRUE(s.ok()) << s.message();
+    }
+    for (auto& t : producers) t.join();
+    EXPECT_TRUE(ctx.flush().ok());
+    std::vector<double> values;
+    for (const char* name : {"psnr_y", "psnr_cb", "psnr_cr"}) {
+      for (unsigned i = 0; i < kPairs; ++i) values.push_back(ctx.score_at_index(name, i).value());
+    }
+    return values;
+  };
+  const std::vector<double> alone = run(false, 0);
+  EXPECT_TRUE(same_bits(run(true, 0), alone));
+  EXPECT_TRUE(same_bits(run(true, 3), alone));
 }
 
 }  // namespace

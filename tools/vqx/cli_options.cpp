@@ -17,6 +17,9 @@ namespace vqx::cli {
 namespace {
 
 constexpr unsigned kUnsignedMax = std::numeric_limits<unsigned>::max();
+// Each frame read ahead is a picture per input (25 MB at 4K 10-bit): more
+// than this buys no speed, only memory.
+constexpr unsigned kMaxReadAhead = 64;
 
 // An option's value as messages show it: quoted when it is empty or holds
 // a space or a byte that is not printable ASCII.
@@ -135,6 +138,11 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
             "Skip this many reference frames first");
   add_whole("--frame_skip_dist", "--frame_skip_dist", &o.frame_skip_dist, 0, kUnsignedMax,
             "Skip this many distorted frames first");
+  const std::string read_ahead_help =
+      "Frames of each input read ahead, each input on a thread of its own (default " +
+      std::to_string(ReadAhead::kDefaultDepth) + "; 0: read in turn on the main thread)";
+  add_whole("--read_ahead", "--read_ahead", &o.read_ahead, 0, kMaxReadAhead,
+            read_ahead_help.c_str());
   app.add_flag("--ignore_frame_rate", o.ignore_frame_rate,
                "Score reference and distorted of different frame rates, frame by frame");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "vqx/read_ahead.hpp"
 #include "vqx/status.hpp"
 #include "vqx/vqx.hpp"
 
@@ -28,6 +29,9 @@ struct CliOptions {
   unsigned frame_cnt = 0;  // 0: all
   unsigned frame_skip_ref = 0;
   unsigned frame_skip_dist = 0;
+  // Frames of each input read ahead on a thread of its own (vqx/read_ahead.hpp);
+  // 0 or 1: read in turn on the main thread.
+  unsigned read_ahead = ReadAhead::kDefaultDepth;
   bool quiet = false;
   bool no_prediction = false;
   bool ignore_frame_rate = false;

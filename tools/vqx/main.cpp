@@ -13,6 +13,7 @@
 #include "signals.hpp"
 #include "standard_output.hpp"
 #include "vqx/output_files.hpp"
+#include "vqx/read_ahead.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
@@ -51,7 +52,6 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   if (!ref.ok()) return fail(ref.status());
   auto dist = vqx::open_video(o.distorted, raw);
   if (!dist.ok()) return fail(dist.status());
-  const vqx::PictureFormat& fmt = (*ref)->format();
   if (auto s = vqx::cli::check_same_format(**ref, **dist); !s.ok()) return fail(s);
   if (auto s = vqx::cli::check_frame_rates(**ref, **dist, o); !s.ok()) return fail(s);
   if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o); !s.ok()) return fail(s);
@@ -87,28 +87,26 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   vqx::cli::Progress progress(tty && !o.quiet,
                               o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
+  // Both inputs are read ahead, each on a thread of its own, into pictures
+  // from the context's pool; pairs, ends and errors come out in frame order.
+  auto pairs =
+      vqx::ReadAhead::start(**ref, **dist, o.read_ahead,
+                            [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });
+  if (!pairs.ok()) return fail(pairs.status());
   unsigned n = 0;
   for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {
     if (vqx::cli::stop_requested()) {
       return fail("interrupted after " + std::to_string(n) + " frames; no output written");
     }
-    auto rp = ctx.fetch_picture(fmt);
-    if (!rp.ok()) return fail(rp.status());
-    auto dp = ctx.fetch_picture(fmt);
-    if (!dp.ok()) return fail(dp.status());
-    auto got_ref = (*ref)->read(*rp);
-    if (!got_ref.ok()) return fail(got_ref.status());
-    auto got_dist = (*dist)->read(*dp);
-    if (!got_dist.ok()) return fail(got_dist.status());
-    if (!*got_ref && !*got_dist) break;
-    if (*got_ref != *got_dist) {
-      const std::string& shorter = *got_ref ? o.distorted : o.reference;
-      const std::string& longer = *got_ref ? o.reference : o.distorted;
-      return fail(shorter + " ended after " + std::to_string(n) + " frames, before " + longer);
-    }
-    if (auto s = ctx.read_pictures(std::move(*rp), std::move(*dp), n); !s.ok()) return fail(s);
+    vqx::Picture rp;
+    vqx::Picture dp;
+    auto got = (*pairs)->next(rp, dp);
+    if (!got.ok()) return fail(got.status());
+    if (!*got) break;
+    if (auto s = ctx.read_pictures(std::move(rp), std::move(dp), n); !s.ok()) return fail(s);
     progress.update(n + 1);
   }
+  (*pairs)->stop();  // --frame_cnt reached: the readers stop before the flush
   if (n == 0) return fail(o.reference + ": no frames to score");
   if (auto s = ctx.flush(); !s.ok()) return fail(s);
   const double fps = progress.fps(n);

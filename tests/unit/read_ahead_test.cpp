@@ -1,0 +1,336 @@
+// The read-ahead (vqx/read_ahead.hpp): whatever the depth, the same pairs,
+// the same end and the same first error at the same frame as reading the
+// two videos in turn; stopping joins the threads promptly, also while a
+// reader waits on a stalled pipe; pictures come from the given source (a
+// context's pool, used from the readers' threads while the context scores).
+// Part of the TSan run (scripts/test.sh).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "vqx/read_ahead.hpp"
+#include "vqx/video_reader.hpp"
+#include "vqx/vqx.hpp"
+
+namespace vqx {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr unsigned kDepths[] = {0, 1, 2, 3, 4, 8};
+
+std::string frame_bytes(const PictureFormat& fmt, unsigned f, unsigned salt) {
+  std::string b;
+  for (unsigned p = 0; p < fmt.plane_count(); ++p) {
+    for (unsigned y = 0; y < fmt.plane_height(p); ++y) {
+      for (unsigned x = 0; x < fmt.plane_width(p); ++x) {
+        const std::uint32_t v =
+            ((x * 3U) + (y * 5U) + (f * 11U) + (p * 41U) + salt) & ((1U << fmt.bpc) - 1U);
+        b.push_back(static_cast<char>(v & 0xff));
+        if (fmt.bpc > 8) b.push_back(static_cast<char>(v >> 8));
+      }
+    }
+  }
+  return b;
+}
+
+// A Y4M of `frames` frames; with `bad_frame` set, that frame has a sample
+// above the depth (a read error the reader finds when it reaches it).
+std::string y4m(const PictureFormat& fmt, unsigned frames, unsigned salt,
+                std::optional<unsigned> bad_frame = std::nullopt) {
+  std::string s = "YUV4MPEG2 W" + std::to_string(fmt.width) + " H" + std::to_string(fmt.height) +
+                  " F25:1 C" + (fmt.bpc == 8 ? "420" : "420p10") + "\n";
+  for (unsigned f = 0; f < frames; ++f) {
+    std::string payload = frame_bytes(fmt, f, salt);
+    if (bad_frame && *bad_frame == f) payload[payload.size() - 1] = '\x7f';
+    s += "FRAME\n" + payload;
+  }
+  return s;
+}
+
+std::uint64_t checksum(const Picture& pic) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned p = 0; p < pic.plane_count(); ++p) {
+    for (unsigned y = 0; y < pic.plane(p).height(); ++y) {
+      for (unsigned x = 0; x < pic.plane(p).width(); ++x) {
+        h = (h ^ pic.plane(p).at(x, y)) * 1099511628211ULL;
+      }
+    }
+  }
+  return h;
+}
+
+// What a stream gave: a checksum per pair, then how it ended.
+struct Transcript {
+  std::vector<std::uint64_t> pairs;
+  std::string end;  // "end", or the error's message
+  bool operator==(const Transcript&) const = default;
+};
+
+PictureSource new_pictures() {
+  return [](const PictureFormat& f) { return Picture::make(f); };
+}
+
+Transcript read_all(const std::string& ref, const std::string& dist, unsigned depth,
+                    PictureSource pictures = new_pictures()) {
+  Transcript t;
+  auto r = open_video(ref, std::nullopt);
+  auto d = open_video(dist, std::nullopt);
+  if (!r.ok() || !d.ok()) {
+    ADD_FAILURE() << r.status().message() << d.status().message();
+    return t;
+  }
+  auto pairs = ReadAhead::start(**r, **d, depth, std::move(pictures));
+  if (!pairs.ok()) {
+    ADD_FAILURE() << pairs.status().message();
+    return t;
+  }
+  EXPECT_EQ((*pairs)->depth(), depth);
+  Picture a;
+  Picture b;
+  for (;;) {
+    auto got = (*pairs)->next(a, b);
+    if (!got.ok()) {
+      t.end = got.status().message();
+      break;
+    }
+    if (!*got) {
+      t.end = "end";
+      break;
+    }
+    t.pairs.push_back((checksum(a) * 31) + checksum(b));
+  }
+  EXPECT_EQ((*pairs)->pairs(), t.pairs.size());
+  // The end stays the end, the error the error.
+  auto again = (*pairs)->next(a, b);
+  EXPECT_EQ(again.ok() ? (*again ? "a frame" : "end") : again.status().message(), t.end);
+  return t;
+}
+
+class ReadAheadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::signal(SIGPIPE, SIG_IGN);
+    dir_ = fs::temp_directory_path() /
+           ("vqx_read_ahead_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& bytes) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p.string();
+  }
+
+  fs::path dir_;
+};
+
+const PictureFormat k8{48, 20, 8, ChromaFormat::k420};
+const PictureFormat k10{48, 20, 10, ChromaFormat::k420};
+
+TEST_F(ReadAheadTest, EveryDepthGivesTheStreamOfTheSynchronousLoop) {
+  struct Case {
+    std::string name;
+    std::string ref;
+    std::string dist;
+    std::size_t pairs;
+    std::string end;  // with REF and DIST for the paths
+  };
+  const std::string ref6 = write("ref6.y4m", y4m(k8, 6, 0));
+  const std::string dist6 = write("dist6.y4m", y4m(k8, 6, 9));
+  const std::string dist4 = write("dist4.y4m", y4m(k8, 4, 9));
+  const std::string ref4 = write("ref4.y4m", y4m(k8, 4, 0));
+  const std::string ref_bad4 = write("ref_bad4.y4m", y4m(k10, 6, 0, 4));
+  const std::string dist_bad2 = write("dist_bad2.y4m", y4m(k10, 6, 9, 2));
+  const std::string dist_bad4 = write("dist_bad4.y4m", y4m(k10, 6, 9, 4));
+  const std::string dist10 = write("dist10.y4m", y4m(k10, 6, 9));
+  const std::string above =
+      " has sample values above the 10-bit maximum 1023 (is the bit depth right?)";
+  const std::vector<Case> cases = {
+      {"same length", ref6, dist6, 6, "end"},
+      {"distorted shorter", ref6, dist4, 4, dist4 + " ended after 4 frames, before " + ref6},
+      {"reference shorter", ref4, dist6, 4, ref4 + " ended after 4 frames, before " + dist6},
+      {"reference error", ref_bad4, dist10, 4, ref_bad4 + ": frame 4" + above},
+      {"the earlier error wins", ref_bad4, dist_bad2, 2, dist_bad2 + ": frame 2" + above},
+      {"the reference's first at one frame", ref_bad4, dist_bad4, 4,
+       ref_bad4 + ": frame 4" + above},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Transcript sync = read_all(c.ref, c.dist, 0);
+    EXPECT_EQ(sync.pairs.size(), c.pairs);
+    EXPECT_EQ(sync.end, c.end);
+    for (const unsigned depth : kDepths) {
+      SCOPED_TRACE(depth);
+      EXPECT_EQ(read_all(c.ref, c.dist, depth), sync);
+    }
+  }
+}
+
+// The source failing (memory running out) at the distorted video's fourth
+// picture: the error at that frame, for every depth. The source is called
+// on the readers' threads; it is told the videos apart by their formats.
+TEST_F(ReadAheadTest, APictureSourceErrorComesAtItsFrame) {
+  const std::string ref = write("ref.y4m", y4m(k8, 6, 0));
+  const std::string dist = write("dist.y4m", y4m(k10, 6, 9));
+  for (const unsigned depth : kDepths) {
+    SCOPED_TRACE(depth);
+    auto calls = std::make_shared<std::atomic<unsigned>>(0);
+    const Transcript t = read_all(ref, dist, depth, [calls](const PictureFormat& f) {
+      if (f.bpc == 10 && calls->fetch_add(1) == 3) {
+        return Expected<Picture>(Error(Errc::kLimit, "out of memory allocating a picture"));
+      }
+      return Picture::make(f);
+    });
+    EXPECT_EQ(t.pairs.size(), 3U);
+    EXPECT_EQ(t.end, "out of memory allocating a picture");
+  }
+}
+
+// Stopping early (the CLI's --frame_cnt, an error in scoring) while a reader
+// waits on a stalled pipe: stop() wakes it and joins both threads at once.
+// Without VideoReader::interrupt() it would wait for the writer for ever
+// (the test then closes the pipe so that it can end, and fails).
+TEST_F(ReadAheadTest, StopJoinsAReaderWaitingOnAStalledPipe) {
+  const fs::path fifo = dir_ / "ref.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string dist = write("dist.y4m", y4m(k8, 50, 9));
+  // The writer opens the FIFO and sends the header (open_video() waits
+  // for both), then three frames, then nothing more: it keeps the pipe open.
+  const std::string header = y4m(k8, 0, 0);
+  std::promise<int> writer;
+  std::thread opener([&] {
+    const int w = ::open(fifo.c_str(), O_WRONLY);
+    if (w >= 0 && ::write(w, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
+      ADD_FAILURE() << "cannot write the header";
+    }
+    writer.set_value(w);
+  });
+  auto r = open_video(fifo.string(), std::nullopt);
+  opener.join();
+  const int fd = writer.get_future().get();
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::string frames = y4m(k8, 3, 0).substr(header.size());
+  ASSERT_EQ(::write(fd, frames.data(), frames.size()), static_cast<ssize_t>(frames.size()));
+  auto d = open_video(dist, std::nullopt);
+  ASSERT_TRUE(d.ok());
+  auto pairs = ReadAhead::start(**r, **d, 4, new_pictures());
+  ASSERT_TRUE(pairs.ok());
+  Picture a;
+  Picture b;
+  for (int i = 0; i < 3; ++i) {
+    auto got = (*pairs)->next(a, b);
+    ASSERT_TRUE(got.ok() && *got) << got.status().message();
+  }
+  auto stopped = std::async(std::launch::async, [&] { (*pairs)->stop(); });
+  const bool prompt = stopped.wait_for(20s) == std::future_status::ready;
+  EXPECT_TRUE(prompt) << "stop() did not return while the reader waited on the pipe";
+  ::close(fd);
+  stopped.wait();
+  auto after = (*pairs)->next(a, b);
+  EXPECT_FALSE(after.ok());
+}
+
+// Destroyed after a few pairs while both readers are ahead (full queues):
+// the threads are joined, the queued pictures freed.
+TEST_F(ReadAheadTest, DestroyedWhileTheReadersAreAhead) {
+  const std::string ref = write("ref.y4m", y4m(k8, 40, 0));
+  const std::string dist = write("dist.y4m", y4m(k8, 40, 9));
+  for (const unsigned taken : {0U, 1U, 5U}) {
+    auto r = open_video(ref, std::nullopt);
+    auto d = open_video(dist, std::nullopt);
+    ASSERT_TRUE(r.ok() && d.ok());
+    auto pairs = ReadAhead::start(**r, **d, 3, new_pictures());
+    ASSERT_TRUE(pairs.ok());
+    Picture a;
+    Picture b;
+    for (unsigned i = 0; i < taken; ++i) ASSERT_TRUE((*pairs)->next(a, b).ok());
+    std::this_thread::sleep_for(20ms);       // the queues fill
+    pairs = Error(Errc::kInternal, "gone");  // destroys the ReadAhead
+  }
+}
+
+// The context's pool as the source: fetch_picture() on the readers' threads
+// while read_pictures() scores on this one, for a 4:0:0 input whose frames
+// are widened to 4:2:0 (the pool's neutral chroma is shared by both sides).
+// Every depth and thread count gives the scores of the synchronous loop.
+TEST_F(ReadAheadTest, PicturesFromAContextThatScoresMeanwhile) {
+  const PictureFormat gray{64, 48, 8, ChromaFormat::k400};
+  std::string ref_bytes = "YUV4MPEG2 W64 H48 F25:1 Cmono\n";
+  std::string dist_bytes = ref_bytes;
+  for (unsigned f = 0; f < 12; ++f) {
+    ref_bytes += "FRAME\n" + frame_bytes(gray, f, 0);
+    dist_bytes += "FRAME\n" + frame_bytes(gray, f * 3, 5);
+  }
+  const std::string ref = write("ref.y4m", ref_bytes);
+  const std::string dist = write("dist.y4m", dist_bytes);
+  const auto scores = [&](unsigned depth, unsigned threads) {
+    std::vector<double> out;
+    auto ctx = Context::create({.threads = threads, .backend = Backend::kCpu});
+    EXPECT_TRUE(ctx.ok());
+    if (!ctx.ok()) return out;
+    EXPECT_TRUE((*ctx)->use_feature("psnr").ok());
+    EXPECT_TRUE((*ctx)->use_feature("motion").ok());
+    auto r = open_video(ref, std::nullopt);
+    auto d = open_video(dist, std::nullopt);
+    EXPECT_TRUE(r.ok() && d.ok());
+    if (!r.ok() || !d.ok()) return out;
+    Context& c = **ctx;
+    auto pairs = ReadAhead::start(**r, **d, depth,
+                                  [&c](const PictureFormat& f) { return c.fetch_picture(f); });
+    EXPECT_TRUE(pairs.ok());
+    Picture a;
+    Picture b;
+    unsigned i = 0;
+    for (;; ++i) {
+      auto got = (*pairs)->next(a, b);
+      EXPECT_TRUE(got.ok()) << got.status().message();
+      if (!got.ok() || !*got) break;
+      Status s = c.read_pictures(std::move(a), std::move(b), i);
+      EXPECT_TRUE(s.ok()) << s.message();
+    }
+    (*pairs)->stop();
+    EXPECT_EQ(i, 12U);
+    EXPECT_TRUE(c.flush().ok());
+    for (const auto& name : c.metric_names()) {
+      for (unsigned f = 0; f < 12; ++f) {
+        auto v = c.score_at_index(name, f);
+        out.push_back(v.ok() ? *v : -1.0);
+      }
+    }
+    return out;
+  };
+  const std::vector<double> sync = scores(0, 0);
+  ASSERT_GE(sync.size(), 12U * 4);
+  for (const unsigned threads : {0U, 1U, 2U, 3U}) {
+    for (const unsigned depth : {0U, 2U, 4U}) {
+      SCOPED_TRACE(std::to_string(depth) + " " + std::to_string(threads));
+      const std::vector<double> got = scores(depth, threads);
+      ASSERT_EQ(got.size(), sync.size());
+      EXPECT_EQ(std::memcmp(got.data(), sync.data(), got.size() * sizeof(double)), 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vqx

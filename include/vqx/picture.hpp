@@ -94,9 +94,11 @@ class Picture {
   // Access for writing the samples. Context::read_pictures checks every
   // sample against the bit depth (an error for one above it), except in
   // pictures that VQX's own readers filled and checked; writing through
-  // this access makes the picture one to check again.
+  // this access makes the picture one to check again (and one whose every
+  // plane counts as filled: see VideoReader::read_planes).
   [[nodiscard]] Plane& plane(unsigned p) {
     samples_checked_ = false;
+    luma_only_ = false;
     return planes_[p];
   }
   [[nodiscard]] const Plane& plane(unsigned p) const { return planes_[p]; }
@@ -106,6 +108,7 @@ class Picture {
   PictureFormat fmt_;
   std::array<Plane, 3> planes_;
   bool samples_checked_ = false;  // by the reader that filled it (see plane())
+  bool luma_only_ = false;        // a reader filled the luma alone (see plane())
 };
 
 }  // namespace vqx

@@ -41,7 +41,7 @@ inline Status Error(Errc code, std::string message) { return {code, std::move(me
 template <typename T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Expected(T value) : v_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
   Expected(Status status) : v_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool ok() const { return std::holds_alternative<T>(v_); }
@@ -66,9 +66,9 @@ class [[nodiscard]] Expected {
 #define VQX_CONCAT_INNER(a, b) a##b
 #define VQX_CONCAT(a, b) VQX_CONCAT_INNER(a, b)
 
-#define VQX_RETURN_IF_ERROR(expr)           \
-  do {                                      \
-    ::vqx::Status vqx_status_ = (expr);     \
+#define VQX_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::vqx::Status vqx_status_ = (expr);        \
     if (!vqx_status_.ok()) return vqx_status_; \
   } while (0)
 

@@ -66,6 +66,14 @@ class VideoReader {
   // Returns true on a frame, false at a clean end of stream, or an error
   // (truncated frame, decode error, ...) whose message names the file.
   virtual Expected<bool> read(Picture& pic) = 0;
+  // Later reads fill only the first `planes` planes of each picture (1: the
+  // luma alone, when nothing reads the chroma: Context::planes_read()),
+  // passing over the others in the file; the planes not read keep what
+  // they held, and the picture is marked as holding its luma alone, so
+  // that a context which reads chroma refuses it. 0 or 3 and more: every
+  // plane (the default). Readers that cannot leave planes out (libav's
+  // decoders write every plane) read them all, which is always correct.
+  virtual void read_planes(unsigned /*planes*/) {}
   // Skips `frames` frames. Running out of frames before that is an error.
   // The base version reads into a scratch Picture.
   virtual Status skip(unsigned frames);

@@ -77,6 +77,12 @@ class Context {
   // thread, also while another calls read_pictures() (the reader threads
   // of vqx/read_ahead.hpp do), until the context is destroyed.
   Expected<Picture> fetch_picture(const PictureFormat& fmt);
+  // The planes of each picture that the registered features read: 1 when
+  // every one reads the luma alone (a reader may then leave the chroma
+  // unread: VideoReader::read_planes), else 3. Ask once the features and
+  // models are registered. A picture marked as holding its luma alone is
+  // refused by a context that reads more.
+  [[nodiscard]] unsigned planes_read() const;
   // Frames must come with index 0, 1, 2, ...; ref and dist must share one
   // format, the same for every frame.
   Status read_pictures(Picture ref, Picture dist, unsigned index);

@@ -85,6 +85,7 @@ struct ExtractorSpec {
   OptionSet options;  // the parsed options the spec was built from
   bool temporal = false;
   bool reads_chroma = false;                // see ChromaRule (core/family.hpp)
+  bool luma_only = false;                   // see ExtractorFamily::luma_only
   std::vector<ExtractorOutput> outputs;     // slot order
   std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
   // A CPU instance, in the surroundings the context gives it.

@@ -59,6 +59,7 @@ Expected<ExtractorSpec> ExtractorFamily::make_spec(const OptionMap& given) const
   spec.request = changed.empty() ? std::string(name) : std::string(name) + "=" + changed;
   spec.temporal = is_temporal(temporal, set);
   spec.reads_chroma = reads_chroma(chroma, set);
+  spec.luma_only = luma_only;
   spec.outputs = outputs_of(outputs, set, suffix);
   spec.aggregates = outputs_of(aggregates, set, suffix);
   spec.make_cpu = std::move(factories.cpu);

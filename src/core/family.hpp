@@ -82,6 +82,11 @@ struct ExtractorFamily {
   std::span<const FeatureAlias> provides = {};
   TemporalRule temporal = {};
   ChromaRule chroma = {};
+  // True when every output, whatever the options, depends on the luma
+  // planes alone: a context whose families all say so lets its readers
+  // leave the chroma planes unread (Context::planes_read). The family
+  // test holds each such family to it (other chroma, the same values).
+  bool luma_only = false;
   // The family's own code: typed parameters from the parsed options (and
   // refusal of what the bounds cannot express), then the factories.
   Expected<Factories> (*bind)(const OptionSet& options) = nullptr;

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/feature_spec.hpp"
+#include "core/picture_internals.hpp"
 #include "engine/backend.hpp"
 #include "engine/feature_collector.hpp"
 #include "engine/neutral_chroma.hpp"
@@ -150,6 +151,28 @@ bool any_reads_chroma(const std::deque<RegisteredExtractor>& extractors) {
 
 }  // namespace
 
+unsigned Context::planes_read() const {
+  for (const auto& r : impl_->registrations.extractors()) {
+    if (!r.spec.luma_only) return 3;
+  }
+  return 1;
+}
+
+namespace {
+
+// A picture a reader filled with its luma alone, given to a context that
+// reads its chroma: refused, never scored with stale chroma.
+Status check_planes_filled(const Context& ctx, const Picture& pic, const char* which,
+                           unsigned index) {
+  if (!detail::PictureInternals::luma_only(pic) || ctx.planes_read() == 1) return Status::Ok();
+  return Error(Errc::kInvalidArgument,
+               std::string("the ") + which + " picture of frame " + std::to_string(index) +
+                   " holds its luma alone (read with read_planes(1)), but a feature of this "
+                   "context reads its chroma");
+}
+
+}  // namespace
+
 Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   Impl& s = *impl_;
   if (s.flushed) return Error(Errc::kInvalidArgument, "read_pictures after flush");
@@ -168,6 +191,8 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
     return Error(Errc::kInvalidArgument, "empty picture");
   }
   // Before any family reads them (the error leaves the context usable).
+  VQX_RETURN_IF_ERROR(check_planes_filled(*this, ref, "reference", index));
+  VQX_RETURN_IF_ERROR(check_planes_filled(*this, dist, "distorted", index));
   VQX_RETURN_IF_ERROR(check_sample_range(ref, "reference", index));
   VQX_RETURN_IF_ERROR(check_sample_range(dist, "distorted", index));
   if (!s.format) {

@@ -108,11 +108,15 @@ Expected<bool> PackedFrameReader::read(Picture& pic) {
   std::uint32_t acc = 0;
   std::size_t got = 0;
   std::size_t expected = 0;
-  for (unsigned p = 0; p < fmt_.plane_count() && got == expected; ++p) {
+  const unsigned planes = fmt_.plane_count();
+  const bool luma_only = planes_read_ == 1 && planes > 1;
+  const unsigned filled = luma_only ? 1 : planes;
+  for (unsigned p = 0; p < filled && got == expected; ++p) {
     expected += std::size_t{fmt_.plane_width(p)} * fmt_.plane_height(p) * fmt_.bytes_per_sample();
     got += read_plane(pic.plane(p), p, acc);
   }
-  if (got == expected && payload_bytes_ > expected) {  // Y4M 444alpha's alpha plane
+  // The planes left out, and Y4M 444alpha's alpha plane, are passed over.
+  if (got == expected && payload_bytes_ > expected) {
     VQX_ASSIGN_OR_RETURN(const std::size_t passed, pass_over(payload_bytes_ - expected));
     got += passed;
   }
@@ -122,6 +126,7 @@ Expected<bool> PackedFrameReader::read(Picture& pic) {
                                    above_depth_message(fmt_.bpc));
   }
   detail::PictureInternals::mark_samples_checked(pic);  // the context need not check again
+  if (luma_only) detail::PictureInternals::mark_luma_only(pic);
   ++frames_;
   return true;
 }

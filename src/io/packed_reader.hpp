@@ -41,6 +41,7 @@ class PackedFrameReader : public VideoReader {
   Expected<bool> read(Picture& pic) final;
   Status skip(unsigned frames) final;
   void interrupt() final { file_.interrupt(); }
+  void read_planes(unsigned planes) final { planes_read_ = planes; }
 
  protected:
   // Reads what comes before the next frame's payload: true when a frame
@@ -82,6 +83,7 @@ class PackedFrameReader : public VideoReader {
   std::vector<iovec> rows_;                  // one per row, for rows that are not contiguous
   std::unique_ptr<std::uint8_t[]> scratch_;  // for what is passed over on a pipe
   std::uint64_t frames_ = 0;
+  unsigned planes_read_ = 0;  // read_planes(): 0 for every plane
 };
 
 }  // namespace vqx::io_detail

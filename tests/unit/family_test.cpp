@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <set>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "core/family.hpp"
 #include "libvmaf_feature_names.hpp"
@@ -203,6 +206,77 @@ TEST(FamilyModels, ADebugOutputNeedsTheModelToAskForIt) {
   EXPECT_NE(std::find(names.begin(), names.end(), "integer_vif_num"), names.end());
   std::filesystem::remove(without);
   std::filesystem::remove(with);
+}
+
+}  // namespace
+}  // namespace vqx
+
+namespace vqx {
+namespace {
+
+// Every value of every metric a context computes for `request` on three
+// frames whose luma comes from `luma_seed` and chroma from `chroma_seed`;
+// an empty list when the context refuses the request.
+std::vector<double> values_with_chroma(const std::string& request, unsigned chroma_seed) {
+  auto ctx = Context::create({.backend = Backend::kCpu});
+  if (!ctx.ok() || !(*ctx)->use_feature(request).ok()) return {};
+  const PictureFormat fmt = testutil::format(256, 192, 8, ChromaFormat::k420);
+  std::mt19937 luma(7);
+  std::mt19937 chroma(chroma_seed);
+  for (unsigned i = 0; i < 3; ++i) {
+    Picture ref = testutil::textured_picture(fmt, luma, 0.02, 0.05 + 0.01 * i, 0.07);
+    Picture dist = testutil::distorted(ref, luma, 0.03);
+    for (Picture* pic : {&ref, &dist}) {
+      for (unsigned p = 1; p < 3; ++p) {
+        Plane& plane = pic->plane(p);
+        for (unsigned y = 0; y < plane.height(); ++y) {
+          for (unsigned x = 0; x < plane.width(); ++x)
+            testutil::set_sample(plane, x, y, chroma() % 256);
+        }
+      }
+    }
+    EXPECT_TRUE((*ctx)->read_pictures(std::move(ref), std::move(dist), i).ok()) << request;
+  }
+  EXPECT_TRUE((*ctx)->flush().ok()) << request;
+  std::vector<double> values;
+  for (const std::string& name : (*ctx)->metric_names()) {
+    for (unsigned i = 0; i < 3; ++i) values.push_back((*ctx)->score_at_index(name, i).value());
+  }
+  return values;
+}
+
+// A family that says it reads the luma alone (the context then lets its
+// readers leave the chroma unread) computes the same bits whatever the
+// chroma holds: with its defaults and with each bool option flipped.
+TEST(Families, LumaOnlyFamiliesGiveTheSameValuesWhateverTheChroma) {
+  unsigned checked = 0;
+  for (const ExtractorFamily* f : all_families()) {
+    if (!f->luma_only) continue;
+    std::vector<std::string> requests = {f->name};
+    for (const OptionDef& o : f->options) {
+      if (const bool* b = std::get_if<bool>(&o.default_value)) {
+        requests.push_back(std::string(f->name) + "=" + o.name + "=" + (*b ? "false" : "true"));
+      }
+    }
+    for (const std::string& r : requests) {
+      const std::vector<double> a = values_with_chroma(r, 1);
+      if (a.empty()) continue;  // an option the family refuses alone
+      EXPECT_EQ(a, values_with_chroma(r, 2)) << r << " reads the chroma";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 11U);
+}
+
+// The flag is the context's answer: VMAF's features read the luma alone,
+// PSNR (with its chroma) does not.
+TEST(Families, PlanesReadIsOneOnlyWhenEveryFeatureReadsTheLumaAlone) {
+  auto ctx = Context::create({.backend = Backend::kCpu});
+  ASSERT_TRUE(ctx.ok());
+  ASSERT_TRUE((*ctx)->use_features_from_model("version=vmaf_v0.6.1").ok());
+  EXPECT_EQ((*ctx)->planes_read(), 1U);
+  ASSERT_TRUE((*ctx)->use_feature("psnr").ok());
+  EXPECT_EQ((*ctx)->planes_read(), 3U);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "fifo.hpp"
 #include "io/input_file.hpp"
 #include "vqx/video_reader.hpp"
+#include "vqx/vqx.hpp"
 
 namespace vqx {
 namespace {
@@ -346,6 +347,123 @@ TEST_F(PackedRead, InputFilePositionAndSeekOfARegularFile) {
   EXPECT_FALSE(in.error());
   ASSERT_TRUE(in.seek(3));
   EXPECT_EQ(in.getc(), static_cast<unsigned char>(bytes[3]));
+}
+
+}  // namespace
+}  // namespace vqx
+
+namespace vqx {
+namespace {
+
+// Every frame of `path` read with read_planes(1): the luma against
+// sample(), the chroma planes as the picture held them before (the value
+// `kept`), then the end; a frame cut short in its chroma is still one.
+void expect_luma_alone(const std::string& path, const std::optional<RawVideoParams>& raw,
+                       const PictureFormat& fmt, unsigned frames) {
+  auto reader = open_video(path, raw);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  (*reader)->read_planes(1);
+  constexpr std::uint32_t kept = 5;
+  Picture pic = Picture::make(fmt).value();
+  for (unsigned p = 1; p < fmt.plane_count(); ++p) {
+    Plane& plane = pic.plane(p);
+    for (unsigned y = 0; y < plane.height(); ++y) {
+      for (unsigned x = 0; x < plane.width(); ++x) {
+        if (fmt.bpc > 8) {
+          plane.row<std::uint16_t>(y)[x] = kept;
+        } else {
+          plane.row<std::uint8_t>(y)[x] = kept;
+        }
+      }
+    }
+  }
+  for (unsigned f = 0; f < frames; ++f) {
+    auto got = (*reader)->read(pic);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    ASSERT_TRUE(*got) << "frame " << f;
+    for (unsigned p = 0; p < fmt.plane_count(); ++p) {
+      for (unsigned y = 0; y < fmt.plane_height(p); ++y) {
+        for (unsigned x = 0; x < fmt.plane_width(p); ++x) {
+          ASSERT_EQ(pic.plane(p).at(x, y), p == 0 ? sample(p, x, y, f, fmt.bpc) : kept)
+              << "frame " << f << " plane " << p << " x " << x << " y " << y;
+        }
+      }
+    }
+  }
+  auto end = (*reader)->read(pic);
+  ASSERT_TRUE(end.ok()) << end.status().message();
+  EXPECT_FALSE(*end);
+}
+
+// read_planes(1) reads the luma and passes over the chroma (a seek in a
+// file, a read through a pipe), frame after frame, as Y4M and raw.
+TEST_F(PackedRead, LumaAloneLeavesTheChromaAndReadsEveryFrame) {
+  for (const PictureFormat fmt : {PictureFormat{100, 37, 8, ChromaFormat::k420},
+                                  PictureFormat{64, 20, 10, ChromaFormat::k444}}) {
+    SCOPED_TRACE(std::to_string(fmt.bpc) + " " + to_string(fmt.chroma));
+    const std::string y = y4m(fmt, 3);
+    expect_luma_alone(write("v.y4m", y), std::nullopt, fmt, 3);
+    {
+      const Fifo fifo(y);
+      expect_luma_alone(fifo.path(), std::nullopt, fmt, 3);
+    }
+    std::string raw;
+    for (unsigned f = 0; f < 3; ++f) raw += packed_frame(fmt, f);
+    const RawVideoParams params{fmt.width, fmt.height, fmt.bpc, fmt.chroma};
+    expect_luma_alone(write("v.yuv", raw), params, fmt, 3);
+    const Fifo fifo(raw);
+    expect_luma_alone(fifo.path(), params, fmt, 3);
+  }
+}
+
+// A frame cut short in the chroma that is passed over is still truncated.
+TEST_F(PackedRead, LumaAloneStillFindsAFrameCutShortInItsChroma) {
+  const PictureFormat fmt{100, 20, 8, ChromaFormat::k420};
+  const std::string whole = y4m(fmt, 2);
+  const std::size_t payload = fmt.packed_frame_bytes();
+  // Through a pipe: a regular file's frames are counted, and a cut found,
+  // when it is opened.
+  const Fifo fifo(whole.substr(0, whole.size() - 300));
+  const std::string& path = fifo.path();
+  auto reader = open_video(path, std::nullopt);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  (*reader)->read_planes(1);
+  Picture pic;
+  auto first = (*reader)->read(pic);
+  ASSERT_TRUE(first.ok() && *first) << first.status().message();
+  auto second = (*reader)->read(pic);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().message(), path + ": frame 1 is truncated (got " +
+                                           std::to_string(payload - 300) + " of " +
+                                           std::to_string(payload) + " bytes)");
+}
+
+// A picture read with its luma alone is scored by a context whose features
+// read the luma alone, and refused, naming the reason, by one that reads
+// the chroma (never scored with chroma left from another frame).
+TEST_F(PackedRead, AContextThatReadsChromaRefusesAPictureReadWithItsLumaAlone) {
+  const PictureFormat fmt{64, 32, 8, ChromaFormat::k420};
+  const std::string path = write("v.y4m", y4m(fmt, 1));
+  for (const bool chroma : {false, true}) {
+    auto reader = open_video(path, std::nullopt);
+    ASSERT_TRUE(reader.ok()) << reader.status().message();
+    auto ctx = Context::create({.backend = Backend::kCpu});
+    ASSERT_TRUE(ctx.ok());
+    ASSERT_TRUE((*ctx)->use_feature(chroma ? "psnr" : "float_psnr").ok());
+    (*reader)->read_planes(1);
+    Picture ref;
+    ASSERT_TRUE((*reader)->read(ref).value());
+    Picture dist = Picture::make(fmt).value();
+    const Status s = (*ctx)->read_pictures(std::move(ref), std::move(dist), 0);
+    if (!chroma) {
+      EXPECT_TRUE(s.ok()) << s.message();
+      continue;
+    }
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.message(),
+              "the reference picture of frame 0 holds its luma alone (read with "
+              "read_planes(1)), but a feature of this context reads its chroma");
+  }
 }
 
 }  // namespace

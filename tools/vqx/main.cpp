@@ -81,6 +81,9 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
     if (auto s = ctx.use_feature(f); !s.ok()) return fail("--feature " + f + ": " + s.message());
   }
 
+  // Only the planes the features read are read: the luma alone for VMAF.
+  (*ref)->read_planes(ctx.planes_read());
+  (*dist)->read_planes(ctx.planes_read());
   if (auto s = (*ref)->skip(o.frame_skip_ref); !s.ok()) return fail(s);
   if (auto s = (*dist)->skip(o.frame_skip_dist); !s.ok()) return fail(s);
 

@@ -77,6 +77,7 @@ const ExtractorFamily& integer_adm_family() {
       .options = adm::option_defs(),
       .outputs = adm::kOutputs,
       .provides = adm::kProvides,
+      .luma_only = true,
       .bind = bind_family<AdmParams, read_params, IntegerAdmExtractor, VQX_TWIN(&adm::make_twin)>,
   };
   return kFamily;

@@ -88,6 +88,7 @@ const ExtractorFamily& float_ansnr_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       // float_ansnr.c declares no options.
+      .luma_only = true,
       .bind = bind_family<NoParams, read_no_params, AnsnrExtractor>,
   };
   return kFamily;

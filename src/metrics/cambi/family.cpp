@@ -262,6 +262,7 @@ const ExtractorFamily& cambi_family() {
       .provides = kProvides,
       // Heatmaps are written frame after frame, in order.
       .temporal = {TemporalRule::kWhenSet, "heatmaps_path"},
+      .luma_only = true,
       .bind = bind_family<Params, read_params, CambiExtractor>,
   };
   return kFamily;

@@ -146,6 +146,7 @@ const ExtractorFamily& float_adm_family() {
       .options = float_adm::option_defs(),
       .outputs = float_adm::kOutputs,
       .provides = float_adm::kProvides,
+      .luma_only = true,
       .bind = bind_family<Params, read_params, FloatAdmExtractor>,
   };
   return kFamily;

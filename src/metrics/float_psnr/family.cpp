@@ -58,6 +58,7 @@ const ExtractorFamily& float_psnr_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       // float_psnr.c declares no options.
+      .luma_only = true,
       .bind = bind_family<NoParams, read_no_params, FloatPsnrExtractor,
                           VQX_TWIN(&float_psnr::make_twin)>,
   };

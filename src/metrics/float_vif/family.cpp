@@ -175,6 +175,7 @@ const ExtractorFamily& float_vif_family() {
       .options = float_vif::option_defs(),
       .outputs = float_vif::kOutputs,
       .provides = float_vif::kProvides,
+      .luma_only = true,
       .bind = bind_family<VifConfig, read_config, FloatVifExtractor>,
   };
   return kFamily;

@@ -67,6 +67,7 @@ const ExtractorFamily& float_moment_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       // float_moment.c declares no options.
+      .luma_only = true,
       .bind = bind_family<NoParams, read_no_params, MomentExtractor, VQX_TWIN(&moment::make_twin)>,
   };
   return kFamily;

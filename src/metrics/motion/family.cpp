@@ -174,6 +174,7 @@ const ExtractorFamily& integer_motion_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .temporal = {TemporalRule::kAlways},
+      .luma_only = true,
       .bind = bind_family<Params, read_params, MotionExtractor, VQX_TWIN(&motion::make_twin)>,
   };
   return kFamily;

@@ -162,6 +162,7 @@ const ExtractorFamily& float_ms_ssim_family() {
       .options = ssim::ms_ssim_option_defs(),
       .outputs = ssim::kMsSsimOutputs,
       .provides = ssim::kMsSsimProvides,
+      .luma_only = true,
       .bind = bind_family<MsSsimConfig, read_config, FloatMsSsimExtractor>,
   };
   return kFamily;

@@ -139,6 +139,7 @@ const ExtractorFamily& float_ssim_family() {
       .options = ssim::ssim_option_defs(),
       .outputs = ssim::kSsimOutputs,
       .provides = ssim::kSsimProvides,
+      .luma_only = true,
       .bind = bind_family<SsimConfig, read_config, FloatSsimExtractor>,
   };
   return kFamily;

@@ -64,6 +64,7 @@ const ExtractorFamily& integer_vif_family() {
       .options = vif::option_defs(),
       .outputs = vif::kOutputs,
       .provides = vif::kProvides,
+      .luma_only = true,
       .bind = bind_family<Config, read_config, IntegerVifExtractor, VQX_TWIN(&vif::make_twin)>,
   };
   return kFamily;

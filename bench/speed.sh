@@ -25,13 +25,17 @@
 #   --gpu-threads N    worker threads of the GPU rows (default 8)
 #   --sizes LIST       default "3840x2160 1920x1080"
 #   --bits LIST        default "8 10 12"
+#   --cpu-bits LIST    the depths of the CPU rows (default: --bits)
 #   --runs N           runs per row, the median taken (default 3)
 #   --gpu-frames N     frames per GPU row at 3840x2160 (default 250)
 #   --cpu-frames N     frames per CPU row at 3840x2160 (default 32); smaller
 #                      sizes get more, in proportion to the pixels, at most 4x
 #   --ref-cpu PATH     the reference's `vmaf` command (a CPU build)
 #   --ref-cuda PATH    the reference's `vmaf` built with enable_cuda
+#   --budget S         start no row after S seconds (0: no limit); the rows
+#                      left are listed as not run (the device call's limit)
 #   --out FILE         also write the table (and the raw times, FILE.runs) there
+# Rows run 8-bit first (both sizes), then 10, then 12; progress on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +46,8 @@ threads=$((cores < 16 ? cores : 16))
 gpu_threads=8
 sizes="3840x2160 1920x1080"
 depths="8 10 12"
+cpu_depths=""
+budget=0
 runs=3
 gpu_frames=250
 cpu_frames=32
@@ -57,6 +63,8 @@ while [ $# -gt 0 ]; do
     --gpu-threads) gpu_threads=$2 ;;
     --sizes) sizes=$2 ;;
     --bits) depths=$2 ;;
+    --cpu-bits) cpu_depths=$2 ;;
+    --budget) budget=$2 ;;
     --runs) runs=$2 ;;
     --gpu-frames) gpu_frames=$2 ;;
     --cpu-frames) cpu_frames=$2 ;;
@@ -67,6 +75,7 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
+[ -n "$cpu_depths" ] || cpu_depths=$depths
 vqx=$build/vqx
 api=$build/bench/gpu/vqx_gpu_bench
 synth=$build/bench/vqx_synth_y4m
@@ -175,6 +184,28 @@ api_row() {
   row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "$(median <"$work/api")"
 }
 
+# spent: whether the time budget is spent (then the row is listed, not run).
+spent() {
+  [ "$budget" != 0 ] &&
+    awk -v s="$started" -v e="$(now)" -v b="$budget" 'BEGIN {exit !(e - s > b)}'
+}
+# timed KIND ARGS...: KIND's row (command_row or api_row) unless the budget
+# is spent.
+timed() {
+  local kind=$1
+  shift
+  if spent; then
+    if [ "$kind" = api_row ]; then
+      row "vqx API" "${4}x$5" "$6" "$1" "$2" "$3" "not run: the time budget ($budget s) was spent"
+    else
+      row "$1" "${5}x$6" "$7" "$2" "$3" "$4" "not run: the time budget ($budget s) was spent"
+    fi
+    return
+  fi
+  echo "bench/speed.sh: $(date -u +%H:%M:%S) $kind $*" | cut -c1-150 >&2
+  "$kind" "$@"
+}
+
 # frames_at BASE W H: BASE frames at 3840x2160, more at smaller sizes in
 # proportion to the pixels (at most 4x), fewer at larger ones (at least 8).
 frames_at() {
@@ -184,14 +215,22 @@ frames_at() {
 
 started=$(now)
 model=(--model version=vmaf_v0.6.1)
-has() { case " $backends " in *" $1 "*) return 0 ;; esac; return 1; }
-for size in $sizes; do
-  w=${size%x*} h=${size#*x}
-  nc=$(frames_at "$cpu_frames" "$w" "$h")
-  ng=$(frames_at "$gpu_frames" "$w" "$h")
-  for bits in $depths; do
+has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+for bits in $depths; do
+  for size in $sizes; do
+    w=${size%x*} h=${size#*x}
+    nc=$(frames_at "$cpu_frames" "$w" "$h")
+    ng=$(frames_at "$gpu_frames" "$w" "$h")
+    gpu_rows=0 cpu_rows=0
+    has "$backends" cuda && gpu_rows=1
+    has "$backends" cpu && has "$cpu_depths" "$bits" && cpu_rows=1
+    [ $((gpu_rows + cpu_rows)) -gt 0 ] || continue
     n=$nc
-    has cuda && [ "$ng" -gt "$n" ] && n=$ng
+    [ "$gpu_rows" = 1 ] && [ "$ng" -gt "$n" ] && n=$ng
+    if spent; then
+      notes+=("${size} ${bits}-bit: not run, the time budget ($budget s) was spent")
+      continue
+    fi
     bytes=$(((bits > 8 ? 2 : 1) * (w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2)) + 6))
     need_kb=$((2 * bytes * n / 1024 + 65536))
     free_kb=$(df -Pk "$work" | awk 'NR == 2 {print $4}')
@@ -199,20 +238,21 @@ for size in $sizes; do
       notes+=("${size} ${bits}-bit: skipped, the pair needs $((need_kb / 1024)) MiB and $tmp has $((free_kb / 1024)) MiB free")
       continue
     fi
+    echo "bench/speed.sh: $(date -u +%H:%M:%S) writing the ${size} ${bits}-bit pair, $n frames" >&2
     "$synth" "$w" "$h" "$bits" "$n" "$work/ref.y4m" "$work/dist.y4m"
     pair=(-r "$work/ref.y4m" -d "$work/dist.y4m")
-    if has cuda; then
-      command_row "vqx" cuda "$gpu_threads" "$ng" "$w" "$h" "$bits" \
+    if [ "$gpu_rows" = 1 ]; then
+      timed command_row "vqx" cuda "$gpu_threads" "$ng" "$w" "$h" "$bits" \
         "$vqx" "${pair[@]}" "${model[@]}" --backend cuda --threads "$gpu_threads" -q
-      api_row cuda "$gpu_threads" "$ng" "$w" "$h" "$bits"
-      [ -z "$ref_cuda" ] || command_row "reference" cuda "$gpu_threads" "$ng" "$w" "$h" "$bits" \
-        "$ref_cuda" "${pair[@]}" "${model[@]}" --threads "$gpu_threads" -q
+      timed api_row cuda "$gpu_threads" "$ng" "$w" "$h" "$bits"
+      [ -z "$ref_cuda" ] || timed command_row "reference" cuda "$gpu_threads" "$ng" "$w" "$h" \
+        "$bits" "$ref_cuda" "${pair[@]}" "${model[@]}" --threads "$gpu_threads" -q
     fi
-    if has cpu; then
-      command_row "vqx" cpu "$threads" "$nc" "$w" "$h" "$bits" \
+    if [ "$cpu_rows" = 1 ]; then
+      timed command_row "vqx" cpu "$threads" "$nc" "$w" "$h" "$bits" \
         "$vqx" "${pair[@]}" "${model[@]}" --backend cpu --threads "$threads" -q
-      api_row cpu "$threads" "$nc" "$w" "$h" "$bits"
-      [ -z "$ref_cpu" ] || command_row "reference" cpu "$threads" "$nc" "$w" "$h" "$bits" \
+      timed api_row cpu "$threads" "$nc" "$w" "$h" "$bits"
+      [ -z "$ref_cpu" ] || timed command_row "reference" cpu "$threads" "$nc" "$w" "$h" "$bits" \
         "$ref_cpu" "${pair[@]}" "${model[@]}" --threads "$threads" -q
     fi
     rm -f "$work/ref.y4m" "$work/dist.y4m"
@@ -251,8 +291,7 @@ table() {
           if (key in ref) { need = 2 * ref[key]; goal = goal sprintf(" (%.1f fps)", need) }
         }
         met = "-"
-        if (goal != "" && num(fps[i]) && need) met = fps[i] >= need ? "yes" : "no"
-        else if (goal != "" && need == 0) met = "no reference"
+        if (goal != "" && num(fps[i])) met = need ? (fps[i] >= need ? "yes" : "no") : "no reference"
         if (goal != "" && bits[i] != 8) { goal = "(" goal ")"; met = "(" met ")" }
         if (goal == "") goal = "-"
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", run[i], size[i], bits[i], be[i], th[i], fr[i], fps[i], ratio, goal, met

@@ -90,8 +90,40 @@ if [ -n "$ref_cuda" ] && ! grep -qa vmaf_cuda_state_init "$ref_cuda"; then
 fi
 [ -x "$api" ] || { echo "bench/speed.sh: no vqx_gpu_bench at $api: the API rows are skipped" >&2; api=""; }
 
+# frames_at BASE W H: BASE frames at 3840x2160, more at smaller sizes in
+# proportion to the pixels (at most 4x), fewer at larger ones (at least 8).
+frames_at() {
+  awk -v b="$1" -v p="$(($2 * $3))" 'BEGIN {
+    k = 3840 * 2160 / p; if (k > 4) k = 4; n = int(b * k + 0.5); if (n < 8) n = 8; print n }'
+}
+has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+# pair_frames W H: the frames of the pair at that size (its longest rows').
+pair_frames() {
+  local nc ng
+  nc=$(frames_at "$cpu_frames" "$1" "$2")
+  ng=$(frames_at "$gpu_frames" "$1" "$2")
+  if has "$backends" cuda && [ "$ng" -gt "$nc" ]; then echo "$ng"; else echo "$nc"; fi
+}
+# pair_kb W H BITS N: KiB the pair takes, with 64 MiB to spare.
+pair_kb() {
+  local frame=$((($3 > 8 ? 2 : 1) * ($1 * $2 + 2 * (($1 + 1) / 2) * (($2 + 1) / 2)) + 6))
+  echo $((2 * frame * $4 / 1024 + 65536))
+}
+free_kb() { df -Pk "$1" | awk 'NR == 2 {print $4}'; }
+
+# /dev/shm when it holds the largest pair (a container's may be small),
+# else $TMPDIR or /tmp.
+largest=0
+for size in $sizes; do
+  for bits in $depths; do
+    kb=$(pair_kb "${size%x*}" "${size#*x}" "$bits" "$(pair_frames "${size%x*}" "${size#*x}")")
+    [ "$kb" -le "$largest" ] || largest=$kb
+  done
+done
 tmp=${TMPDIR:-/tmp}
-[ -d /dev/shm ] && [ -w /dev/shm ] && tmp=/dev/shm
+if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(free_kb /dev/shm)" -ge "$largest" ]; then
+  tmp=/dev/shm
+fi
 work=$(mktemp -d "$tmp/vqx_speed.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 rows=$work/rows
@@ -206,16 +238,9 @@ timed() {
   "$kind" "$@"
 }
 
-# frames_at BASE W H: BASE frames at 3840x2160, more at smaller sizes in
-# proportion to the pixels (at most 4x), fewer at larger ones (at least 8).
-frames_at() {
-  awk -v b="$1" -v p="$(($2 * $3))" 'BEGIN {
-    k = 3840 * 2160 / p; if (k > 4) k = 4; n = int(b * k + 0.5); if (n < 8) n = 8; print n }'
-}
 
 started=$(now)
 model=(--model version=vmaf_v0.6.1)
-has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 for bits in $depths; do
   for size in $sizes; do
     w=${size%x*} h=${size#*x}
@@ -225,17 +250,15 @@ for bits in $depths; do
     has "$backends" cuda && gpu_rows=1
     has "$backends" cpu && has "$cpu_depths" "$bits" && cpu_rows=1
     [ $((gpu_rows + cpu_rows)) -gt 0 ] || continue
-    n=$nc
-    [ "$gpu_rows" = 1 ] && [ "$ng" -gt "$n" ] && n=$ng
+    n=$(pair_frames "$w" "$h")
     if spent; then
       notes+=("${size} ${bits}-bit: not run, the time budget ($budget s) was spent")
       continue
     fi
-    bytes=$(((bits > 8 ? 2 : 1) * (w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2)) + 6))
-    need_kb=$((2 * bytes * n / 1024 + 65536))
-    free_kb=$(df -Pk "$work" | awk 'NR == 2 {print $4}')
-    if [ "$need_kb" -gt "$free_kb" ]; then
-      notes+=("${size} ${bits}-bit: skipped, the pair needs $((need_kb / 1024)) MiB and $tmp has $((free_kb / 1024)) MiB free")
+    need=$(pair_kb "$w" "$h" "$bits" "$n")
+    free=$(free_kb "$work")
+    if [ "$need" -gt "$free" ]; then
+      notes+=("${size} ${bits}-bit: skipped, the pair needs $((need / 1024)) MiB and $tmp has $((free / 1024)) MiB free")
       continue
     fi
     echo "bench/speed.sh: $(date -u +%H:%M:%S) writing the ${size} ${bits}-bit pair, $n frames" >&2

@@ -42,7 +42,7 @@ sys.exit(0 if ok else 1)
 PY
 done
 
-bash bench/speed.sh --build "$build" --sizes "${w}x$h" --bits 8 --cpu-frames 2 --gpu-frames 2 --runs 1 \
+bash bench/speed.sh --build "$build" --sizes "${w}x$h" --bits 8 --cpu-frames 16 --gpu-frames 2 --runs 3 \
   --threads 2 >"$work/table.md" 2>"$work/log"
 cat "$work/table.md"
 grep -Eq "^\| vqx \| ${w}x$h \| 8 \| cpu \| 2 \| [0-9]+ \| [0-9]+\.[0-9] \|" "$work/table.md" ||

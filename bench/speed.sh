@@ -134,7 +134,12 @@ notes=()
 
 now() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-first_line() { grep -v '^[[:space:]]*$' "$1" | head -n 1 | cut -c1-160; }
+# why: the first line the last run wrote on stderr, else its exit status.
+why() {
+  local line
+  line=$(grep -v '^[[:space:]]*$' "$work/stderr" | head -n 1 | cut -c1-160 || true)
+  echo "${line:-exit status $(cat "$work/rc")}"
+}
 
 # seconds CMD...: wall seconds of one run; the run's stderr is in
 # $work/stderr; returns the command's status.
@@ -143,13 +148,14 @@ seconds() {
   start=$(now)
   timeout 300 "$@" >/dev/null 2>"$work/stderr" || rc=$?
   end=$(now)
+  echo "$rc" >"$work/rc"
   awk -v s="$start" -v e="$end" 'BEGIN {printf "%.6f\n", e - s}'
   return $rc
 }
 
 # row RUN SIZE BITS BACKEND THREADS FRAMES FPS: one line of the table's data
 # (FPS is a number, or "skipped: why" / "failed: why").
-row() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$@" >>"$rows"; }
+row() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7//|//}" >>"$rows"; }
 
 # The reference's CUDA build falls back to the CPU when it finds no device
 # (it says "using CPU" and carries on): that is not a CUDA row.
@@ -165,17 +171,21 @@ command_row() {
   local i one full
   # A first 1-frame run: says whether this backend runs here, and brings the
   # program and the pair into the page cache.
-  if ! seconds "$@" --frame_cnt 1 >/dev/null || ran_elsewhere "$run" "$backend"; then
-    row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $(first_line "$work/stderr")"
+  if ! seconds "$@" --frame_cnt 1 >/dev/null; then
+    row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $(why)"
+    return
+  fi
+  if ran_elsewhere "$run" "$backend"; then
+    row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: it fell back to the CPU: $(why)"
     return
   fi
   : >"$work/one"
   : >"$work/full"
   for i in $(seq "$runs"); do
     seconds "$@" --frame_cnt 1 >>"$work/one" || { row "$run" "${w}x$h" "$bits" "$backend" "$t" \
-      "$n" "failed: $(first_line "$work/stderr")"; return; }
+      "$n" "failed: $(why)"; return; }
     seconds "$@" --frame_cnt "$n" >>"$work/full" || { row "$run" "${w}x$h" "$bits" "$backend" \
-      "$t" "$n" "failed: $(first_line "$work/stderr")"; return; }
+      "$t" "$n" "failed: $(why)"; return; }
   done
   one=$(median <"$work/one")
   full=$(median <"$work/full")
@@ -193,14 +203,15 @@ api_row() {
   fi
   : >"$work/api"
   for i in $(seq "$runs"); do
-    if ! line=$(timeout 300 "$api" --backend "$backend" --threads "$t" --frames "$n" \
-        --size "${w}x$h" --bpc "$bits" --label speed 2>"$work/stderr"); then
-      local why
-      why=$(first_line "$work/stderr")
+    local rc=0
+    line=$(timeout 300 "$api" --backend "$backend" --threads "$t" --frames "$n" \
+      --size "${w}x$h" --bpc "$bits" --label speed 2>"$work/stderr") || rc=$?
+    echo "$rc" >"$work/rc"
+    if [ "$rc" != 0 ]; then
       if [ "$i" = 1 ]; then
-        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $why"
+        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $(why)"
       else
-        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "failed: $why"
+        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "failed: $(why)"
       fi
       return
     fi

@@ -63,7 +63,7 @@ stage_build() {
     -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DVQX_WITH_LIBAV=OFF \
     -DVQX_BUILD_BENCH=ON >/dev/null
   cmake --build "$build" -j "$(nproc)" --target "${carry_targets[@]}"
-  rm -rf "$carry/build" "$carry/lib" "$carry/ref"
+  rm -rf "$carry/build" "$carry/lib" "$carry/ref" "$carry/programs.tar.xz"
   mkdir -p "$carry/build"
   # ctest's files and the test, benchmark and CLI binaries, at their paths.
   (cd "$build" && find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' \
@@ -76,7 +76,10 @@ stage_build() {
   local programs
   mapfile -t programs < <(find "$carry/build" -type f -perm -u+x)
   stage_libs "${programs[@]}"
-  grep -qx "/$carry/" .git/info/exclude 2>/dev/null || echo "/$carry/" >> .git/info/exclude
+  # Ignored by git: in a worktree .git is a file, so ask git where the file is.
+  local exclude
+  exclude=$(git rev-parse --git-path info/exclude)
+  grep -qx "/$carry/" "$exclude" 2>/dev/null || echo "/$carry/" >>"$exclude"
   du -sh "$carry"
 }
 
@@ -116,8 +119,30 @@ PY
   du -sh "$carry/corpus"
 }
 
+# Over VQX_CARRY_PACK_MIB (56) MiB, the programs (build/, ref/, lib/) go
+# into one xz archive: the eleven binaries each hold the whole library, so a
+# solid archive is a tenth of their size (60 MB in 6 MB, 2026-12-01). The
+# device unpacks it (xz there) before anything runs.
+pack_if_large() {
+  local mib
+  mib=$(($(du -sb "$carry" | cut -f1) / 1048576))
+  if [ "$mib" -le "${VQX_CARRY_PACK_MIB:-56}" ]; then
+    echo "carry: $mib MiB, as files"
+    return
+  fi
+  local parts=()
+  for d in build ref lib; do [ ! -d "$carry/$d" ] || parts+=("$d"); done
+  tar -C "$carry" -cf - "${parts[@]}" | xz -T0 -6 >"$carry/programs.tar.xz"
+  (cd "$carry" && rm -rf "${parts[@]}")
+  echo "carry: $mib MiB as files, $(($(du -sb "$carry" | cut -f1) / 1048576)) MiB with the programs packed"
+}
+
 # The carried build at its path, and its libraries.
 device_setup() {
+  if [ -f "$carry/programs.tar.xz" ] && [ ! -d "$carry/build" ]; then
+    command -v xz >/dev/null || { echo "$0: the carry is packed (xz) and this machine has no xz" >&2; exit 2; }
+    xz -dc "$carry/programs.tar.xz" | tar -C "$carry" -xf -
+  fi
   mkdir -p "$(dirname "$build")"
   ln -sfn "$PWD/$carry/build" "$build"
   export LD_LIBRARY_PATH="$PWD/$carry/lib:${LD_LIBRARY_PATH:-}"
@@ -204,6 +229,7 @@ case "$mode" in
         *) echo "$0 build: unknown option $1" >&2; exit 2 ;;
       esac
     done
+    pack_if_large
     ;;
   device) device ;;
   bench) device_setup && bench "${OUT:-/tmp/vqx_gpu_out}" ;;

@@ -6,7 +6,11 @@
 #                                      libraries) and stages what the device
 #                                      needs in .gpu_carry/ (git-ignored)
 #   scripts/gpu_device_run.sh device   there: ctest -L "gpu|contract",
-#                                      then the benchmark; logs to $OUT
+#                                      then the benchmark and the speed
+#                                      table (bench/speed.sh); logs to $OUT
+#   scripts/gpu_device_run.sh speed    there: the speed table alone, every
+#                                      depth for the CPU rows too (a call of
+#                                      its own: about 9 minutes at most)
 #
 # With the device tool, the one call is:
 #   run(command="bash scripts/gpu_device_run.sh device", carry=[".gpu_carry"])
@@ -18,33 +22,73 @@
 # .gpu_carry/before; the device run then times it and this build's in
 # alternating pairs (4K and 1080p, vmaf_v0.6.1), the figure a refactor must
 # not lower.
+# Optional reference: scripts/gpu_device_run.sh build --ref-cpu VMAF
+# --ref-cuda VMAF copies libvmaf's `vmaf` command (a CPU build, and a build
+# with enable_cuda; both built outside the repository) into .gpu_carry/ref,
+# with the shared libraries they need; the speed table then has their rows
+# beside vqx's.
+#
+# The carry is built for sm_90 alone (the H200) in build/cuda90, so that
+# the tests, the vqx command and the benchmarks fit in the device tool's
+# 64 MiB; the CI preset (build/cuda: sm_80 and sm_90) is left as it is.
+# The whole device call is kept to about VQX_DEVICE_BUDGET seconds (480):
+# the speed table starts no row after that, less what the tests took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 carry=.gpu_carry
-build=build/cuda
+build=build/cuda90
+# What the device runs: the GPU and contract tests, the benchmark, the vqx
+# command and the speed table's pair generator.
+carry_targets=(vqx_gpu_tests vqx_gpu_first_frame_vif vqx_gpu_first_frame_adm
+               vqx_gpu_first_frame_motion vqx_gpu_first_frame_psnr
+               vqx_gpu_first_frame_float_psnr vqx_gpu_first_frame_float_moment
+               vqx_gpu_fault_tests vqx_gpu_poison_test vqx_contract_tests
+               vqx_gpu_bench vqx_cli vqx_synth_y4m)
+
+# stage_libs FILE...: the shared libraries the programs need beyond the
+# base system, into $carry/lib.
+stage_libs() {
+  mkdir -p "$carry/lib"
+  for f in "$@"; do
+    ldd "$f" 2>/dev/null | awk '/=> \//{print $3}'
+  done | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux)[.-]' |
+    xargs -r -I{} cp -L {} "$carry/lib/" || true
+}
 
 stage_build() {
-  cmake --preset cuda -DVQX_WITH_LIBAV=OFF >/dev/null
-  cmake --build --preset cuda -j "$(nproc)"
-  rm -rf "$carry/build"
+  local nvcc
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQX_WERROR=ON -DVQX_GPU=cuda \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DVQX_WITH_LIBAV=OFF \
+    -DVQX_BUILD_BENCH=ON >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target "${carry_targets[@]}"
+  rm -rf "$carry/build" "$carry/lib" "$carry/ref" "$carry/programs.tar.xz"
   mkdir -p "$carry/build"
   # ctest's files and the test, benchmark and CLI binaries, at their paths.
   (cd "$build" && find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' \
       -o -name '*_tests.cmake' -o -name vqx_gpu_tests \
       -o -name 'vqx_gpu_first_frame_*' -o -name vqx_gpu_fault_tests -o -name vqx_gpu_poison_test \
       -o -name vqx_contract_tests \
-      -o -name vqx_gpu_bench \) \
-      -type f -print0 | xargs -0 -I{} cp --parents {} "../../$carry/build/")
+      -o -name vqx_gpu_bench -o -path ./vqx -o -name vqx_synth_y4m \) \
+      -type f -print0 | xargs -0 -I{} cp --parents {} "$OLDPWD/$carry/build/")
   find "$carry/build" -type f -perm -u+x -exec strip --strip-unneeded {} +
-  # Shared libraries the binaries need beyond the base system.
-  mkdir -p "$carry/lib"
-  for f in $(find "$carry/build" -type f -perm -u+x); do
-    ldd "$f" 2>/dev/null | awk '/=> \//{print $3}'
-  done | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux)[.-]' |
-    xargs -r -I{} cp -L {} "$carry/lib/" || true
-  grep -qx "/$carry/" .git/info/exclude 2>/dev/null || echo "/$carry/" >> .git/info/exclude
+  local programs
+  mapfile -t programs < <(find "$carry/build" -type f -perm -u+x)
+  stage_libs "${programs[@]}"
+  # Ignored by git: in a worktree .git is a file, so ask git where the file is.
+  local exclude
+  exclude=$(git rev-parse --git-path info/exclude)
+  grep -qx "/$carry/" "$exclude" 2>/dev/null || echo "/$carry/" >>"$exclude"
   du -sh "$carry"
+}
+
+stage_ref() {  # NAME PATH: a reference `vmaf` command, as $carry/ref/NAME
+  mkdir -p "$carry/ref"
+  cp -L "$2" "$carry/ref/$1"
+  strip --strip-unneeded "$carry/ref/$1"
+  stage_libs "$carry/ref/$1"
+  du -sh "$carry/ref/$1" "$carry"
 }
 
 stage_corpus() {  # DIR N: first N frames of each decoded pair
@@ -75,11 +119,39 @@ PY
   du -sh "$carry/corpus"
 }
 
-device() {
-  local out=${OUT:-/tmp/vqx_gpu_out}
-  mkdir -p "$out" build
-  ln -sfn "../$carry/build" "$build"
+# Over VQX_CARRY_PACK_MIB (56) MiB, the programs (build/, ref/, lib/) go
+# into one xz archive: the eleven binaries each hold the whole library, so a
+# solid archive is a tenth of their size (60 MB in 6 MB, 2026-12-01). The
+# device unpacks it (xz there) before anything runs.
+pack_if_large() {
+  local mib
+  mib=$(($(du -sb "$carry" | cut -f1) / 1048576))
+  if [ "$mib" -le "${VQX_CARRY_PACK_MIB:-56}" ]; then
+    echo "carry: $mib MiB, as files"
+    return
+  fi
+  local parts=()
+  for d in build ref lib; do [ ! -d "$carry/$d" ] || parts+=("$d"); done
+  tar -C "$carry" -cf - "${parts[@]}" | xz -T0 -6 >"$carry/programs.tar.xz"
+  (cd "$carry" && rm -rf "${parts[@]}")
+  echo "carry: $mib MiB as files, $(($(du -sb "$carry" | cut -f1) / 1048576)) MiB with the programs packed"
+}
+
+# The carried build at its path, and its libraries.
+device_setup() {
+  if [ -f "$carry/programs.tar.xz" ] && [ ! -d "$carry/build" ]; then
+    command -v xz >/dev/null || { echo "$0: the carry is packed (xz) and this machine has no xz" >&2; exit 2; }
+    xz -dc "$carry/programs.tar.xz" | tar -C "$carry" -xf -
+  fi
+  mkdir -p "$(dirname "$build")"
+  ln -sfn "$PWD/$carry/build" "$build"
   export LD_LIBRARY_PATH="$PWD/$carry/lib:${LD_LIBRARY_PATH:-}"
+}
+
+device() {
+  local out=${OUT:-/tmp/vqx_gpu_out} started=$SECONDS
+  mkdir -p "$out"
+  device_setup
   {
     date -u +"date: %Y-%m-%dT%H:%M:%SZ"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -97,7 +169,22 @@ device() {
   grep -E "tests passed|tests failed|Total Test time|\*\*\*|Failed|SKIPPED" "$out/ctest.log" | tail -25
   [ "${VQX_GPU_BENCH:-1}" = 0 ] || bench "$out"
   [ ! -x "$carry/before/vqx_gpu_bench" ] || bench_pairs "$out"
+  # What is left of the call's budget, less the length of the last row.
+  local left=$((${VQX_DEVICE_BUDGET:-480} - (SECONDS - started) - 30))
+  [ "${VQX_SPEED:-1}" = 0 ] || speed "$out" $((left > 60 ? left : 60)) ${VQX_SPEED_ARGS:---cpu-bits 8}
   return $rc
+}
+
+# speed OUT BUDGET [ARGS...]: bench/speed.sh with the carried programs and
+# references; the table in OUT/speed.md (and speed.txt), the raw times in
+# OUT/speed.md.runs, its progress in OUT/speed.log.
+speed() {
+  local out=$1 budget=$2 refs=()
+  shift 2
+  [ ! -x "$carry/ref/vmaf_cpu" ] || refs+=(--ref-cpu "$carry/ref/vmaf_cpu")
+  [ ! -x "$carry/ref/vmaf_cuda" ] || refs+=(--ref-cuda "$carry/ref/vmaf_cuda")
+  bash bench/speed.sh --build "$build" --budget "$budget" "${refs[@]}" "$@" \
+    --out "$out/speed.md" 2>"$out/speed.log" | tee "$out/speed.txt"
 }
 
 bench() {
@@ -137,11 +224,23 @@ case "$mode" in
       case $1 in
         --corpus) stage_corpus "$2" "${3:-2}"; shift 3 ;;
         --before) mkdir -p "$carry/before" && cp "$2" "$carry/before/vqx_gpu_bench"; shift 2 ;;
+        --ref-cpu) stage_ref vmaf_cpu "$2"; shift 2 ;;
+        --ref-cuda) stage_ref vmaf_cuda "$2"; shift 2 ;;
         *) echo "$0 build: unknown option $1" >&2; exit 2 ;;
       esac
     done
+    pack_if_large
     ;;
   device) device ;;
-  bench) bench "${OUT:-/tmp/vqx_gpu_out}" ;;
-  *) echo "usage: $0 build [--corpus DIR N] | device | bench" >&2; exit 2 ;;
+  bench) device_setup && bench "${OUT:-/tmp/vqx_gpu_out}" ;;
+  speed)
+    mkdir -p "${OUT:-/tmp/vqx_gpu_out}"
+    device_setup
+    speed "${OUT:-/tmp/vqx_gpu_out}" "${VQX_SPEED_BUDGET:-500}" ${VQX_SPEED_ARGS:-}
+    ;;
+  *)
+    echo "usage: $0 build [--corpus DIR N] [--before BENCH] [--ref-cpu VMAF] [--ref-cuda VMAF]" \
+      "| device | speed | bench" >&2
+    exit 2
+    ;;
 esac

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# ctest bench_speed (label bench, VQX_BUILD_BENCH=ON): the speed table's
+# parts on a small pair, here, without a GPU.
+#  1. vqx_synth_y4m writes exactly the bytes its header promises (8 and 10
+#     bits), and the content is not trivial: scored by vqx, motion is above
+#     zero after the first frame, VIF below 1 and VMAF between 20 and 99.
+#  2. bench/speed.sh prints a row with a rate for the command and the API on
+#     the CPU, and cuda rows that say why they did not run (no device here,
+#     or no backend in this build).
+# Usage: bench/speed_test.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$1
+work=$(mktemp -d "${TMPDIR:-/tmp}/vqx_speed_test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+w=176 h=144 n=6
+for bits in 8 10; do
+  "$build/bench/vqx_synth_y4m" "$w" "$h" "$bits" "$n" "$work/ref.y4m" "$work/dist.y4m"
+  bps=$((bits > 8 ? 2 : 1))
+  chroma=$([ "$bits" = 8 ] && echo 420jpeg || echo "420p$bits")
+  header="YUV4MPEG2 W$w H$h F25:1 Ip A1:1 C$chroma"
+  for f in ref dist; do
+    [ "$(head -n 1 "$work/$f.y4m")" = "$header" ] || fail "$f header: $(head -n 1 "$work/$f.y4m")"
+    want=$((${#header} + 1 + n * (6 + bps * (w * h + 2 * (w / 2) * (h / 2)))))
+    got=$(stat -c %s "$work/$f.y4m")
+    [ "$got" = "$want" ] || fail "$bits-bit $f: $got bytes, expected $want"
+  done
+  cmp -s "$work/ref.y4m" "$work/dist.y4m" && fail "$bits-bit: distorted equals reference"
+  "$build/vqx" -r "$work/ref.y4m" -d "$work/dist.y4m" --backend cpu -q --json -o "$work/out.json"
+  /usr/bin/python3 - "$work/out.json" "$bits" <<'PY' || fail "$bits-bit: content check"
+import json, sys
+d = json.load(open(sys.argv[1]))
+frames = d["frames"]
+motion = [f["metrics"]["integer_motion2"] for f in frames]
+vif = [f["metrics"]["integer_vif_scale0"] for f in frames]
+vmaf = d["pooled_metrics"]["vmaf"]["mean"]
+print(f"{sys.argv[2]}-bit: motion2 {motion}, vif_scale0 {vif[0]:.3f}, vmaf {vmaf:.2f}")
+ok = all(m > 0.5 for m in motion[1:]) and all(v < 0.95 for v in vif) and 20 < vmaf < 99
+sys.exit(0 if ok else 1)
+PY
+done
+
+bash bench/speed.sh --build "$build" --sizes "${w}x$h" --bits 8 --cpu-frames 16 --gpu-frames 2 --runs 3 \
+  --threads 2 >"$work/table.md" 2>"$work/log"
+cat "$work/table.md"
+grep -Eq "^\| vqx \| ${w}x$h \| 8 \| cpu \| 2 \| [0-9]+ \| [0-9]+\.[0-9] \|" "$work/table.md" ||
+  fail "no vqx cpu row with a rate"
+grep -Eq "^\| vqx API \| ${w}x$h \| 8 \| cpu \| 2 \| [0-9]+ \| [0-9]+\.[0-9] \|" "$work/table.md" ||
+  fail "no vqx API cpu row with a rate"
+grep -Eq "^\| vqx \| ${w}x$h \| 8 \| cuda \| 8 \| [0-9]+ \| skipped: .*cuda" "$work/table.md" ||
+  fail "the cuda row does not say why it was skipped"
+echo "bench_speed: passed"

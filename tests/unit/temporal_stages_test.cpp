@@ -80,7 +80,7 @@ class RecordingStages final : public Extractor, public TemporalStages {
     }
     // The entry's last reader, finish(index - size + kept), has returned.
     const long reuse_after = static_cast<long>(w.index) - static_cast<long>(ring_.size()) + kept_;
-    if (reuse_after >= 0 && finished_.load() <= reuse_after) {
+    if (reuse_after >= 0 && finished_.load() < reuse_after) {
       return fail(w.index, "entry still in use by frame " + std::to_string(reuse_after));
     }
     // Frames of different costs, so that they complete out of order.
@@ -126,13 +126,13 @@ class RecordingStages final : public Extractor, public TemporalStages {
   std::atomic<int> max_running_{0};
 };
 
-struct Run {
+struct SchedulerRun {
   FeatureCollector collector;
   std::deque<RegisteredExtractor> extractors;
   RecordingStages* stages = nullptr;
   std::unique_ptr<FrameScheduler> scheduler;
 
-  Run(unsigned threads, unsigned history, unsigned kept) {
+  SchedulerRun(unsigned threads, unsigned history, unsigned kept) {
     RegisteredExtractor& r = extractors.emplace_back();
     r.spec.family = "recording";
     r.spec.temporal = true;
@@ -165,7 +165,7 @@ TEST(TemporalStages, EveryFrameFinishedOnceInOrderWithItsEarlierPictures) {
       for (unsigned kept : {0U, 1U, 3U}) {
         for (unsigned frames : {1U, 2U, 3U, 61U}) {
           for (unsigned subsample : {1U, 3U}) {
-            Run run(threads, history, kept);
+            SchedulerRun run(threads, history, kept);
             const Status s = run.frames(frames, subsample);
             const std::string where = "threads " + std::to_string(threads) + ", history " +
                                       std::to_string(history) + ", kept " + std::to_string(kept) +
@@ -190,7 +190,7 @@ TEST(TemporalStages, EveryFrameFinishedOnceInOrderWithItsEarlierPictures) {
 }
 
 TEST(TemporalStages, RecycledPicturesStayBoundedWhileEarlierFramesAreKept) {
-  Run run(4, 2, 0);
+  SchedulerRun run(4, 2, 0);
   ASSERT_TRUE(run.frames(200, 1).ok());
   // 2 x (bound + 1) with bound = 2 x 4 + 2: the frames kept for a later
   // frame's prepare() count as in flight, so they are not extra.
@@ -310,7 +310,7 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 TEST(TemporalStages, FamiliesGiveTheSameBitsForEveryThreadCountAndSubsampling) {
-  const PictureFormat fmt{96, 64, 10, ChromaFormat::k420};
+  const PictureFormat fmt{160, 96, 10, ChromaFormat::k420};
   for (unsigned frames : {1U, 2U, 3U, 13U}) {
     for (unsigned subsample : {1U, 3U}) {
       const std::vector<double> alone = context_values(fmt, frames, 0, subsample);
@@ -325,7 +325,7 @@ TEST(TemporalStages, FamiliesGiveTheSameBitsForEveryThreadCountAndSubsampling) {
 
 // The same values as extract() frame after frame, outside any context.
 TEST(TemporalStages, ContextGivesWhatExtractAloneGives) {
-  const PictureFormat fmt{96, 64, 8, ChromaFormat::k420};
+  const PictureFormat fmt{160, 96, 8, ChromaFormat::k420};
   constexpr unsigned kFrames = 9;
   for (const char* feature : kTemporalFeatures) {
     const std::string spec_text = feature;
@@ -351,11 +351,11 @@ TEST(TemporalStages, ContextGivesWhatExtractAloneGives) {
     std::vector<std::size_t> ids;
     for (const ExtractorOutput& o : spec->outputs) ids.push_back(alone.add_metric(o.name));
     struct Writer final : FeatureWriter {
-      FeatureCollector& c;
-      std::vector<std::size_t>& ids;
-      Writer(FeatureCollector& c, std::vector<std::size_t>& ids) : c(c), ids(ids) {}
+      FeatureCollector& to;
+      const std::vector<std::size_t>& metric;
+      Writer(FeatureCollector& c, const std::vector<std::size_t>& m) : to(c), metric(m) {}
       void write(std::size_t slot, unsigned frame, double value) override {
-        c.write(ids[slot], frame, value);
+        to.write(metric[slot], frame, value);
       }
     } w(alone, ids);
     for (unsigned i = 0; i < kFrames; ++i) {

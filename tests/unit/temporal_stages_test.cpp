@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -40,7 +41,8 @@ unsigned marker(const Picture& p) { return p.plane(0).row<std::uint8_t>(0)[0]; }
 // it and fails the frame on any broken promise.
 class RecordingStages final : public Extractor, public TemporalStages {
  public:
-  RecordingStages(unsigned history, unsigned kept) : history_(history), kept_(kept) {}
+  RecordingStages(unsigned history, unsigned kept, long fail_at = -1)
+      : history_(history), kept_(kept), fail_at_(fail_at) {}
 
   Status init(const PictureFormat& /*fmt*/) override { return Status::Ok(); }
   Status extract(const Picture&, const Picture&, unsigned, FeatureWriter&) override {
@@ -59,6 +61,7 @@ class RecordingStages final : public Extractor, public TemporalStages {
   }
 
   Status prepare(const FrameWindow& w, unsigned lane) override {
+    if (static_cast<long>(w.index) == fail_at_) return fail(w.index, "planted error");
     if (lane >= lane_busy_.size() || lane_busy_[lane].exchange(true)) {
       return fail(w.index, "lane " + std::to_string(lane) + " in use twice");
     }
@@ -118,6 +121,7 @@ class RecordingStages final : public Extractor, public TemporalStages {
 
   unsigned history_;
   unsigned kept_;
+  long fail_at_;                         // the frame whose prepare() fails; -1: none
   std::vector<std::atomic<long>> ring_;  // the frame whose entry it is
   std::vector<std::atomic<bool>> lane_busy_;
   std::vector<std::atomic<int>> prepared_;  // prepare() calls per frame
@@ -132,11 +136,11 @@ struct SchedulerRun {
   RecordingStages* stages = nullptr;
   std::unique_ptr<FrameScheduler> scheduler;
 
-  SchedulerRun(unsigned threads, unsigned history, unsigned kept) {
+  SchedulerRun(unsigned threads, unsigned history, unsigned kept, long fail_at = -1) {
     RegisteredExtractor& r = extractors.emplace_back();
     r.spec.family = "recording";
     r.spec.temporal = true;
-    auto inst = std::make_unique<RecordingStages>(history, kept);
+    auto inst = std::make_unique<RecordingStages>(history, kept, fail_at);
     stages = inst.get();
     r.temporal = std::move(inst);
     r.metric_ids = {collector.add_metric("recording")};
@@ -186,6 +190,19 @@ TEST(TemporalStages, EveryFrameFinishedOnceInOrderWithItsEarlierPictures) {
         }
       }
     }
+  }
+}
+
+TEST(TemporalStages, AfterAnErrorNoFrameIsFinished) {
+  for (unsigned threads : {0U, 4U}) {
+    SchedulerRun run(threads, 1, 1, 5);
+    const Status s = run.frames(40, 1);
+    EXPECT_EQ(s.code(), Errc::kInternal) << threads;
+    EXPECT_NE(s.message().find("frame 5: planted error"), std::string::npos) << s.message();
+    // Frames 0-4 may have been finished; 5 and later never are, so none
+    // of them sees the gap.
+    EXPECT_LE(run.stages->last_finished(), 4) << threads;
+    for (unsigned i = 5; i < 40; ++i) EXPECT_TRUE(std::isnan(run.collector.get(0, i))) << i;
   }
 }
 

@@ -1,10 +1,12 @@
 // The feature extractor interface. A family (core/family.hpp) turns user
 // options into an ExtractorSpec; the context then makes instances from the
 // spec, one per worker thread for plain extractors and exactly one for
-// temporal extractors (which see frames strictly in index order), giving
-// each its ExtractorEnv.
+// temporal extractors (which see every frame, in index order), giving each
+// its ExtractorEnv. A temporal extractor may split its work into a stage
+// that runs per frame in parallel and a cheap ordered one (TemporalStages).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -41,6 +43,8 @@ struct ExtractorEnv {
   std::shared_ptr<OutputFiles> output_files;
 };
 
+class TemporalStages;
+
 class Extractor {
  public:
   virtual ~Extractor() = default;
@@ -53,6 +57,58 @@ class Extractor {
                          FeatureWriter& out) = 0;
   // Temporal extractors write what they held back for the last frame.
   virtual Status flush(FeatureWriter& /*out*/) { return Status::Ok(); }
+  // A temporal extractor whose work is split in two stages (below); null:
+  // the scheduler runs its extract() whole, one frame at a time in order.
+  virtual TemporalStages* stages() { return nullptr; }
+};
+
+// The pictures a temporal extractor's per-frame stage reads: those of frame
+// `index` and of the frames just before it.
+struct FrameWindow {
+  static constexpr unsigned kMaxHistory = 2;
+  unsigned index = 0;
+  // [0]: frame `index`; [k]: frame index - k, for every k <= history()
+  // with k <= index; null where k > index.
+  std::array<const Picture*, kMaxHistory + 1> ref{};
+  std::array<const Picture*, kMaxHistory + 1> dist{};
+};
+
+// A temporal extractor in two stages, so that its frames are not computed
+// one at a time (docs/architecture.md, "Temporal families in two stages"):
+//  * prepare(), the per-frame stage: the costly part, a function of the
+//    pictures of the frame and of the history() frames before it (motion:
+//    the SAD of two frames' luma). It runs for every frame (sampled or
+//    not), in any order, several at once on different threads, each call
+//    with a `lane` of scratch that no other running call has, and leaves
+//    its result in the frame's ring entry.
+//  * finish(), the ordered stage: cheap, strictly in index order 0, 1,
+//    2, ... one call at a time, each after its frame's prepare() has
+//    returned Ok: reads the frame's entry (and those of the kept_entries()
+//    frames before it), keeps what the next frames need (motion2's
+//    minimum of neighbours) and writes the values.
+// The ring has `entries` entries (reserve()); frame i's is i % entries, and
+// the scheduler prepares frame i only once finish(i - entries +
+// kept_entries()) has returned, so entries are never in use twice. No
+// frame is prepared or finished twice; after an error no frame is finished.
+// prepare() may touch only its lane, the frame's entry and what init() and
+// reserve() set; finish() only the entries and the ordered state.
+// Extractors with stages still implement extract() (a frame computed
+// whole, in order, on the caller's thread: core/sequential_stages.hpp) for
+// use outside a context; once reserve() has been called, extract() is not.
+class TemporalStages {
+ public:
+  virtual ~TemporalStages() = default;
+  // How many earlier frames' pictures prepare() reads (at most
+  // FrameWindow::kMaxHistory). Fixed from init() on.
+  [[nodiscard]] virtual unsigned history() const = 0;
+  // How many earlier frames' entries finish() reads besides its own.
+  [[nodiscard]] virtual unsigned kept_entries() const { return 0; }
+  // After init(), before the first prepare(): allocates the ring and the
+  // lanes' scratch (prepare() and finish() allocate nothing), and drops
+  // what extract() alone needed. entries > kept_entries(), lanes >= 1.
+  virtual Status reserve(unsigned entries, unsigned lanes) = 0;
+  virtual Status prepare(const FrameWindow& frames, unsigned lane) = 0;
+  virtual Status finish(unsigned index, FeatureWriter& out) = 0;
 };
 
 // How closely the pictures given to extract() must match the format given

@@ -1,5 +1,7 @@
 #include "engine/scheduler.hpp"
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <string>
@@ -14,7 +16,15 @@ struct FrameScheduler::Frame {
   Picture ref;
   Picture dist;
   unsigned index = 0;
+  bool sampled = false;
+  // Its job, its ordered stage, its place in the window, and one for each
+  // later frame whose prepare() reads its pictures.
   std::atomic<int> parts_left{0};
+  // Frames index - 1, index - 2, ... whose pictures prepare() reads; let go
+  // once it has.
+  std::array<std::shared_ptr<Frame>, FrameWindow::kMaxHistory> earlier;
+  bool prepared = false;  // under mutex_
+  bool failed = false;    // under mutex_: prepare() returned an error
 };
 
 Expected<std::unique_ptr<FrameScheduler>> FrameScheduler::create(
@@ -73,6 +83,58 @@ std::size_t FrameScheduler::recycled_count() {
   return recycled_.size();
 }
 
+Status FrameScheduler::plan() {
+  planned_ = true;
+  unsigned history = 0;
+  for (auto& r : extractors_) {
+    if (!r.spec.temporal || r.on_gpu) continue;
+    TemporalStages* st = r.temporal->stages();
+    temporal_.push_back({&r, st});
+    if (st == nullptr) continue;
+    any_stages_ = true;
+    if (st->history() > FrameWindow::kMaxHistory) {
+      return Error(Errc::kInternal, r.spec.family + ": reads " + std::to_string(st->history()) +
+                                        " earlier frames, more than the scheduler keeps");
+    }
+    history = std::max(history, st->history());
+  }
+  history_ = history;
+  unsigned bound = 0;
+  {
+    std::lock_guard lock(mutex_);
+    // A frame kept for the next frames' prepare() counts as in flight:
+    // without room for them the bound could be reached by kept frames alone.
+    max_in_flight_ += history;
+    bound = max_in_flight_;
+  }
+  const unsigned lanes = pool_ ? pool_->size() : 1;
+  for (const Temporal& t : temporal_) {
+    // Frame i is admitted only once finish(i - bound) has returned (the
+    // frames i - bound .. i - 1 cannot all be in flight), so `bound`
+    // entries, plus those finish() reads back, are never in use twice.
+    if (t.stages != nullptr) {
+      VQX_RETURN_IF_ERROR(t.stages->reserve(bound + t.stages->kept_entries(), lanes));
+    }
+  }
+  if (any_stages_) {
+    for (unsigned l = lanes; l > 0; --l) free_lanes_.push_back(l - 1);
+  }
+  return Status::Ok();
+}
+
+unsigned FrameScheduler::take_lane() {
+  std::lock_guard lock(mutex_);
+  // At most one job per worker runs, and each holds one lane.
+  const unsigned lane = free_lanes_.back();
+  free_lanes_.pop_back();
+  return lane;
+}
+
+void FrameScheduler::give_lane(unsigned lane) {
+  std::lock_guard lock(mutex_);
+  free_lanes_.push_back(lane);
+}
+
 Status FrameScheduler::run_plain(Frame& f) {
   for (auto& r : extractors_) {
     if (r.spec.temporal || r.on_gpu) continue;
@@ -99,11 +161,37 @@ Status FrameScheduler::run_plain(Frame& f) {
   return Status::Ok();
 }
 
-Status FrameScheduler::run_temporal(Frame& f) {
-  for (auto& r : extractors_) {
-    if (!r.spec.temporal || r.on_gpu) continue;
-    SlotWriter w(collector_, r.metric_ids);
-    VQX_RETURN_IF_ERROR(r.temporal->extract(f.ref, f.dist, f.index, w));
+Status FrameScheduler::prepare(Frame& f) {
+  if (!any_stages_) return Status::Ok();
+  FrameWindow w;
+  w.index = f.index;
+  w.ref[0] = &f.ref;
+  w.dist[0] = &f.dist;
+  for (unsigned k = 1; k <= history_; ++k) {
+    if (const Frame* e = f.earlier[k - 1].get()) {
+      w.ref[k] = &e->ref;
+      w.dist[k] = &e->dist;
+    }
+  }
+  struct Lane {  // given back however prepare() ends
+    FrameScheduler& s;
+    unsigned id;
+    ~Lane() { s.give_lane(id); }
+  } lane{*this, take_lane()};
+  for (const Temporal& t : temporal_) {
+    if (t.stages != nullptr) VQX_RETURN_IF_ERROR(t.stages->prepare(w, lane.id));
+  }
+  return Status::Ok();
+}
+
+Status FrameScheduler::run_ordered(Frame& f) {
+  for (const Temporal& t : temporal_) {
+    SlotWriter w(collector_, t.registered->metric_ids);
+    if (t.stages != nullptr) {
+      VQX_RETURN_IF_ERROR(t.stages->finish(f.index, w));
+    } else {
+      VQX_RETURN_IF_ERROR(t.registered->temporal->extract(f.ref, f.dist, f.index, w));
+    }
   }
   return Status::Ok();
 }
@@ -129,68 +217,108 @@ void FrameScheduler::part_done(const std::shared_ptr<Frame>& f) {
   }
 }
 
-void FrameScheduler::drain_temporal() {
+void FrameScheduler::frame_prepared(const std::shared_ptr<Frame>& f, bool ok) {
+  {
+    std::lock_guard lock(mutex_);
+    f->prepared = true;
+    f->failed = !ok;
+    if (ordering_) return;  // that thread finds this frame when it gets to it
+    ordering_ = true;
+  }
+  drain_ordered();
+}
+
+void FrameScheduler::drain_ordered() {
   for (;;) {
     std::shared_ptr<Frame> f;
+    bool skip = false;
     {
       std::lock_guard lock(mutex_);
-      if (temporal_queue_.empty()) {
-        temporal_running_ = false;
+      if (ordered_.empty() || !ordered_.front()->prepared) {
+        ordering_ = false;
         return;
       }
-      f = std::move(temporal_queue_.front());
-      temporal_queue_.pop_front();
+      f = std::move(ordered_.front());
+      ordered_.pop_front();
+      // After an error no frame is finished: its values are never used,
+      // and a later frame's finish() would miss the failed one.
+      skip = f->failed || !first_error_.ok();
     }
-    record(no_throw("computing the features", [&] { return run_temporal(*f); }));
+    if (!skip) record(no_throw("computing the features", [&] { return run_ordered(*f); }));
     part_done(f);
   }
 }
 
+void FrameScheduler::run_frame(const std::shared_ptr<Frame>& f) {
+  if (!temporal_.empty()) {
+    const Status s = no_throw("computing the features", [&] { return prepare(*f); });
+    record(s);
+    for (std::shared_ptr<Frame>& e : f->earlier) {
+      if (e) {
+        part_done(e);
+        e.reset();
+      }
+    }
+    frame_prepared(f, s.ok());
+  }
+  if (f->sampled) record(no_throw("computing the features", [&] { return run_plain(*f); }));
+  part_done(f);
+}
+
 Status FrameScheduler::wait_idle() {
+  std::deque<std::shared_ptr<Frame>> kept;
+  {
+    std::lock_guard lock(mutex_);
+    kept.swap(window_);
+  }
+  for (const auto& f : kept) part_done(f);
   std::unique_lock lock(mutex_);
   cv_.wait(lock, [this] { return in_flight_ == 0; });
   return first_error_;
 }
 
 Status FrameScheduler::run(Picture ref, Picture dist, unsigned index, bool sampled) {
+  if (!planned_) {
+    const Status s = no_throw("setting up the temporal features", [&] { return plan(); });
+    if (!s.ok()) {
+      record(s);
+      return s;
+    }
+  }
   auto f = std::make_shared<Frame>();
   f->ref = std::move(ref);
   f->dist = std::move(dist);
   f->index = index;
-  const bool plain = sampled;
-  f->parts_left = plain ? 2 : 1;
+  f->sampled = sampled;
+  const bool temporal = !temporal_.empty();
+  f->parts_left = 1 + (temporal ? 1 : 0) + (history_ > 0 ? 1 : 0);
 
+  std::shared_ptr<Frame> leaving;  // out of the window: no later frame reads it
   {
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [&] { return in_flight_ < max_in_flight_; });
     if (!first_error_.ok()) return first_error_;
     ++in_flight_;
-  }
-
-  if (!pool_) {  // synchronous: temporal first, then the rest, on this thread
-    record(no_throw("computing the features", [&] { return run_temporal(*f); }));
-    part_done(f);
-    if (plain) {
-      record(no_throw("computing the features", [&] { return run_plain(*f); }));
-      part_done(f);
+    if (history_ > 0) {
+      for (unsigned k = 1; k <= history_ && k <= window_.size(); ++k) {
+        f->earlier[k - 1] = window_[window_.size() - k];
+        f->earlier[k - 1]->parts_left.fetch_add(1);  // kept by its window part
+      }
+      window_.push_back(f);
+      if (window_.size() > history_) {
+        leaving = std::move(window_.front());
+        window_.pop_front();
+      }
     }
-    std::lock_guard lock(mutex_);
-    return first_error_;
+    if (temporal) ordered_.push_back(f);
   }
+  if (leaving) part_done(leaving);
 
-  bool start_temporal = false;
-  {
-    std::lock_guard lock(mutex_);
-    temporal_queue_.push_back(f);
-    if (!temporal_running_) start_temporal = temporal_running_ = true;
+  if (!pool_) {  // synchronous: the same job, on this thread
+    run_frame(f);
+    return first_error();
   }
-  if (start_temporal) pool_->submit([this] { drain_temporal(); });
-  if (plain) {
-    pool_->submit([this, f] {
-      record(no_throw("computing the features", [&] { return run_plain(*f); }));
-      part_done(f);
-    });
-  }
+  pool_->submit([this, f] { run_frame(f); });
   return Status::Ok();
 }
 

@@ -2,18 +2,28 @@
 // thread or on the context's own pool, and hands the pictures back for
 // reuse when the frame is done.
 //
-// With a pool (threads >= 2):
-//  * the plain extractors of a frame run as one job; each takes an idle
-//    instance (at most one instance per worker ever exists);
-//  * temporal extractors run through a serial queue, strictly in index
-//    order, one frame at a time, on whichever worker is free;
-//  * frames in flight are bounded (2 x threads): run() blocks at the bound,
-//    so memory stays flat however long the video;
+// With a pool (threads >= 2), each frame is one job:
+//  * first the per-frame stage of the temporal extractors that have stages
+//    (core/extractor.hpp, TemporalStages: prepare(), any order, several
+//    frames at once, each job with a lane of its own), reading the frame's
+//    pictures and those of up to FrameWindow::kMaxHistory frames before it,
+//    which the scheduler keeps for it;
+//  * then the ordered stage: whichever job completes the prepared run of
+//    frames next in index order finishes them, one at a time in order
+//    (finish(); temporal extractors without stages run extract() here
+//    whole), while other jobs go on;
+//  * then, when the frame is sampled, the plain extractors (VIF, ADM); each
+//    takes an idle instance (at most one instance per worker ever exists);
+//  * frames in flight are bounded (2 x threads, plus the frames whose
+//    pictures a later frame's prepare() reads): run() blocks at the bound,
+//    so memory stays flat however long the video; the ring of each
+//    extractor's stages has one entry per frame in flight (plus those its
+//    finish() reads back);
 //  * a finished frame's pictures go to the recycling list that
 //    fetch_picture() takes from.
-// Without one, run() computes the frame before it returns: temporal
-// extractors first, then the rest. The first error of any frame is kept;
-// the context returns it from every later call.
+// Without one, run() computes the frame before it returns, in the same
+// order. The first error of any frame is kept; the context returns it from
+// every later call.
 #pragma once
 
 #include <condition_variable>
@@ -54,7 +64,8 @@ class FrameScheduler {
   // done; with one, returns once the frame is queued (or the first error,
   // if one was recorded while it waited for room).
   Status run(Picture ref, Picture dist, unsigned index, bool sampled);
-  // Waits until no frame is in flight; returns the first error.
+  // The end of the video: lets go of the pictures kept for later frames,
+  // waits until no frame is in flight and returns the first error.
   Status wait_idle();
   // The first error recorded (Ok while there is none).
   [[nodiscard]] Status first_error();
@@ -77,10 +88,26 @@ class FrameScheduler {
                  ExtractorEnv env)
       : extractors_(extractors), collector_(collector), env_(std::move(env)) {}
 
+  // A CPU temporal extractor and its stages (null: extract() whole).
+  struct Temporal {
+    RegisteredExtractor* registered;
+    TemporalStages* stages;
+  };
+
+  // At the first frame (the extractors are initialised by then): the
+  // temporal extractors, the pictures kept for them, their rings and lanes.
+  Status plan();
+  void run_frame(const std::shared_ptr<Frame>& f);
   Status run_plain(Frame& f);
-  Status run_temporal(Frame& f);
+  Status prepare(Frame& f);
+  Status run_ordered(Frame& f);
+  // Frame `f` has been prepared (`ok`: without an error): finishes every
+  // frame now ready in index order, unless another thread is doing it.
+  void frame_prepared(const std::shared_ptr<Frame>& f, bool ok);
+  void drain_ordered();
   void part_done(const std::shared_ptr<Frame>& f);
-  void drain_temporal();
+  unsigned take_lane();
+  void give_lane(unsigned lane);
 
   std::deque<RegisteredExtractor>& extractors_;
   FeatureCollector& collector_;
@@ -94,9 +121,18 @@ class FrameScheduler {
   Status first_error_;
   std::vector<Picture> recycled_;
 
-  // Temporal work runs strictly in index order, one frame at a time.
-  std::deque<std::shared_ptr<Frame>> temporal_queue_;
-  bool temporal_running_ = false;
+  // Set by plan(), then only read.
+  bool planned_ = false;
+  std::vector<Temporal> temporal_;  // registration order
+  bool any_stages_ = false;         // some of temporal_ have stages
+  unsigned history_ = 0;            // earlier frames whose pictures prepare() reads
+
+  // The last history_ frames, kept (one part each) for the next frames.
+  std::deque<std::shared_ptr<Frame>> window_;
+  // Frames whose ordered stage has not run, in index order.
+  std::deque<std::shared_ptr<Frame>> ordered_;
+  bool ordering_ = false;  // a thread is running the ordered stage
+  std::vector<unsigned> free_lanes_;
 
   // Last: joined (in the destructor) before anything its jobs touch goes.
   std::unique_ptr<ThreadPool> pool_;

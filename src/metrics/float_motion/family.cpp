@@ -12,6 +12,12 @@
 // libvmaf's motion_blend(). libvmaf computes s(t) again for motion2(t) one
 // frame later; the absolute difference is symmetric, so the kept s(t) is
 // the same number.
+//
+// The two stages (core/extractor.hpp, TemporalStages): prepare(t) converts
+// and blurs frame t's planes (nearly all the work; it depends on frame t
+// alone) into the ring, on any thread in any order; finish(t) takes s(t)
+// from the blurred planes of frames t and t - 1 in the ring and writes the
+// values, in order.
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -19,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/convolve.hpp"
@@ -58,17 +65,29 @@ struct Slots {
 
 Slots slots_for(bool debug) { return debug ? Slots{0, 1, 2} : Slots{0, 0, 1}; }
 
-// One plane's working images: the float samples, then the blurred planes
-// of the current and previous frame (and their half-size versions with
-// motion_add_scale1), indexed by frame parity.
-struct PlaneState {
-  FloatImage samples;
-  std::array<FloatImage, 2> blurred;
-  std::array<FloatImage, 2> half;
+// One plane's sizes and its halver (motion_add_scale1).
+struct PlaneGeometry {
+  unsigned width = 0;
+  unsigned height = 0;
+  unsigned half_width = 0;
+  unsigned half_height = 0;
   float_common::Resampler halver;
 };
 
-class FloatMotionExtractor final : public Extractor {
+// A ring entry: a frame's blurred planes (and their half-size versions
+// with motion_add_scale1), luma then chroma.
+struct Blurred {
+  std::vector<FloatImage> full;
+  std::vector<FloatImage> half;
+};
+
+// A lane's scratch: each plane's float samples and filter_image's row buffer.
+struct Lane {
+  std::vector<FloatImage> samples;
+  std::vector<float> scratch;
+};
+
+class FloatMotionExtractor final : public Extractor, public TemporalStages {
  public:
   explicit FloatMotionExtractor(Params p)
       : params_(p), slots_(slots_for(p.debug)), taps_(float_motion::blur_filter(p.filter_size)) {}
@@ -81,7 +100,7 @@ class FloatMotionExtractor final : public Extractor {
                    "float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
     }
     const unsigned min_side = float_common::min_side_for_taps(static_cast<unsigned>(taps_.size()));
-    std::size_t scratch = 0;
+    scratch_size_ = 0;
     planes_.resize(planes);
     for (unsigned p = 0; p < planes; ++p) {
       const unsigned w = libvmaf_plane_side(fmt.width, fmt.plane_width(p));
@@ -93,9 +112,9 @@ class FloatMotionExtractor final : public Extractor {
                                              std::to_string(min_side) + " the " +
                                              std::to_string(taps_.size()) + "-tap blur needs");
       }
-      PlaneState& s = planes_[p];
-      s.samples.resize(w, h);
-      for (FloatImage& b : s.blurred) b.resize(w, h);
+      PlaneGeometry& g = planes_[p];
+      g.width = w;
+      g.height = h;
       if (params_.add_scale1) {
         // libvmaf: (int)(w * 0.5 + 0.5), and it refuses what its bilinear
         // scaler cannot hold.
@@ -107,13 +126,15 @@ class FloatMotionExtractor final : public Extractor {
                                                " columns, over libvmaf's limit of " +
                                                std::to_string(float_common::kBilinearMaxWidth));
         }
-        s.halver.init(float_common::ScaleMethod::kBilinear, w, h, hw, hh);
-        for (FloatImage& b : s.half) b.resize(hw, hh);
+        g.halver.init(float_common::ScaleMethod::kBilinear, w, h, hw, hh);
+        g.half_width = hw;
+        g.half_height = hh;
       }
-      scratch = std::max(scratch,
-                         float_common::filter_scratch_size(w, static_cast<unsigned>(taps_.size())));
+      scratch_size_ = std::max(
+          scratch_size_, float_common::filter_scratch_size(w, static_cast<unsigned>(taps_.size())));
     }
-    scratch_.assign(scratch, 0.0f);
+    // extract() alone: this frame's entry and the one before it, one lane.
+    allocate(1 + kept_entries(), 1);
     frames_ = 0;
     flushed_ = false;
     initialised_ = true;
@@ -124,35 +145,8 @@ class FloatMotionExtractor final : public Extractor {
                  FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(check_extract_input("float_motion", initialised_, fmt_, FormatMatch::kExact,
                                             ref, dist, index));
-    if (flushed_) return Error(Errc::kInternal, "float_motion: extract() after flush()");
-    VQX_RETURN_IF_ERROR(check_frame_order("float_motion", index, frames_));
-    ++frames_;
-
-    if (params_.force_zero) {
-      // libvmaf writes zeros for every frame and nothing at the end.
-      out.write(slots_.motion2, index, 0.0);
-      out.write(slots_.motion3, index, 0.0);
-      if (params_.debug) out.write(slots_.motion, index, 0.0);
-      return Status::Ok();
-    }
-
-    blur(ref, index % 2);
-    if (index == 0) {
-      out.write(slots_.motion2, 0, 0.0);
-      if (params_.debug) out.write(slots_.motion, 0, 0.0);
-      return Status::Ok();
-    }
-
-    const double score = frame_score(index % 2, (index + 1) % 2);
-    if (params_.debug) out.write(slots_.motion, index, clip(score));
-    if (index == 1) {
-      out.write(slots_.motion3, 0, clip_max(weighted_blend(score), params_.max_val));
-    } else {
-      const double m2 = last_score_ < score ? last_score_ : score;
-      write_motion2_3(index - 1, m2, out);
-    }
-    last_score_ = score;
-    return Status::Ok();
+    VQX_RETURN_IF_ERROR(check_order(index));
+    return sequential_.run(*this, ref, dist, index, out);
   }
 
   Status flush(FeatureWriter& out) override {
@@ -167,23 +161,99 @@ class FloatMotionExtractor final : public Extractor {
     return Status::Ok();
   }
 
+  TemporalStages* stages() override { return this; }
+  [[nodiscard]] unsigned history() const override { return 0; }
+  // finish(t) compares frame t's blurred planes with frame t - 1's.
+  [[nodiscard]] unsigned kept_entries() const override { return 1; }
+
+  Status reserve(unsigned entries, unsigned lanes) override {
+    allocate(entries, lanes);
+    return Status::Ok();
+  }
+
+  // Frame t's planes converted and blurred into its entry.
+  Status prepare(const FrameWindow& w, unsigned lane) override {
+    VQX_RETURN_IF_ERROR(check_extract_input("float_motion", initialised_, fmt_, FormatMatch::kExact,
+                                            *w.ref[0], *w.dist[0], w.index));
+    if (!params_.force_zero) blur(*w.ref[0], ring_[w.index % ring_.size()], lanes_[lane]);
+    return Status::Ok();
+  }
+
+  Status finish(unsigned index, FeatureWriter& out) override {
+    VQX_RETURN_IF_ERROR(check_order(index));
+    ++frames_;
+
+    if (params_.force_zero) {
+      // libvmaf writes zeros for every frame and nothing at the end.
+      out.write(slots_.motion2, index, 0.0);
+      out.write(slots_.motion3, index, 0.0);
+      if (params_.debug) out.write(slots_.motion, index, 0.0);
+      return Status::Ok();
+    }
+
+    if (index == 0) {
+      out.write(slots_.motion2, 0, 0.0);
+      if (params_.debug) out.write(slots_.motion, 0, 0.0);
+      return Status::Ok();
+    }
+
+    const std::size_t n = ring_.size();
+    const double score = frame_score(ring_[index % n], ring_[(index - 1) % n]);
+    if (params_.debug) out.write(slots_.motion, index, clip(score));
+    if (index == 1) {
+      out.write(slots_.motion3, 0, clip_max(weighted_blend(score), params_.max_val));
+    } else {
+      const double m2 = last_score_ < score ? last_score_ : score;
+      write_motion2_3(index - 1, m2, out);
+    }
+    last_score_ = score;
+    return Status::Ok();
+  }
+
  private:
-  // Converts and blurs every plane of `ref` into slot `slot`.
-  void blur(const Picture& ref, unsigned slot) {
+  // `entries` ring entries and `lanes` lanes (none with motion_force_zero,
+  // which blurs nothing).
+  void allocate(unsigned entries, unsigned lanes) {
+    if (params_.force_zero) entries = lanes = 0;
+    ring_.resize(entries);
+    for (Blurred& b : ring_) {
+      b.full.resize(planes_.size());
+      b.half.resize(params_.add_scale1 ? planes_.size() : 0);
+      for (std::size_t p = 0; p < planes_.size(); ++p) {
+        b.full[p].resize(planes_[p].width, planes_[p].height);
+        if (params_.add_scale1) b.half[p].resize(planes_[p].half_width, planes_[p].half_height);
+      }
+    }
+    lanes_.resize(lanes);
+    for (Lane& l : lanes_) {
+      l.samples.resize(planes_.size());
+      for (std::size_t p = 0; p < planes_.size(); ++p) {
+        l.samples[p].resize(planes_[p].width, planes_[p].height);
+      }
+      l.scratch.assign(scratch_size_, 0.0f);
+    }
+  }
+
+  Status check_order(unsigned index) const {
+    if (flushed_) return Error(Errc::kInternal, "float_motion: extract() after flush()");
+    return check_frame_order("float_motion", index, frames_);
+  }
+
+  // Converts and blurs every plane of `ref` into `out`.
+  void blur(const Picture& ref, Blurred& out, Lane& lane) const {
     for (unsigned p = 0; p < planes_.size(); ++p) {
-      PlaneState& s = planes_[p];
-      float_common::plane_to_float(ref.plane(p), fmt_.bpc, s.samples);
-      float_common::filter_image(taps_, s.samples, s.blurred[slot], scratch_);
-      if (params_.add_scale1) s.halver.run(s.blurred[slot], s.half[slot]);
+      float_common::plane_to_float(ref.plane(p), fmt_.bpc, lane.samples[p]);
+      float_common::filter_image(taps_, lane.samples[p], out.full[p], lane.scratch);
+      if (params_.add_scale1) planes_[p].halver.run(out.full[p], out.half[p]);
     }
   }
 
   // libvmaf compute_motion() per plane, luma then chroma added in double.
-  double frame_score(unsigned cur, unsigned prev) const {
+  double frame_score(const Blurred& cur, const Blurred& prev) const {
     double score = 0.0;
-    for (const PlaneState& s : planes_) {
-      float v = float_motion::mean_abs_difference(s.blurred[prev], s.blurred[cur]);
-      if (params_.add_scale1) v = v + float_motion::mean_abs_difference(s.half[prev], s.half[cur]);
+    for (std::size_t p = 0; p < planes_.size(); ++p) {
+      float v = float_motion::mean_abs_difference(prev.full[p], cur.full[p]);
+      if (params_.add_scale1) v = v + float_motion::mean_abs_difference(prev.half[p], cur.half[p]);
       score += static_cast<double>(v);
     }
     return score;
@@ -205,10 +275,14 @@ class FloatMotionExtractor final : public Extractor {
   Slots slots_;
   std::span<const float> taps_;
   PictureFormat fmt_;
-  std::vector<PlaneState> planes_;  // luma, then chroma with motion_add_uv
-  std::vector<float> scratch_;      // filter_image's row buffer
-  unsigned frames_ = 0;             // frames extracted = the next index expected
-  double last_score_ = 0.0;         // s(frames_ - 1)
+  std::vector<PlaneGeometry> planes_;  // luma, then chroma with motion_add_uv
+  std::size_t scratch_size_ = 0;       // filter_image's row buffer, in floats
+  SequentialStages sequential_;        // extract() alone (nothing kept: history 0)
+  std::vector<Blurred> ring_;          // frame t's blurred planes at t % size
+  std::vector<Lane> lanes_;
+  // The ordered state (finish() and flush()).
+  unsigned frames_ = 0;      // frames finished = the next index expected
+  double last_score_ = 0.0;  // s(frames_ - 1)
   bool initialised_ = false;
   bool flushed_ = false;
 };

@@ -16,18 +16,25 @@
 //              = clip(blend(motion2[i])), or with motion_moving_average the
 //                mean of that and the previous frame's (the stamp for i = L).
 //   integer_motion[i] (debug only) = sad[i].
-// When they are written: sad[i] (and integer_motion[i]) during extract(i);
-// motion2/motion3 of frames 0 .. L-1 during extract(L); motion2/motion3 of
-// frame i - 1 during extract(i) for i > L; in flush() those of the last frame
+// When they are written: sad[i] (and integer_motion[i]) during finish(i);
+// motion2/motion3 of frames 0 .. L-1 during finish(L); motion2/motion3 of
+// frame i - 1 during finish(i) for i > L; in flush() those of the last frame
 // (n > L) or of every frame (n <= L, when they are all 0). libvmaf computes
 // the same values in its flush() from the stored SAD scores; here they are
 // produced as soon as their inputs exist, so that nothing grows per frame.
+//
+// The two stages (core/extractor.hpp, TemporalStages): sad[i] is a function
+// of the reference lumas of frames i - L and i alone, so prepare(i)
+// computes it (nearly all the work) from the two pictures, on any thread in
+// any order, into the ring; finish(i) hands the ring's sad[i] to the series
+// (motion::Series), in order. extract() alone runs both on the caller's
+// thread, with a copy of the earlier frames (core/sequential_stages.hpp).
 #include <array>
-#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/motion/cpu.hpp"
 #include "metrics/motion/gpu.hpp"
@@ -40,7 +47,7 @@ namespace {
 
 using motion::Params;
 
-class MotionExtractor final : public Extractor {
+class MotionExtractor final : public Extractor, public TemporalStages {
  public:
   explicit MotionExtractor(const Params& params)
       : params_(params), lag_(params.lag()), series_(params) {}
@@ -55,17 +62,11 @@ class MotionExtractor final : public Extractor {
     }
     fmt_ = fmt;
     try {
-      scratch_.assign(motion::scratch_size(fmt.width), 0);
-      history_.clear();
       // With motion_force_zero nothing is compared, so no frame is kept.
-      if (!params_.force_zero) {
-        for (unsigned i = 0; i < lag_; ++i) {
-          history_.emplace_back(fmt.width, fmt.height, fmt.bytes_per_sample());
-        }
-      }
+      VQX_RETURN_IF_ERROR(sequential_.init(fmt, history()));
+      allocate(1, 1);
     } catch (const std::bad_alloc&) {
-      return Error(Errc::kLimit, "motion: out of memory for a " + std::to_string(fmt.width) + "x" +
-                                     std::to_string(fmt.height) + " picture");
+      return out_of_memory();
     }
     series_.reset();
     initialised_ = true;
@@ -77,14 +78,9 @@ class MotionExtractor final : public Extractor {
                  FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(
         check_extract_input("motion", initialised_, fmt_, FormatMatch::kLuma, ref, dist, index));
-    if (flushed_) {
-      return Error(Errc::kInternal, "motion: extract() after flush()");
-    }
+    VQX_RETURN_IF_ERROR(check_open());
     VQX_RETURN_IF_ERROR(check_frame_order("motion", index, series_.frames()));
-
-    const double sad = params_.force_zero ? 0.0 : frame_sad(ref, index);
-    series_.add(index, sad, out);
-    return Status::Ok();
+    return sequential_.run(*this, ref, dist, index, out);
   }
 
   Status flush(FeatureWriter& out) override {
@@ -96,29 +92,78 @@ class MotionExtractor final : public Extractor {
     return Status::Ok();
   }
 
- private:
-  // SAD score of frame `index` from the kept luma of frame index - lag.
-  // Then keeps this frame's luma in place of that one.
-  double frame_sad(const Picture& ref, unsigned index) {
-    Plane& kept = history_[index % lag_];
-    const Plane& luma = ref.plane(0);
+  TemporalStages* stages() override { return this; }
+
+  [[nodiscard]] unsigned history() const override { return params_.force_zero ? 0 : lag_; }
+
+  Status reserve(unsigned entries, unsigned lanes) override {
+    try {
+      allocate(entries, lanes);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory();
+    }
+    sequential_.release();
+    return Status::Ok();
+  }
+
+  // sad[i] into the ring.
+  Status prepare(const FrameWindow& w, unsigned lane) override {
+    VQX_RETURN_IF_ERROR(check_extract_input("motion", initialised_, fmt_, FormatMatch::kLuma,
+                                            *w.ref[0], *w.dist[0], w.index));
     double score = 0.0;
-    if (index >= lag_) {
-      std::uint64_t sum = 0;
-      if (fmt_.bpc == 8) {
-        sum = motion::blurred_difference_sad(view<std::uint8_t>(kept), view<std::uint8_t>(luma),
-                                             fmt_.width, fmt_.height, scratch_);
-      } else {
-        sum = motion::blurred_difference_sad(view<std::uint16_t>(kept), view<std::uint16_t>(luma),
-                                             fmt_.width, fmt_.height, fmt_.bpc, scratch_);
+    if (!params_.force_zero && w.index >= lag_) {
+      if (w.ref[lag_] == nullptr) {
+        return Error(Errc::kInternal, "motion: frame " + std::to_string(w.index) +
+                                          " came without the frame " + std::to_string(lag_) +
+                                          " before it");
       }
-      score = motion::sad_score(sum, fmt_.width, fmt_.height, params_);
+      score = frame_sad(*w.ref[lag_], *w.ref[0], scratch_[lane]);
     }
-    const std::size_t row_bytes = std::size_t{fmt_.width} * fmt_.bytes_per_sample();
-    for (unsigned y = 0; y < fmt_.height; ++y) {
-      std::memcpy(kept.row<std::uint8_t>(y), luma.row<std::uint8_t>(y), row_bytes);
+    sad_[w.index % sad_.size()] = score;
+    return Status::Ok();
+  }
+
+  // sad[i] to the series, which writes it and what it completes.
+  Status finish(unsigned index, FeatureWriter& out) override {
+    VQX_RETURN_IF_ERROR(check_open());
+    VQX_RETURN_IF_ERROR(check_frame_order("motion", index, series_.frames()));
+    series_.add(index, sad_[index % sad_.size()], out);
+    return Status::Ok();
+  }
+
+ private:
+  // `entries` ring entries and `lanes` row buffers for the kernel.
+  void allocate(unsigned entries, unsigned lanes) {
+    sad_.assign(entries, 0.0);
+    scratch_.resize(lanes);
+    for (auto& s : scratch_) s.assign(motion::scratch_size(fmt_.width), 0);
+  }
+
+  Status out_of_memory() const {
+    return Error(Errc::kLimit, "motion: out of memory for a " + std::to_string(fmt_.width) + "x" +
+                                   std::to_string(fmt_.height) + " picture");
+  }
+
+  Status check_open() const {
+    if (flushed_) return Error(Errc::kInternal, "motion: extract() after flush()");
+    return Status::Ok();
+  }
+
+  // SAD score of the reference luma of a frame against that of the frame
+  // `lag_` before it.
+  double frame_sad(const Picture& earlier, const Picture& ref,
+                   std::vector<std::int32_t>& scratch) const {
+    const Plane& kept = earlier.plane(0);
+    const Plane& luma = ref.plane(0);
+    std::uint64_t sum = 0;
+    if (fmt_.bpc == 8) {
+      sum = motion::blurred_difference_sad(view<std::uint8_t>(kept), view<std::uint8_t>(luma),
+                                           fmt_.width, fmt_.height, scratch);
+    } else {
+      sum = motion::blurred_difference_sad(view<std::uint16_t>(kept), view<std::uint16_t>(luma),
+                                           fmt_.width, fmt_.height, fmt_.bpc, scratch);
     }
-    return score;
+    return motion::sad_score(sum, fmt_.width, fmt_.height, params_);
   }
 
   template <typename Sample>
@@ -129,9 +174,12 @@ class MotionExtractor final : public Extractor {
   Params params_;
   unsigned lag_;
   PictureFormat fmt_;
-  std::vector<Plane> history_;         // luma of the last `lag_` frames, by index % lag_
-  std::vector<std::int32_t> scratch_;  // the kernel's row buffer
-  motion::Series series_;              // which frame gets which value
+  SequentialStages sequential_;  // extract()'s copies of the last `lag_` frames
+  // The stages' state: the ring of sad[i] (by i % size), each lane's row
+  // buffer, and the series (finish() only).
+  std::vector<double> sad_;
+  std::vector<std::vector<std::int32_t>> scratch_;
+  motion::Series series_;  // which frame gets which value
   bool initialised_ = false;
   bool flushed_ = false;
 };

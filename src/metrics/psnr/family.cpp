@@ -16,7 +16,12 @@
 // libvmaf does (a plane never measured, i.e. chroma of 4:0:0 or with
 // enable_chroma=false, gets libvmaf's value, -infinity). Without apsnr the
 // per-frame values do not depend on other frames, so the extractor is plain
-// and frames run in parallel.
+// and frames run in parallel. With it, the extractor's two stages
+// (core/extractor.hpp, TemporalStages) keep the frames parallel all the
+// same: prepare() computes a frame's SSEs (all the work) on any thread in
+// any order, finish() adds them to the sums and writes the values, in
+// order (the sums are integers, so the order is not what matters: seeing
+// each frame once is).
 //
 // Bit depths: libvmaf computes 8, 10, 12 and 16 bits and fails the frame at
 // other depths; VQX computes every depth from 8 to 16 with the same
@@ -37,14 +42,19 @@ namespace {
 
 using psnr::Params;
 
-class PsnrExtractor final : public Extractor {
+class PsnrExtractor final : public Extractor, public TemporalStages {
  public:
-  explicit PsnrExtractor(const Params& params) : series_(params) {}
+  explicit PsnrExtractor(const Params& params) : staged_(params.enable_apsnr), series_(params) {}
 
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(validate(fmt));
     fmt_ = fmt;
     series_.start(fmt);
+    for (unsigned p = 0; p < fmt.plane_count(); ++p) {
+      width_[p] = fmt.plane_width(p);
+      height_[p] = fmt.plane_height(p);
+    }
+    ring_.assign(1, {});
     initialised_ = true;
     return Status::Ok();
   }
@@ -54,15 +64,8 @@ class PsnrExtractor final : public Extractor {
     VQX_RETURN_IF_ERROR(
         check_extract_input("psnr", initialised_, fmt_, FormatMatch::kExact, ref, dist, index));
     std::array<std::uint64_t, 3> sse{};
-    std::array<unsigned, 3> width{};
-    std::array<unsigned, 3> height{};
-    for (unsigned p = 0; p < series_.planes(); ++p) {
-      const Plane& a = ref.plane(p);
-      sse[p] = psnr::plane_sse(a, dist.plane(p), fmt_.bpc);
-      width[p] = a.width();
-      height[p] = a.height();
-    }
-    series_.add(index, sse, width, height, out);
+    measure(ref, dist, sse);
+    series_.add(index, sse, width_, height_, out);
     return Status::Ok();
   }
 
@@ -71,9 +74,41 @@ class PsnrExtractor final : public Extractor {
     return Status::Ok();
   }
 
+  // Temporal (with enable_apsnr) in two stages.
+  TemporalStages* stages() override { return staged_ ? this : nullptr; }
+  [[nodiscard]] unsigned history() const override { return 0; }
+
+  Status reserve(unsigned entries, unsigned /*lanes*/) override {
+    ring_.assign(entries, {});
+    return Status::Ok();
+  }
+
+  Status prepare(const FrameWindow& w, unsigned /*lane*/) override {
+    VQX_RETURN_IF_ERROR(check_extract_input("psnr", initialised_, fmt_, FormatMatch::kExact,
+                                            *w.ref[0], *w.dist[0], w.index));
+    measure(*w.ref[0], *w.dist[0], ring_[w.index % ring_.size()]);
+    return Status::Ok();
+  }
+
+  Status finish(unsigned index, FeatureWriter& out) override {
+    series_.add(index, ring_[index % ring_.size()], width_, height_, out);
+    return Status::Ok();
+  }
+
  private:
+  // The SSE of each measured plane.
+  void measure(const Picture& ref, const Picture& dist, std::array<std::uint64_t, 3>& sse) const {
+    for (unsigned p = 0; p < series_.planes(); ++p) {
+      sse[p] = psnr::plane_sse(ref.plane(p), dist.plane(p), fmt_.bpc);
+    }
+  }
+
+  bool staged_;          // temporal: enable_apsnr
   psnr::Series series_;  // values and aggregates from the SSEs
   PictureFormat fmt_;
+  std::array<unsigned, 3> width_{};  // of each plane
+  std::array<unsigned, 3> height_{};
+  std::vector<std::array<std::uint64_t, 3>> ring_;  // frame i's SSEs at i % size
   bool initialised_ = false;
 };
 

@@ -6,13 +6,18 @@
 // with speed_use_ref_diff, dis[i-1] - ref[i]). The score is written as it is:
 // libvmaf's speed_temporal has a speed_max_val option (it names the outputs)
 // but never applies it, and it never uses a weight_var_mode (always 0).
+//
+// The two stages (core/extractor.hpp, TemporalStages): frame i's score is
+// a function of the pictures of frames i - 1 and i alone, so prepare(i)
+// computes it (all the work) on any thread in any order, with a scorer of
+// its lane's, into the ring; finish(i) writes it, in order.
 #include <array>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
 #include "metrics/speed/params.hpp"
@@ -25,41 +30,32 @@ namespace {
 
 using speed::Params;
 
-// Copies the rows of `from` marked in `rows` (the rest are never read).
-void copy_rows(const Plane& from, const std::vector<char>& rows, Plane& to) {
-  const std::size_t row_bytes = std::size_t{from.width()} * from.bytes_per_sample();
-  for (unsigned y = 0; y < from.height(); ++y) {
-    if (rows[y] != 0) {
-      std::memcpy(to.row<std::uint8_t>(y), from.row<std::uint8_t>(y), row_bytes);
-    }
-  }
-}
-
 speed::PlaneRef ref_of(const Plane& p) { return {p.data(), p.stride_bytes()}; }
 
-class SpeedTemporalExtractor final : public Extractor {
+// A lane: a scorer and the row sources it reads.
+struct Lane {
+  speed::SpeedScorer scorer;
+  speed::PlaneRows ref_rows;
+  speed::PlaneRows dis_rows;
+};
+
+class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
  public:
   explicit SpeedTemporalExtractor(const Params& p) : params_(p) {}
 
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(validate(fmt));
-    VQX_ASSIGN_OR_RETURN(
-        const speed::Geometry g,
-        speed::make_geometry(fmt.width, fmt.height, params_, "speed_temporal: the luma planes"));
+    VQX_ASSIGN_OR_RETURN(geometry_, speed::make_geometry(fmt.width, fmt.height, params_,
+                                                         "speed_temporal: the luma planes"));
+    fmt_ = fmt;
     try {
-      scorer_.init(g, params_, 0);
-      prev_ref_ = Plane(fmt.width, fmt.height, fmt.bytes_per_sample());
-      prev_dis_ = Plane(fmt.width, fmt.height, fmt.bytes_per_sample());
-      rows_read_.assign(fmt.height, 0);
-      scorer_.mark_rows_read(rows_read_);
+      VQX_RETURN_IF_ERROR(sequential_.init(fmt, history()));
+      allocate(1, 1);
     } catch (const std::bad_alloc&) {
       return Error(Errc::kLimit, "speed_temporal: out of memory for a " +
                                      std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                                      " picture");
     }
-    ref_rows_.init(fmt.width, fmt.bpc);
-    dis_rows_.init(fmt.width, fmt.bpc);
-    fmt_ = fmt;
     frames_ = 0;
     initialised_ = true;
     return Status::Ok();
@@ -70,31 +66,70 @@ class SpeedTemporalExtractor final : public Extractor {
     VQX_RETURN_IF_ERROR(check_extract_input("speed_temporal", initialised_, fmt_,
                                             FormatMatch::kExact, ref, dist, index));
     VQX_RETURN_IF_ERROR(check_frame_order("speed_temporal", index, frames_));
-    const Plane& cur_ref = ref.plane(0);
-    const Plane& cur_dis = dist.plane(0);
-    double score = 0.0;
-    if (index > 0) {
-      ref_rows_.set(ref_of(prev_ref_), ref_of(cur_ref));
-      dis_rows_.set(ref_of(prev_dis_), ref_of(params_.use_ref_diff ? cur_ref : cur_dis));
-      score = scorer_.score(ref_rows_, dis_rows_).score;
+    return sequential_.run(*this, ref, dist, index, out);
+  }
+
+  TemporalStages* stages() override { return this; }
+  // Frame i compares frame i - 1 with frame i.
+  [[nodiscard]] unsigned history() const override { return 1; }
+
+  Status reserve(unsigned entries, unsigned lanes) override {
+    try {
+      allocate(entries, lanes);
+    } catch (const std::bad_alloc&) {
+      return Error(Errc::kLimit, "speed_temporal: out of memory for " + std::to_string(lanes) +
+                                     " scorers of " + std::to_string(fmt_.width) + "x" +
+                                     std::to_string(fmt_.height) + " pictures");
     }
-    out.write(0, index, score);
-    copy_rows(cur_ref, rows_read_, prev_ref_);
-    copy_rows(cur_dis, rows_read_, prev_dis_);
+    sequential_.release();
+    return Status::Ok();
+  }
+
+  Status prepare(const FrameWindow& w, unsigned lane) override {
+    VQX_RETURN_IF_ERROR(check_extract_input("speed_temporal", initialised_, fmt_,
+                                            FormatMatch::kExact, *w.ref[0], *w.dist[0], w.index));
+    double score = 0.0;
+    if (w.index > 0) {
+      if (w.ref[1] == nullptr) {
+        return Error(Errc::kInternal, "speed_temporal: frame " + std::to_string(w.index) +
+                                          " came without the frame before it");
+      }
+      Lane& l = lanes_[lane];
+      const Plane& cur_ref = w.ref[0]->plane(0);
+      const Plane& cur_dis = w.dist[0]->plane(0);
+      l.ref_rows.set(ref_of(w.ref[1]->plane(0)), ref_of(cur_ref));
+      l.dis_rows.set(ref_of(w.dist[1]->plane(0)), ref_of(params_.use_ref_diff ? cur_ref : cur_dis));
+      score = l.scorer.score(l.ref_rows, l.dis_rows).score;
+    }
+    ring_[w.index % ring_.size()] = score;
+    return Status::Ok();
+  }
+
+  Status finish(unsigned index, FeatureWriter& out) override {
+    VQX_RETURN_IF_ERROR(check_frame_order("speed_temporal", index, frames_));
+    out.write(0, index, ring_[index % ring_.size()]);
     ++frames_;
     return Status::Ok();
   }
 
  private:
+  void allocate(unsigned entries, unsigned lanes) {
+    ring_.assign(entries, 0.0);
+    lanes_.resize(lanes);
+    for (Lane& l : lanes_) {
+      l.scorer.init(geometry_, params_, 0);
+      l.ref_rows.init(fmt_.width, fmt_.bpc);
+      l.dis_rows.init(fmt_.width, fmt_.bpc);
+    }
+  }
+
   Params params_;
   PictureFormat fmt_;
-  speed::SpeedScorer scorer_;
-  Plane prev_ref_;  // luma of the previous frame (the rows SpEED reads)
-  Plane prev_dis_;
-  std::vector<char> rows_read_;
-  speed::PlaneRows ref_rows_;
-  speed::PlaneRows dis_rows_;
-  unsigned frames_ = 0;  // frames extracted so far = next index expected
+  speed::Geometry geometry_;
+  SequentialStages sequential_;  // extract()'s copy of the previous frame
+  std::vector<double> ring_;     // frame i's score at i % size
+  std::vector<Lane> lanes_;
+  unsigned frames_ = 0;  // frames finished so far = next index expected
   bool initialised_ = false;
 };
 

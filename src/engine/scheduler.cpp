@@ -11,8 +11,7 @@
 namespace vqx {
 
 struct FrameScheduler::Frame {
-  Picture ref;
-  Picture dist;
+  std::shared_ptr<FramePictures> pictures;  // let go when the CPU work is done
   unsigned index = 0;
   std::atomic<int> parts_left{0};
 };
@@ -31,6 +30,9 @@ Expected<std::unique_ptr<FrameScheduler>> FrameScheduler::create(
     }
     s->max_in_flight_ = threads * 2;
   }
+  // Enough for a caller who fetches every picture; one who brings its own
+  // would otherwise grow the list by two pictures a frame.
+  s->recycler_ = PictureRecycler::create(2 * (std::size_t{s->max_in_flight_} + 1));
   return s;
 }
 
@@ -51,28 +53,6 @@ void FrameScheduler::record(const Status& s) {
   if (first_error_.ok()) first_error_ = s;
 }
 
-std::optional<Picture> FrameScheduler::take_recycled(const PictureFormat& fmt) {
-  std::lock_guard lock(mutex_);
-  for (auto it = recycled_.begin(); it != recycled_.end(); ++it) {
-    if (it->format() == fmt) {
-      Picture p = std::move(*it);
-      recycled_.erase(it);
-      return p;
-    }
-  }
-  return std::nullopt;
-}
-
-Expected<Picture> FrameScheduler::fetch_picture(const PictureFormat& fmt) {
-  if (std::optional<Picture> p = take_recycled(fmt)) return std::move(*p);
-  return Picture::make(fmt);
-}
-
-std::size_t FrameScheduler::recycled_count() {
-  std::lock_guard lock(mutex_);
-  return recycled_.size();
-}
-
 Status FrameScheduler::run_plain(Frame& f) {
   for (auto& r : extractors_) {
     if (r.spec.temporal || r.on_gpu) continue;
@@ -86,10 +66,10 @@ Status FrameScheduler::run_plain(Frame& f) {
     }
     if (!inst) {  // first use on another thread: bounded by the thread count
       inst = r.spec.make_cpu(env_);
-      VQX_RETURN_IF_ERROR(inst->init(f.ref.format()));
+      VQX_RETURN_IF_ERROR(inst->init(f.pictures->ref.format()));
     }
     SlotWriter w(collector_, r.metric_ids);
-    Status s = inst->extract(f.ref, f.dist, f.index, w);
+    Status s = inst->extract(f.pictures->ref, f.pictures->dist, f.index, w);
     {
       std::lock_guard lock(r.idle_mutex);
       r.idle.push_back(std::move(inst));
@@ -103,27 +83,18 @@ Status FrameScheduler::run_temporal(Frame& f) {
   for (auto& r : extractors_) {
     if (!r.spec.temporal || r.on_gpu) continue;
     SlotWriter w(collector_, r.metric_ids);
-    VQX_RETURN_IF_ERROR(r.temporal->extract(f.ref, f.dist, f.index, w));
+    VQX_RETURN_IF_ERROR(r.temporal->extract(f.pictures->ref, f.pictures->dist, f.index, w));
   }
   return Status::Ok();
 }
 
 void FrameScheduler::part_done(const std::shared_ptr<Frame>& f) {
   if (f->parts_left.fetch_sub(1) != 1) return;
-  Picture dropped[2];  // freed after the lock is released
+  // Recycled now, before the frame counts as done, unless another holder
+  // (the GPU upload) still reads them.
+  f->pictures.reset();
   {
     std::lock_guard lock(mutex_);
-    // Enough for a caller who fetches every picture; one who brings its
-    // own would otherwise grow the list by two pictures a frame.
-    const std::size_t room = 2 * (std::size_t{max_in_flight_} + 1);
-    Picture* done[2] = {&f->ref, &f->dist};
-    for (unsigned k = 0; k < 2; ++k) {
-      if (recycled_.size() < room) {
-        recycled_.push_back(std::move(*done[k]));
-      } else {
-        dropped[k] = std::move(*done[k]);
-      }
-    }
     --in_flight_;
     cv_.notify_all();
   }
@@ -153,9 +124,12 @@ Status FrameScheduler::wait_idle() {
 }
 
 Status FrameScheduler::run(Picture ref, Picture dist, unsigned index, bool sampled) {
+  return run(share(std::move(ref), std::move(dist)), index, sampled);
+}
+
+Status FrameScheduler::run(std::shared_ptr<FramePictures> pictures, unsigned index, bool sampled) {
   auto f = std::make_shared<Frame>();
-  f->ref = std::move(ref);
-  f->dist = std::move(dist);
+  f->pictures = std::move(pictures);
   f->index = index;
   const bool plain = sampled;
   f->parts_left = plain ? 2 : 1;

@@ -39,6 +39,29 @@ inline constexpr std::uint64_t kMaxPixels = 16384ULL * 16384ULL;
 // Returns an error naming the problem if `fmt` is not a picture VQX accepts.
 Status validate(const PictureFormat& fmt);
 
+// Where a plane's rows live when they are not in ordinary memory
+// (std::aligned_alloc, what Plane's constructor and Picture::make use):
+// VQX's GPU contexts hand out pictures whose rows are in the device
+// runtime's pinned memory, which the upload reads directly. A plane made in
+// such memory keeps a pointer to its allocator and gives its rows back
+// through it; the pointer also says where the rows came from, so an
+// allocator must outlive every plane it made (VQX's are static objects).
+class PlaneMemory {
+ public:
+  // `bytes` of memory aligned to 64 bytes, or null when there is none.
+  [[nodiscard]] virtual void* allocate(std::size_t bytes) const = 0;
+  // Gives back what allocate() returned.
+  virtual void release(void* p) const = 0;
+
+ protected:
+  // Not deleted through this class (so a static allocator needs no
+  // destructor run at exit, when a picture may still be freed).
+  PlaneMemory() = default;
+  PlaneMemory(const PlaneMemory&) = default;
+  PlaneMemory& operator=(const PlaneMemory&) = default;
+  ~PlaneMemory() = default;
+};
+
 // One plane: move-only, 64-byte aligned rows.
 class Plane {
  public:
@@ -49,6 +72,8 @@ class Plane {
   [[nodiscard]] unsigned height() const { return height_; }
   [[nodiscard]] std::size_t stride_bytes() const { return stride_; }
   [[nodiscard]] unsigned bytes_per_sample() const { return bps_; }
+  // The allocator the rows came from; null for ordinary memory.
+  [[nodiscard]] const PlaneMemory* memory() const { return data_.get_deleter().memory; }
 
   [[nodiscard]] std::uint8_t* data() { return data_.get(); }
   [[nodiscard]] const std::uint8_t* data() const { return data_.get(); }
@@ -66,10 +91,18 @@ class Plane {
   }
 
  private:
-  struct AlignedFree {
+  friend class Picture;  // make_in()
+  // The rows from `memory` (null: aligned_alloc); std::bad_alloc when it
+  // has none. Every byte, padding included, is zeroed.
+  Plane(unsigned width, unsigned height, unsigned bytes_per_sample, const PlaneMemory* memory);
+
+  struct Release {
+    // Null: std::free. (No default member initializer: unique_ptr
+    // value-initializes its deleter, which makes it null.)
+    const PlaneMemory* memory;
     void operator()(std::uint8_t* p) const;
   };
-  std::unique_ptr<std::uint8_t[], AlignedFree> data_;
+  std::unique_ptr<std::uint8_t[], Release> data_;
   unsigned width_ = 0;
   unsigned height_ = 0;
   unsigned bps_ = 1;
@@ -105,6 +138,9 @@ class Picture {
 
  private:
   friend struct detail::PictureInternals;
+  // make(), with the planes' rows from `memory` (null: aligned_alloc).
+  static Expected<Picture> make_in(const PictureFormat& fmt, const PlaneMemory* memory);
+
   PictureFormat fmt_;
   std::array<Plane, 3> planes_;
   bool samples_checked_ = false;  // by the reader that filled it (see plane())

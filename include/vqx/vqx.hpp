@@ -57,6 +57,10 @@ enum class OutputFormat { kXml, kJson, kCsv, kSub };
 inline constexpr int kPrecisionDefault = -1;
 inline constexpr int kPrecisionMax = 17;
 
+namespace detail {
+struct ContextInternals;  // VQX's own tests' access (src/engine/context_internals.hpp)
+}
+
 class Context {
  public:
   static Expected<std::unique_ptr<Context>> create(const ContextSettings& settings);
@@ -112,6 +116,7 @@ class Context {
                       int precision = kPrecisionDefault, double fps = 0) const;
 
  private:
+  friend struct detail::ContextInternals;
   struct Impl;
   explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -62,28 +62,42 @@ Status validate(const PictureFormat& fmt) {
   return Status::Ok();
 }
 
-void Plane::AlignedFree::operator()(std::uint8_t* p) const { std::free(p); }
+void Plane::Release::operator()(std::uint8_t* p) const {
+  if (memory == nullptr) {
+    std::free(p);
+  } else {
+    memory->release(p);
+  }
+}
 
 Plane::Plane(unsigned width, unsigned height, unsigned bytes_per_sample)
-    : width_(width),
+    : Plane(width, height, bytes_per_sample, nullptr) {}
+
+Plane::Plane(unsigned width, unsigned height, unsigned bytes_per_sample, const PlaneMemory* memory)
+    : data_(nullptr, Release{memory}),
+      width_(width),
       height_(height),
       bps_(bytes_per_sample),
       stride_(round_up(std::size_t{width} * bytes_per_sample, kAlign)) {
   const std::size_t bytes = stride_ * height;
-  auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, bytes));
+  auto* p = static_cast<std::uint8_t*>(memory == nullptr ? std::aligned_alloc(kAlign, bytes)
+                                                         : memory->allocate(bytes));
   if (p == nullptr) throw std::bad_alloc();
   // Padding bytes are zeroed so that no uninitialised memory is ever read.
   std::memset(p, 0, bytes);
   data_.reset(p);
 }
 
-Expected<Picture> Picture::make(const PictureFormat& fmt) {
+Expected<Picture> Picture::make(const PictureFormat& fmt) { return make_in(fmt, nullptr); }
+
+Expected<Picture> Picture::make_in(const PictureFormat& fmt, const PlaneMemory* memory) {
   VQX_RETURN_IF_ERROR(validate(fmt));
   Picture pic;
   pic.fmt_ = fmt;
   try {
     for (unsigned p = 0; p < fmt.plane_count(); ++p) {
-      pic.planes_[p] = Plane(fmt.plane_width(p), fmt.plane_height(p), fmt.bytes_per_sample());
+      pic.planes_[p] =
+          Plane(fmt.plane_width(p), fmt.plane_height(p), fmt.bytes_per_sample(), memory);
     }
   } catch (const std::bad_alloc&) {
     return Error(Errc::kLimit, "out of memory allocating a " + std::to_string(fmt.width) + "x" +

@@ -10,6 +10,7 @@
 #include "core/feature_spec.hpp"
 #include "core/picture_internals.hpp"
 #include "engine/backend.hpp"
+#include "engine/context_internals.hpp"
 #include "engine/feature_collector.hpp"
 #include "engine/neutral_chroma.hpp"
 #include "engine/no_throw.hpp"
@@ -103,6 +104,13 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settin
   VQX_ASSIGN_OR_RETURN(impl->scheduler,
                        FrameScheduler::create(settings.threads, impl->registrations.extractors(),
                                               impl->collector, impl->env));
+  if (impl->gpu) {
+    // New pictures in the pipeline's pinned memory, so that their planes
+    // are uploaded straight from their rows (docs/gpu.md). The pipeline
+    // outlives the scheduler (~Context).
+    impl->scheduler->set_picture_maker(
+        [gpu = impl->gpu.get()](const PictureFormat& fmt) { return gpu->make_picture(fmt); });
+  }
   return std::unique_ptr<Context>(new Context(std::move(impl)));
 }
 
@@ -124,18 +132,17 @@ Status Context::use_features_from_model(std::string_view model_spec) {
 // recycling list has its own lock, the neutral chroma this one.
 Expected<Picture> Context::fetch_picture(const PictureFormat& fmt) {
   Impl& s = *impl_;
-  bool gray = false;
   {
     std::lock_guard lock(s.neutral_mutex);
-    gray = s.neutral && fmt == s.neutral->gray_format();
     // The recycled pictures are the 4:2:0 ones the families saw.
-    if (gray) {
+    if (s.neutral && fmt == s.neutral->gray_format()) {
       if (auto p = s.scheduler->take_recycled(s.neutral->colour_format())) {
         return s.neutral->narrow(std::move(*p));
       }
     }
   }
-  if (gray) return Picture::make(fmt);
+  // A new gray picture comes from the pool's maker too (in a GPU context
+  // its luma is pinned; the neutral chroma planes are staged).
   return s.scheduler->fetch_picture(fmt);
 }
 
@@ -223,15 +230,20 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   }
   ++s.next_index;
   const bool sampled = s.frame_is_sampled(index);
+  // Shared by the CPU work and the GPU upload: recycled when both are done.
+  std::shared_ptr<FramePictures> pictures = s.scheduler->share(std::move(ref), std::move(dist));
   if (s.gpu && !s.gpu->empty()) {
-    // The GPU's share: staged (copied) before this returns, computed later.
-    const Status submitted = s.gpu->submit(ref, dist, index, sampled, s.scheduler->fork_join());
+    // The GPU's share, computed later: planes in the pipeline's pinned
+    // memory are uploaded straight from the pictures, which it holds until
+    // the copy is done; the others are staged (copied) before this returns.
+    const Status submitted = s.gpu->submit(pictures->ref, pictures->dist, index, sampled,
+                                           s.scheduler->fork_join(), pictures);
     if (!submitted.ok()) {
       s.scheduler->record(submitted);
       return submitted;
     }
   }
-  return s.scheduler->run(std::move(ref), std::move(dist), index, sampled);
+  return s.scheduler->run(std::move(pictures), index, sampled);
 }
 
 Status Context::flush() {
@@ -327,6 +339,11 @@ Expected<std::string> Context::metric_backend(std::string_view name) const {
   }
   if (impl_->collector.find(name)) return std::string("cpu");  // a model score
   return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");
+}
+
+std::optional<gpu::UploadStats> detail::ContextInternals::upload_stats(const Context& ctx) {
+  if (!ctx.impl_->gpu) return std::nullopt;
+  return ctx.impl_->gpu->upload_stats();
 }
 
 std::string Context::device_description() const {

@@ -13,8 +13,7 @@
 namespace vqx {
 
 struct FrameScheduler::Frame {
-  Picture ref;
-  Picture dist;
+  std::shared_ptr<FramePictures> pictures;  // let go when the CPU work is done
   unsigned index = 0;
   bool sampled = false;
   // Its job, its ordered stage, its place in the window, and one for each
@@ -41,6 +40,9 @@ Expected<std::unique_ptr<FrameScheduler>> FrameScheduler::create(
     }
     s->max_in_flight_ = threads * 2;
   }
+  // Enough for a caller who fetches every picture; one who brings its own
+  // would otherwise grow the list by two pictures a frame.
+  s->recycler_ = PictureRecycler::create(2 * (std::size_t{s->max_in_flight_} + 1));
   return s;
 }
 
@@ -59,28 +61,6 @@ void FrameScheduler::record(const Status& s) {
   if (s.ok()) return;
   std::lock_guard lock(mutex_);
   if (first_error_.ok()) first_error_ = s;
-}
-
-std::optional<Picture> FrameScheduler::take_recycled(const PictureFormat& fmt) {
-  std::lock_guard lock(mutex_);
-  for (auto it = recycled_.begin(); it != recycled_.end(); ++it) {
-    if (it->format() == fmt) {
-      Picture p = std::move(*it);
-      recycled_.erase(it);
-      return p;
-    }
-  }
-  return std::nullopt;
-}
-
-Expected<Picture> FrameScheduler::fetch_picture(const PictureFormat& fmt) {
-  if (std::optional<Picture> p = take_recycled(fmt)) return std::move(*p);
-  return Picture::make(fmt);
-}
-
-std::size_t FrameScheduler::recycled_count() {
-  std::lock_guard lock(mutex_);
-  return recycled_.size();
 }
 
 Status FrameScheduler::plan() {
@@ -148,10 +128,10 @@ Status FrameScheduler::run_plain(Frame& f) {
     }
     if (!inst) {  // first use on another thread: bounded by the thread count
       inst = r.spec.make_cpu(env_);
-      VQX_RETURN_IF_ERROR(inst->init(f.ref.format()));
+      VQX_RETURN_IF_ERROR(inst->init(f.pictures->ref.format()));
     }
     SlotWriter w(collector_, r.metric_ids);
-    Status s = inst->extract(f.ref, f.dist, f.index, w);
+    Status s = inst->extract(f.pictures->ref, f.pictures->dist, f.index, w);
     {
       std::lock_guard lock(r.idle_mutex);
       r.idle.push_back(std::move(inst));
@@ -165,12 +145,12 @@ Status FrameScheduler::prepare(Frame& f) {
   if (!any_stages_) return Status::Ok();
   FrameWindow w;
   w.index = f.index;
-  w.ref[0] = &f.ref;
-  w.dist[0] = &f.dist;
+  w.ref[0] = &f.pictures->ref;
+  w.dist[0] = &f.pictures->dist;
   for (unsigned k = 1; k <= history_; ++k) {
     if (const Frame* e = f.earlier[k - 1].get()) {
-      w.ref[k] = &e->ref;
-      w.dist[k] = &e->dist;
+      w.ref[k] = &e->pictures->ref;
+      w.dist[k] = &e->pictures->dist;
     }
   }
   struct Lane {  // given back however prepare() ends
@@ -190,7 +170,7 @@ Status FrameScheduler::run_ordered(Frame& f) {
     if (t.stages != nullptr) {
       VQX_RETURN_IF_ERROR(t.stages->finish(f.index, w));
     } else {
-      VQX_RETURN_IF_ERROR(t.registered->temporal->extract(f.ref, f.dist, f.index, w));
+      VQX_RETURN_IF_ERROR(t.registered->temporal->extract(f.pictures->ref, f.pictures->dist, f.index, w));
     }
   }
   return Status::Ok();
@@ -198,20 +178,11 @@ Status FrameScheduler::run_ordered(Frame& f) {
 
 void FrameScheduler::part_done(const std::shared_ptr<Frame>& f) {
   if (f->parts_left.fetch_sub(1) != 1) return;
-  Picture dropped[2];  // freed after the lock is released
+  // Recycled now, before the frame counts as done, unless another holder
+  // (the GPU upload) still reads them.
+  f->pictures.reset();
   {
     std::lock_guard lock(mutex_);
-    // Enough for a caller who fetches every picture; one who brings its
-    // own would otherwise grow the list by two pictures a frame.
-    const std::size_t room = 2 * (std::size_t{max_in_flight_} + 1);
-    Picture* done[2] = {&f->ref, &f->dist};
-    for (unsigned k = 0; k < 2; ++k) {
-      if (recycled_.size() < room) {
-        recycled_.push_back(std::move(*done[k]));
-      } else {
-        dropped[k] = std::move(*done[k]);
-      }
-    }
     --in_flight_;
     cv_.notify_all();
   }
@@ -278,6 +249,10 @@ Status FrameScheduler::wait_idle() {
 }
 
 Status FrameScheduler::run(Picture ref, Picture dist, unsigned index, bool sampled) {
+  return run(share(std::move(ref), std::move(dist)), index, sampled);
+}
+
+Status FrameScheduler::run(std::shared_ptr<FramePictures> pictures, unsigned index, bool sampled) {
   if (!planned_) {
     const Status s = no_throw("setting up the temporal features", [&] { return plan(); });
     if (!s.ok()) {
@@ -286,8 +261,7 @@ Status FrameScheduler::run(Picture ref, Picture dist, unsigned index, bool sampl
     }
   }
   auto f = std::make_shared<Frame>();
-  f->ref = std::move(ref);
-  f->dist = std::move(dist);
+  f->pictures = std::move(pictures);
   f->index = index;
   f->sampled = sampled;
   const bool temporal = !temporal_.empty();

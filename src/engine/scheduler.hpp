@@ -20,7 +20,10 @@
 //    extractor's stages has one entry per frame in flight (plus those its
 //    finish() reads back);
 //  * a finished frame's pictures go to the recycling list that
-//    fetch_picture() takes from.
+//    fetch_picture() takes from (engine/picture_recycler.hpp), once every
+//    holder of the frame's FramePictures has let go: the CPU extractors,
+//    the later frames whose prepare() reads them, and the GPU pipeline
+//    while it uploads straight from the pictures.
 // Without one, run() computes the frame before it returns, in the same
 // order. The first error of any frame is kept; the context returns it from
 // every later call.
@@ -38,6 +41,7 @@
 #include "core/fork_join.hpp"
 #include "core/thread_pool.hpp"
 #include "engine/feature_collector.hpp"
+#include "engine/picture_recycler.hpp"
 #include "engine/pool_fork_join.hpp"
 #include "engine/registration.hpp"
 #include "vqx/picture.hpp"
@@ -64,6 +68,13 @@ class FrameScheduler {
   // done; with one, returns once the frame is queued (or the first error,
   // if one was recorded while it waited for room).
   Status run(Picture ref, Picture dist, unsigned index, bool sampled);
+  // The same, with the pictures shared (share()) with another reader.
+  Status run(std::shared_ptr<FramePictures> pictures, unsigned index, bool sampled);
+  // A frame's pictures, to be shared by run() and another reader (the GPU
+  // upload): recycled when the last holder lets go.
+  std::shared_ptr<FramePictures> share(Picture ref, Picture dist) {
+    return recycler_->share(std::move(ref), std::move(dist));
+  }
   // The end of the video: lets go of the pictures kept for later frames,
   // waits until no frame is in flight and returns the first error.
   Status wait_idle();
@@ -71,13 +82,16 @@ class FrameScheduler {
   [[nodiscard]] Status first_error();
   // Keeps `s` when it is the first error.
   void record(const Status& s);
-  // A recycled picture of `fmt` when one is free, else a new one.
-  Expected<Picture> fetch_picture(const PictureFormat& fmt);
+  // A recycled picture of `fmt` when one is free, else a new one (from the
+  // maker: Picture::make unless set_picture_maker() said otherwise).
+  Expected<Picture> fetch_picture(const PictureFormat& fmt) { return recycler_->fetch(fmt); }
+  // Before the first fetch: where new pictures come from.
+  void set_picture_maker(PictureRecycler::Maker maker) { recycler_->set_maker(std::move(maker)); }
   // A recycled picture of `fmt`, if one is free.
-  std::optional<Picture> take_recycled(const PictureFormat& fmt);
+  std::optional<Picture> take_recycled(const PictureFormat& fmt) { return recycler_->take(fmt); }
   // Pictures waiting to be fetched again: at most 2 x (frames in flight +
   // 1), so that a caller who never fetches does not grow memory.
-  [[nodiscard]] std::size_t recycled_count();
+  [[nodiscard]] std::size_t recycled_count() { return recycler_->count(); }
   // The workers as a ForkJoin, for sharing a frame's staging copy (the GPU
   // pipeline's); null without a pool.
   [[nodiscard]] const ForkJoin* fork_join() const { return fork_join_.get(); }
@@ -119,7 +133,7 @@ class FrameScheduler {
   unsigned in_flight_ = 0;
   unsigned max_in_flight_ = 1;
   Status first_error_;
-  std::vector<Picture> recycled_;
+  std::shared_ptr<PictureRecycler> recycler_;
 
   // Set by plan(), then only read.
   bool planned_ = false;

@@ -11,6 +11,16 @@
 // waits for the upload's event before the twin queues its clears: twins run
 // side by side (their small late-scale kernels fill each other's gaps), and
 // each twin's buffers are only ever touched on its stream.
+//
+// Pictures in pinned memory (make_picture(): every picture the context's
+// fetch_picture hands out) are not staged: their planes are uploaded
+// straight from their rows, and the slot holds the pictures until its
+// upload event has happened (polled at every submit, waited for at the
+// slot's collect), so that they are not refilled while the copy runs. A
+// plane in ordinary memory (Picture::make, the neutral chroma of a 4:0:0
+// picture) is copied into the slot's staging memory first, as the upload
+// of pageable memory would otherwise be synchronous and staged by the
+// driver anyway.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -18,6 +28,7 @@
 
 #include "core/fork_join.hpp"
 #include "core/index_math.hpp"
+#include "core/picture_internals.hpp"
 #include "gpu/pipeline.hpp"
 #include "gpu/runtime.hpp"
 
@@ -50,8 +61,19 @@ struct PlaneLayout {
   std::size_t device_pitch = 0;
 };
 
+// Where the upload reads one plane from: the picture's rows when they are
+// pinned, else the slot's staging memory.
+struct UploadSource {
+  const std::uint8_t* rows = nullptr;
+  std::size_t pitch = 0;
+};
+
 struct Slot {
   PinnedBuffer<std::uint8_t> staging;
+  std::array<UploadSource, 6> sources{};  // per layout_ entry, this frame's
+  // The frame's pictures while the upload reads them directly; let go once
+  // `uploaded` has happened.
+  std::shared_ptr<const void> pictures;
   DeviceBuffer<std::uint8_t> planes;
   DeviceFrame frame;
   Event uploaded;
@@ -92,6 +114,23 @@ class DevicePipeline final : public Pipeline, private Resources {
 
   [[nodiscard]] bool empty() const override { return twins_.empty(); }
 
+  [[nodiscard]] Expected<Picture> make_picture(const PictureFormat& fmt) const override {
+    // The device current on this thread for the allocation (so that no
+    // other device's runtime context is started for it); the memory is
+    // pinned for every device. Nothing of the pipeline's state is touched:
+    // the readers' threads call this while the context's thread submits.
+    if (use_device(info_.index).ok()) {
+      auto pinned = detail::PictureInternals::make_in(fmt, pinned_plane_memory());
+      if (pinned.ok() || pinned.status().code() != Errc::kLimit) return pinned;
+    }
+    // No pinned memory to be had (the process's limit, or a failing
+    // device): an ordinary picture, staged at its submit. Slower, the same
+    // numbers; a device error shows at the next submit.
+    return Picture::make(fmt);
+  }
+
+  [[nodiscard]] UploadStats upload_stats() const override { return stats_; }
+
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(step("selecting the device", [&] { return use_device(info_.index); }));
     const std::string size = std::to_string(fmt.width) + "x" + std::to_string(fmt.height);
@@ -122,15 +161,18 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                const ForkJoin* staging) override {
+                const ForkJoin* staging, std::shared_ptr<const void> pictures) override {
     const auto frame = [index] { return "frame " + std::to_string(index); };
     VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
     const unsigned k = index % kSlots;
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
-    stage(ref, dist, slot, staging);
+    VQX_RETURN_IF_ERROR(step(frame, [&] { return release_uploaded(); }));
+    const bool direct = stage(ref, dist, slot, staging);
     VQX_RETURN_IF_ERROR(
         step([&] { return frame() + ", upload"; }, [&] { return upload_frame(slot); }));
+    // Held from here: the upload is queued and reads the pictures' rows.
+    if (direct) slot.pictures = std::move(pictures);
     for (auto& t : twins_) {
       if (!t.temporal && !sampled) continue;
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
@@ -257,11 +299,27 @@ class DevicePipeline final : public Pipeline, private Resources {
     return Status::Ok();
   }
 
+  // Lets go of the pictures of every slot whose upload has happened.
+  Status release_uploaded() {
+    for (auto& s : slots_) {
+      if (!s.pictures) continue;
+      VQX_ASSIGN_OR_RETURN(const bool happened, s.uploaded.happened());
+      if (happened) s.pictures.reset();
+    }
+    return Status::Ok();
+  }
+
   // Waits for the slot's frame and hands its results to the twins.
   Status collect(unsigned k) {
     Slot& slot = slots_[k];
     slot.busy = false;
     const auto frame = [&slot] { return "frame " + std::to_string(slot.index); };
+    // The upload is done before the slot's staging memory is written again
+    // or its pictures are let go (a frame that no twin computed, not
+    // sampled, was uploaded all the same, and no twin's event covers it).
+    VQX_RETURN_IF_ERROR(
+        step([&] { return frame() + ", upload"; }, [&] { return slot.uploaded.synchronize(); }));
+    slot.pictures.reset();
     for (std::size_t n = 0; n < twins_.size(); ++n) {
       TwinEntry& t = twins_[n];
       if (!t.temporal && !slot.sampled) continue;
@@ -274,22 +332,37 @@ class DevicePipeline final : public Pipeline, private Resources {
     return Status::Ok();
   }
 
-  // Host copy of the needed planes into the slot's pinned staging memory,
-  // rows shared among the fork-join's helpers when there are any.
-  void stage(const Picture& ref, const Picture& dist, Slot& slot, const ForkJoin* fork_join) const {
+  // Chooses where the upload reads each needed plane from: a plane in this
+  // backend's pinned memory straight from the picture, any other from the
+  // slot's staging memory, after a host copy of its rows there (shared
+  // among the fork-join's helpers when there are any). True when a plane
+  // is read straight from a picture (the slot must then hold them).
+  bool stage(const Picture& ref, const Picture& dist, Slot& slot, const ForkJoin* fork_join) {
     struct Part {
       const Plane* plane;
       const PlaneLayout* layout;
     };
-    std::array<Part, 6> parts{};
+    std::array<Part, 6> parts{};  // the planes to stage
+    unsigned part_count = 0;
+    std::uint8_t* base = slot.staging.get();
     for (unsigned side = 0; side < 2; ++side) {
       for (unsigned p = 0; p < planes_; ++p) {
-        parts[side * planes_ + p] = {&(side == 0 ? ref : dist).plane(p),
-                                     &layout_[side * planes_ + p]};
+        const unsigned i = side * planes_ + p;
+        const Plane& plane = (side == 0 ? ref : dist).plane(p);
+        const PlaneLayout& l = layout_[i];
+        if (plane.memory() == &pinned_plane_memory()) {
+          slot.sources[i] = {plane.data(), plane.stride_bytes()};
+        } else {
+          slot.sources[i] = {base + l.staging_offset, l.row_bytes};
+          parts[part_count++] = {&plane, &l};
+        }
       }
     }
-    const unsigned part_count = 2 * planes_;
-    std::uint8_t* base = slot.staging.get();
+    const unsigned needed = 2 * planes_;
+    stats_.planes_direct += needed - part_count;
+    stats_.planes_staged += part_count;
+    ++(part_count == 0 ? stats_.frames_direct : stats_.frames_staged);
+
     auto copy_rows = [&](unsigned part, unsigned y0, unsigned y1) {
       const Part& pt = parts[part];
       std::uint8_t* dst = base + pt.layout->staging_offset;
@@ -305,17 +378,18 @@ class DevicePipeline final : public Pipeline, private Resources {
         static_cast<unsigned>(std::min<std::size_t>(helpers, total_rows / (2 * kRowsPerJob)));
     if (jobs == 0) {
       for (unsigned i = 0; i < part_count; ++i) copy_rows(i, 0, parts[i].layout->rows);
-      return;
+    } else {
+      // jobs + 1 shares (the caller takes one), each a fixed range of every part.
+      const unsigned shares = jobs + 1;
+      auto run_share = [&](unsigned share) {
+        for (unsigned i = 0; i < part_count; ++i) {
+          const unsigned rows = parts[i].layout->rows;
+          copy_rows(i, rows * share / shares, rows * (share + 1) / shares);
+        }
+      };
+      fork_join->run(jobs, run_share);
     }
-    // jobs + 1 shares (the caller takes one), each a fixed range of every part.
-    const unsigned shares = jobs + 1;
-    auto run_share = [&](unsigned share) {
-      for (unsigned i = 0; i < part_count; ++i) {
-        const unsigned rows = parts[i].layout->rows;
-        copy_rows(i, rows * share / shares, rows * (share + 1) / shares);
-      }
-    };
-    fork_join->run(jobs, run_share);
+    return part_count < needed;
   }
 
   // Uploads a constant table once per context (before any frame).
@@ -335,13 +409,15 @@ class DevicePipeline final : public Pipeline, private Resources {
     return Status::Ok();
   }
 
-  // The upload: every needed plane of ref and dist, once, for all twins.
+  // The upload: every needed plane of ref and dist, once, for all twins,
+  // from where stage() chose (pinned memory either way).
   Status upload_frame(Slot& slot) {
     for (std::size_t i = 0; i < layout_.size(); ++i) {
       const PlaneLayout& l = layout_[i];
+      const UploadSource& src = slot.sources[i];
       VQX_RETURN_IF_ERROR(upload_rows_async(slot.planes.get() + l.device_offset, l.device_pitch,
-                                            slot.staging.get() + l.staging_offset, l.row_bytes,
-                                            l.row_bytes, l.rows, upload_stream_));
+                                            src.rows, src.pitch, l.row_bytes, l.rows,
+                                            upload_stream_));
     }
     return slot.uploaded.record(upload_stream_);
   }
@@ -364,6 +440,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;
   std::array<Slot, kSlots> slots_;
+  UploadStats stats_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // without a GPU backend (src/gpu/off/ stands in for VQX_GPU=off).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,17 @@ namespace vqx::gpu {
 const char* compiled_backend();
 // Devices of that backend visible to this process; 0 without a backend.
 unsigned available_devices();
+
+// How the frames' planes reached the device (a debug statistic: the GPU
+// tests read it through engine/context_internals.hpp). A plane in this
+// backend's pinned memory is uploaded straight from the picture; any other
+// is staged (copied into pinned memory) first.
+struct UploadStats {
+  std::uint64_t planes_direct = 0;
+  std::uint64_t planes_staged = 0;
+  std::uint64_t frames_direct = 0;  // every needed plane uploaded directly
+  std::uint64_t frames_staged = 0;  // at least one plane staged
+};
 
 class Pipeline {
  public:
@@ -42,14 +54,26 @@ class Pipeline {
   //
   // Allocates everything, once, for pictures of `fmt`.
   virtual Status init(const PictureFormat& fmt) = 0;
-  // Runs the protocol for one frame. Returns once the pictures have been
-  // copied to pinned staging memory (so the caller may reuse them); the
-  // device work finishes later. `staging`, if any, shares the staging
-  // copy among its threads (the pipeline schedules nothing itself).
+  // Runs the protocol for one frame; the device work finishes later. A
+  // needed plane in this backend's pinned memory (make_picture()) is
+  // uploaded straight from its rows, and the pipeline then holds
+  // `pictures` (what keeps ref and dist from being reused) until that copy
+  // has completed; the other planes are copied to pinned staging memory
+  // before this returns. When every plane was staged, `pictures` is let go
+  // before this returns. `staging`, if any, shares the staging copy among
+  // its threads (the pipeline schedules nothing itself).
   virtual Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                        const ForkJoin* staging) = 0;
+                        const ForkJoin* staging, std::shared_ptr<const void> pictures) = 0;
   // Waits for every frame, collects the values and flushes the twins.
   virtual Status finish() = 0;
+
+  // A new picture whose planes are in this backend's pinned host memory
+  // (rows 64-byte aligned and zero-padded, as Picture::make's), or an
+  // ordinary one when no pinned memory is to be had. Callable from any
+  // thread, at any time (also while another calls submit()); slow
+  // (milliseconds): the context recycles them.
+  [[nodiscard]] virtual Expected<Picture> make_picture(const PictureFormat& fmt) const = 0;
+  [[nodiscard]] virtual UploadStats upload_stats() const = 0;
 };
 
 }  // namespace vqx::gpu

@@ -108,6 +108,15 @@ Status Event::synchronize() const {
     return injected(vendor::kLaunchFailure, "waiting for an event");
   return check(vendor::event_synchronize(h_), "waiting for an event");
 }
+Expected<bool> Event::happened() const {
+  const vendor::Error e = vendor::event_query(h_);
+  if (e == vendor::kNotReady) {
+    (void)vendor::last_error();  // not an error: must not linger as one
+    return false;
+  }
+  VQX_RETURN_IF_ERROR(check(e, "asking whether an event has happened"));
+  return true;
+}
 Status Event::make_wait(const Stream& s) const {
   return check(vendor::stream_wait_event(s.handle(), h_), "ordering two streams");
 }
@@ -153,6 +162,26 @@ RawPinnedMemory& RawPinnedMemory::operator=(RawPinnedMemory&& o) noexcept {
   }
   return *this;
 }
+
+namespace {
+// Stateless, so one constant object serves every context and thread, and
+// needs no destructor at exit (a picture may be freed after main returns).
+class PinnedPlaneMemory final : public PlaneMemory {
+ public:
+  void* allocate(std::size_t bytes) const override {
+    void* p = nullptr;
+    if (vendor::malloc_pinned_portable(&p, bytes) != vendor::kSuccess) {
+      (void)vendor::last_error();  // the caller reports it; nothing may linger
+      return nullptr;
+    }
+    return p;
+  }
+  void release(void* p) const override { (void)vendor::free_pinned(p); }
+};
+const PinnedPlaneMemory kPinnedPlaneMemory;
+}  // namespace
+
+const PlaneMemory& pinned_plane_memory() { return kPinnedPlaneMemory; }
 
 Status clear_async(void* device_ptr, std::size_t bytes, const Stream& s) {
   return check(vendor::memset_async(device_ptr, 0, bytes, s.handle()), "queueing a clear");

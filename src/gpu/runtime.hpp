@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "gpu/vendor.hpp"
+#include "vqx/picture.hpp"
 #include "vqx/status.hpp"
 
 namespace vqx::gpu {
@@ -69,6 +70,8 @@ class Event {
   [[nodiscard]] vendor::EventHandle handle() const { return h_; }
   Status record(const Stream& s) const;
   Status synchronize() const;
+  // Whether the event has happened (without waiting).
+  Expected<bool> happened() const;
   // `s` waits (on the device) until this event has happened.
   Status make_wait(const Stream& s) const;
 
@@ -157,6 +160,11 @@ class PinnedBuffer {
   RawPinnedMemory mem_;
   std::size_t count_ = 0;
 };
+
+// This backend's pinned host memory for picture planes, pinned for every
+// device (PlaneMemory, vqx/picture.hpp): one object for the process, whose
+// address marks a plane the upload may read directly.
+const PlaneMemory& pinned_plane_memory();
 
 // The clear: `bytes` of device memory set to zero on `s`. A twin queues its
 // clears in Twin::clear(), every frame, after the frame's upload.

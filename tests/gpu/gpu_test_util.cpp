@@ -133,18 +133,22 @@ Expected<Run> score(const RunOptions& o, const Video& video) {
     VQX_RETURN_IF_ERROR(ctx->read_pictures(clone(video[i].ref), clone(video[i].dist), i));
   }
   VQX_RETURN_IF_ERROR(ctx->flush());
+  return read_run(*ctx);
+}
+
+Run read_run(const Context& ctx) {
   Run r;
-  for (const auto& name : ctx->metric_names()) {
+  for (const auto& name : ctx.metric_names()) {
     auto& vals = r.values[name];
-    for (unsigned i = 0; i < ctx->frame_count(); ++i) {
-      auto v = ctx->score_at_index(name, i);
+    for (unsigned i = 0; i < ctx.frame_count(); ++i) {
+      auto v = ctx.score_at_index(name, i);
       vals.push_back(v.ok() ? *v : std::nan(""));
     }
-    auto b = ctx->metric_backend(name);
+    auto b = ctx.metric_backend(name);
     r.backends[name] = b.ok() ? *b : "?";
   }
   for (const char* name : {"apsnr_y", "apsnr_cb", "apsnr_cr"}) {  // whole-video values
-    auto v = ctx->aggregate_score(name);
+    auto v = ctx.aggregate_score(name);
     if (v.ok()) {
       r.values[name] = {*v};
       r.backends[name] = r.backends.count("psnr_y") != 0 ? r.backends["psnr_y"] : "?";

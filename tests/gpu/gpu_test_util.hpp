@@ -70,6 +70,8 @@ struct RunOptions {
 
 // Scores `video` (copies of its pictures) in a fresh context.
 Expected<Run> score(const RunOptions& o, const Video& video);
+// The values and backends of a flushed context.
+Run read_run(const Context& ctx);
 
 // The twin rule, per metric and frame; `what` names the case in failures.
 // Also checks that every feature with a GPU twin ran on the GPU.

@@ -1,9 +1,13 @@
 // The frame scheduler's recycling of finished frames' pictures.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <deque>
 #include <memory>
+#include <utility>
 
+#include "core/picture_internals.hpp"
 #include "engine/feature_collector.hpp"
 #include "engine/registration.hpp"
 #include "engine/scheduler.hpp"
@@ -30,6 +34,91 @@ TEST(Scheduler, RecycledPicturesAreBoundedWhenTheCallerNeverFetches) {
     EXPECT_LE(scheduler->recycled_count(), 2 * (in_flight + 1)) << threads;
     EXPECT_GE(scheduler->recycled_count(), 2U) << threads;
   }
+}
+
+std::unique_ptr<FrameScheduler> make_scheduler(unsigned threads, FeatureCollector& collector,
+                                               std::deque<RegisteredExtractor>& extractors) {
+  return FrameScheduler::create(threads, extractors, collector,
+                                ExtractorEnv{std::make_shared<OutputFiles>()})
+      .value();
+}
+
+TEST(Scheduler, AFramesPicturesAreRecycledOnlyOnceEveryHolderHasLetGo) {
+  // The GPU pipeline holds a frame's pictures while it uploads straight
+  // from them: the CPU work being done must not recycle them (a reader
+  // would refill a picture still being copied).
+  for (unsigned threads : {0U, 3U}) {
+    FeatureCollector collector;
+    std::deque<RegisteredExtractor> extractors;
+    auto scheduler = make_scheduler(threads, collector, extractors);
+    const PictureFormat fmt{16, 16, 8, ChromaFormat::k420};
+    std::shared_ptr<FramePictures> pictures =
+        scheduler->share(Picture::make(fmt).value(), Picture::make(fmt).value());
+    const void* ref_rows = std::as_const(pictures->ref).plane(0).data();
+    const void* dist_rows = std::as_const(pictures->dist).plane(0).data();
+    std::shared_ptr<const void> upload = pictures;  // what the pipeline keeps
+    ASSERT_TRUE(scheduler->run(std::move(pictures), 0, true).ok());
+    ASSERT_TRUE(scheduler->wait_idle().ok());
+    EXPECT_EQ(scheduler->recycled_count(), 0U)
+        << threads << " threads: recycled while the upload still held them";
+    upload.reset();
+    EXPECT_EQ(scheduler->recycled_count(), 2U) << threads << " threads";
+    const Picture a = scheduler->fetch_picture(fmt).value();
+    const Picture b = scheduler->fetch_picture(fmt).value();
+    EXPECT_EQ(a.plane(0).data(), ref_rows) << threads << " threads";
+    EXPECT_EQ(b.plane(0).data(), dist_rows) << threads << " threads";
+  }
+}
+
+TEST(Scheduler, AFrameLetGoAfterTheSchedulerIsGoneIsFreedWithoutHarm) {
+  // The pipeline may outlive the scheduler (or the reverse): the pool lives
+  // as long as its last holder.
+  FeatureCollector collector;
+  std::deque<RegisteredExtractor> extractors;
+  auto scheduler = make_scheduler(3, collector, extractors);
+  const PictureFormat fmt{16, 16, 8, ChromaFormat::k400};
+  std::shared_ptr<const void> upload =
+      scheduler->share(Picture::make(fmt).value(), Picture::make(fmt).value());
+  scheduler.reset();
+  upload.reset();  // (ASan: no use after free, no leak)
+}
+
+// Counts what it gives; ordinary aligned memory underneath.
+class CountingMemory final : public PlaneMemory {
+ public:
+  void* allocate(std::size_t bytes) const override {
+    ++allocations;
+    return std::aligned_alloc(64, bytes);
+  }
+  void release(void* p) const override {
+    ++releases;
+    std::free(p);
+  }
+  mutable std::atomic<int> allocations{0};
+  mutable std::atomic<int> releases{0};
+};
+
+TEST(Scheduler, NewPicturesComeFromTheMakerAndAreRecycledAsBefore) {
+  // A GPU context's maker gives pinned pictures; their allocation is slow,
+  // so in steady state every picture must be a recycled one.
+  CountingMemory memory;
+  {
+    FeatureCollector collector;
+    std::deque<RegisteredExtractor> extractors;
+    auto scheduler = make_scheduler(0, collector, extractors);
+    scheduler->set_picture_maker(
+        [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); });
+    const PictureFormat fmt{32, 8, 8, ChromaFormat::k420};
+    for (unsigned i = 0; i < 20; ++i) {
+      Picture ref = scheduler->fetch_picture(fmt).value();
+      Picture dist = scheduler->fetch_picture(fmt).value();
+      EXPECT_EQ(std::as_const(ref).plane(1).memory(), &memory);
+      ASSERT_TRUE(scheduler->run(std::move(ref), std::move(dist), i, true).ok());
+    }
+    EXPECT_EQ(memory.allocations.load(), 2 * 3) << "one frame's pictures, then recycled ones";
+    EXPECT_EQ(memory.releases.load(), 0);
+  }
+  EXPECT_EQ(memory.releases.load(), 2 * 3) << "the recycled pictures freed with the scheduler";
 }
 
 }  // namespace

@@ -57,6 +57,11 @@ inline Error malloc_pinned(void** p, std::size_t bytes) {
   return cudaHostAlloc(p, bytes, cudaHostAllocDefault);
 }
 inline Error free_pinned(void* p) { return cudaFreeHost(p); }
+// Pinned for every device of the process (a context's pictures, whichever
+// device the context uses).
+inline Error malloc_pinned_portable(void** p, std::size_t bytes) {
+  return cudaHostAlloc(p, bytes, cudaHostAllocPortable);
+}
 
 inline Error stream_create(StreamHandle* s) {
   return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking);
@@ -73,6 +78,8 @@ inline Error event_create(EventHandle* e, bool timing) {
 inline Error event_destroy(EventHandle e) { return cudaEventDestroy(e); }
 inline Error event_record(EventHandle e, StreamHandle s) { return cudaEventRecord(e, s); }
 inline Error event_synchronize(EventHandle e) { return cudaEventSynchronize(e); }
+// kSuccess once the event has happened, kNotReady before.
+inline Error event_query(EventHandle e) { return cudaEventQuery(e); }
 inline Error event_elapsed_ms(float* ms, EventHandle start, EventHandle stop) {
   return cudaEventElapsedTime(ms, start, stop);
 }

@@ -57,6 +57,11 @@ inline Error malloc_pinned(void** p, std::size_t bytes) {
   return hipHostMalloc(p, bytes, hipHostMallocDefault);
 }
 inline Error free_pinned(void* p) { return hipHostFree(p); }
+// Pinned for every device of the process (a context's pictures, whichever
+// device the context uses).
+inline Error malloc_pinned_portable(void** p, std::size_t bytes) {
+  return hipHostMalloc(p, bytes, hipHostMallocPortable);
+}
 
 inline Error stream_create(StreamHandle* s) {
   return hipStreamCreateWithFlags(s, hipStreamNonBlocking);
@@ -73,6 +78,8 @@ inline Error event_create(EventHandle* e, bool timing) {
 inline Error event_destroy(EventHandle e) { return hipEventDestroy(e); }
 inline Error event_record(EventHandle e, StreamHandle s) { return hipEventRecord(e, s); }
 inline Error event_synchronize(EventHandle e) { return hipEventSynchronize(e); }
+// kSuccess once the event has happened, kNotReady before.
+inline Error event_query(EventHandle e) { return hipEventQuery(e); }
 inline Error event_elapsed_ms(float* ms, EventHandle start, EventHandle stop) {
   return hipEventElapsedTime(ms, start, stop);
 }

@@ -109,7 +109,8 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settin
     // are uploaded straight from their rows (docs/gpu.md). The pipeline
     // outlives the scheduler (~Context).
     impl->scheduler->set_picture_maker(
-        [gpu = impl->gpu.get()](const PictureFormat& fmt) { return gpu->make_picture(fmt); });
+        [gpu = impl->gpu.get()](const PictureFormat& fmt) { return gpu->make_picture(fmt); },
+        impl->gpu->picture_memory());
   }
   return std::unique_ptr<Context>(new Context(std::move(impl)));
 }

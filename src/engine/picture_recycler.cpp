@@ -31,7 +31,9 @@ void PictureRecycler::give(Picture p) {
   Picture dropped;  // freed after the lock is released
   {
     std::lock_guard lock(mutex_);
-    if (pictures_.size() < room_) {
+    const bool foreign =
+        maker_ && p.plane_count() > 0 && std::as_const(p).plane(0).memory() != memory_;
+    if (pictures_.size() < room_ && !foreign) {
       pictures_.push_back(std::move(p));
     } else {
       dropped = std::move(p);

@@ -36,9 +36,15 @@ class PictureRecycler : public std::enable_shared_from_this<PictureRecycler> {
   // Keeps at most `room` pictures; others given back are freed.
   static std::shared_ptr<PictureRecycler> create(std::size_t room);
 
-  // Where new pictures come from (Picture::make until set). Set before the
-  // first fetch: not synchronised with fetch().
-  void set_maker(Maker maker) { maker_ = std::move(maker); }
+  // Where new pictures come from (Picture::make until set), and the memory
+  // its planes come from: pictures given back whose luma is in other
+  // memory (a caller's own Picture::make pictures) are then freed, not
+  // kept, so that a fetch hands out only what the maker would have made.
+  // Set before the first fetch: not synchronised with fetch().
+  void set_maker(Maker maker, const PlaneMemory* memory) {
+    maker_ = std::move(maker);
+    memory_ = memory;
+  }
 
   // A recycled picture of `fmt` when one is free, else a new one.
   Expected<Picture> fetch(const PictureFormat& fmt);
@@ -57,6 +63,7 @@ class PictureRecycler : public std::enable_shared_from_this<PictureRecycler> {
 
   const std::size_t room_;
   Maker maker_;
+  const PlaneMemory* memory_ = nullptr;  // with maker_: what give() keeps
   std::mutex mutex_;
   std::vector<Picture> pictures_;  // reserved to room_: give() never allocates
 };

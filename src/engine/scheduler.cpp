@@ -170,7 +170,8 @@ Status FrameScheduler::run_ordered(Frame& f) {
     if (t.stages != nullptr) {
       VQX_RETURN_IF_ERROR(t.stages->finish(f.index, w));
     } else {
-      VQX_RETURN_IF_ERROR(t.registered->temporal->extract(f.pictures->ref, f.pictures->dist, f.index, w));
+      VQX_RETURN_IF_ERROR(
+          t.registered->temporal->extract(f.pictures->ref, f.pictures->dist, f.index, w));
     }
   }
   return Status::Ok();

@@ -86,7 +86,10 @@ class FrameScheduler {
   // maker: Picture::make unless set_picture_maker() said otherwise).
   Expected<Picture> fetch_picture(const PictureFormat& fmt) { return recycler_->fetch(fmt); }
   // Before the first fetch: where new pictures come from.
-  void set_picture_maker(PictureRecycler::Maker maker) { recycler_->set_maker(std::move(maker)); }
+  // `memory`: where the maker's planes come from (PictureRecycler::set_maker).
+  void set_picture_maker(PictureRecycler::Maker maker, const PlaneMemory* memory) {
+    recycler_->set_maker(std::move(maker), memory);
+  }
   // A recycled picture of `fmt`, if one is free.
   std::optional<Picture> take_recycled(const PictureFormat& fmt) { return recycler_->take(fmt); }
   // Pictures waiting to be fetched again: at most 2 x (frames in flight +

@@ -129,6 +129,10 @@ class DevicePipeline final : public Pipeline, private Resources {
     return Picture::make(fmt);
   }
 
+  [[nodiscard]] const PlaneMemory* picture_memory() const override {
+    return &pinned_plane_memory();
+  }
+
   [[nodiscard]] UploadStats upload_stats() const override { return stats_; }
 
   Status init(const PictureFormat& fmt) override {

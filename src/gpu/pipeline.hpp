@@ -73,6 +73,8 @@ class Pipeline {
   // thread, at any time (also while another calls submit()); slow
   // (milliseconds): the context recycles them.
   [[nodiscard]] virtual Expected<Picture> make_picture(const PictureFormat& fmt) const = 0;
+  // The memory make_picture()'s planes come from when it can.
+  [[nodiscard]] virtual const PlaneMemory* picture_memory() const = 0;
   [[nodiscard]] virtual UploadStats upload_stats() const = 0;
 };
 

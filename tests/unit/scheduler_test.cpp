@@ -107,7 +107,8 @@ TEST(Scheduler, NewPicturesComeFromTheMakerAndAreRecycledAsBefore) {
     std::deque<RegisteredExtractor> extractors;
     auto scheduler = make_scheduler(0, collector, extractors);
     scheduler->set_picture_maker(
-        [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); });
+        [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); },
+        &memory);
     const PictureFormat fmt{32, 8, 8, ChromaFormat::k420};
     for (unsigned i = 0; i < 20; ++i) {
       Picture ref = scheduler->fetch_picture(fmt).value();
@@ -119,6 +120,29 @@ TEST(Scheduler, NewPicturesComeFromTheMakerAndAreRecycledAsBefore) {
     EXPECT_EQ(memory.releases.load(), 0);
   }
   EXPECT_EQ(memory.releases.load(), 2 * 3) << "the recycled pictures freed with the scheduler";
+}
+
+// A caller's own pictures (Picture::make) given to a context whose maker
+// makes pictures in other memory are freed after their frame, not kept:
+// a fetch then hands out only the maker's pictures (in a GPU context, the
+// pinned ones that are uploaded straight from their rows).
+TEST(Scheduler, PicturesFromElsewhereAreNotHandedOutByAFetch) {
+  CountingMemory memory;
+  FeatureCollector collector;
+  std::deque<RegisteredExtractor> extractors;
+  auto scheduler = make_scheduler(0, collector, extractors);
+  scheduler->set_picture_maker(
+      [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); },
+      &memory);
+  const PictureFormat fmt{32, 8, 8, ChromaFormat::k420};
+  for (unsigned i = 0; i < 4; ++i) {
+    ASSERT_TRUE(
+        scheduler->run(Picture::make(fmt).value(), Picture::make(fmt).value(), i, true).ok());
+  }
+  EXPECT_EQ(scheduler->recycled_count(), 0U);
+  Picture fetched = scheduler->fetch_picture(fmt).value();
+  EXPECT_EQ(std::as_const(fetched).plane(0).memory(), &memory);
+  EXPECT_EQ(memory.allocations.load(), 3);
 }
 
 }  // namespace

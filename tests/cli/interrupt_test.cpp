@@ -86,9 +86,9 @@ class CliReliability : public ::testing::Test {
   // (it is in its frame loop), sends `sig`, and returns the wait status.
   int run_and_signal(int sig, const std::string& out, long long min_bytes, std::string& err) {
     const std::string video = long_raw_video(1'000'000);
-    std::vector<std::string> args = {VQX_CLI, "-r",  video, "-d", video, "-w",      "64",
-                                     "-h",    "64",  "-p",  "420", "-b", "8",       "--json",
-                                     "-o",    out,   "-q",  "--threads", "2"};
+    std::vector<std::string> args = {VQX_CLI, "-r", video, "-d",        video, "-w", "64",
+                                     "-h",    "64", "-p",  "420",       "-b",  "8",  "--json",
+                                     "-o",    out,  "-q",  "--threads", "2"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -42,7 +42,9 @@ class ReadAhead {
   // are not to be used by anyone else until it has stopped. `depth`: up to
   // that many frames of each video are read and queued ahead of next(), on
   // one thread per video; 0 or 1 starts no thread: next() reads the pair
-  // itself, the reference first (the synchronous loop, for comparison). An
+  // itself, the reference first (the synchronous loop, for comparison), as
+  // it does whatever the depth when a video is not interruptible() (a pipe
+  // into libav: its reads could not be stopped). An
   // error (kLimit) when a thread cannot start.
   static Expected<std::unique_ptr<ReadAhead>> start(VideoReader& ref, VideoReader& dist,
                                                     unsigned depth, PictureSource pictures);

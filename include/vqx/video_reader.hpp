@@ -87,6 +87,11 @@ class VideoReader {
   // reader is of no further use. Reads of regular files always end, and
   // the base version does nothing.
   virtual void interrupt() {}
+  // True when a thread reading ahead can always be stopped: interrupt()
+  // ends any read that waits, or the reads can never wait (a regular
+  // file's). ReadAhead reads in turn on the caller's thread, with no
+  // thread of its own, when either video says false. The base: false.
+  [[nodiscard]] virtual bool interruptible() const { return false; }
 };
 
 // Chooses the reader:

@@ -5,7 +5,9 @@
 // (ChromaRule, core/family.hpp): luma-only runs take the 4:0:0 pictures as
 // they are. The luma plane is moved, not copied, and the chroma planes,
 // filled once, go back and forth with the context's recycled pictures.
-// Used from the context's calling thread only.
+// Not thread-safe: the context serialises every use (read_pictures on its
+// calling thread, fetch_picture on the readers' threads) with its neutral
+// chroma mutex.
 #pragma once
 
 #include <utility>

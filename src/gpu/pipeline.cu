@@ -173,10 +173,12 @@ class DevicePipeline final : public Pipeline, private Resources {
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
     VQX_RETURN_IF_ERROR(step(frame, [&] { return release_uploaded(); }));
     const bool direct = stage(ref, dist, slot, staging);
+    // Held from before the upload is queued, which reads the pictures' rows
+    // (also when queueing a later plane fails: the slot goes only after
+    // the stream is synchronised).
+    if (direct) slot.pictures = std::move(pictures);
     VQX_RETURN_IF_ERROR(
         step([&] { return frame() + ", upload"; }, [&] { return upload_frame(slot); }));
-    // Held from here: the upload is queued and reads the pictures' rows.
-    if (direct) slot.pictures = std::move(pictures);
     for (auto& t : twins_) {
       if (!t.temporal && !sampled) continue;
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },

@@ -176,7 +176,10 @@ class PinnedPlaneMemory final : public PlaneMemory {
     }
     return p;
   }
-  void release(void* p) const override { (void)vendor::free_pinned(p); }
+  void release(void* p) const override {
+    // A failure (after a device fault) must not linger as the next call's.
+    if (vendor::free_pinned(p) != vendor::kSuccess) (void)vendor::last_error();
+  }
 };
 const PinnedPlaneMemory kPinnedPlaneMemory;
 }  // namespace

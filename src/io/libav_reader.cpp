@@ -6,6 +6,8 @@
 //
 // With libav_log.cpp, the only files of VQX that include FFmpeg headers;
 // left out of the build when VQX_WITH_LIBAV is off.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -115,6 +117,12 @@ class LibavReader final : public VideoReader {
   const PictureFormat& format() const override { return fmt_; }
   const VideoInfo& info() const override { return info_; }
   const std::string& path() const override { return path_; }
+  // libav's blocking reads of a pipe cannot be interrupted; a regular
+  // file's always end.
+  [[nodiscard]] bool interruptible() const override {
+    struct stat st {};
+    return ::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  }
   std::uint64_t frames_read() const override { return frames_; }
 
   Status open();

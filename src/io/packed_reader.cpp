@@ -82,8 +82,10 @@ Expected<std::size_t> PackedFrameReader::pass_over(std::size_t n) {
     if (!file_.seek(at + static_cast<std::int64_t>(n))) return file_.read_error(path_);
     return n;
   }
+  // Always the whole size: later passes (other planes left out, skip())
+  // are longer than the first.
   if (!scratch_) {
-    VQX_ASSIGN_OR_RETURN(scratch_, allocate_buffer(path_, std::min(n, kScratchBytes)));
+    VQX_ASSIGN_OR_RETURN(scratch_, allocate_buffer(path_, kScratchBytes));
   }
   std::size_t done = 0;
   while (done < n) {

@@ -41,6 +41,7 @@ class PackedFrameReader : public VideoReader {
   Expected<bool> read(Picture& pic) final;
   Status skip(unsigned frames) final;
   void interrupt() final { file_.interrupt(); }
+  [[nodiscard]] bool interruptible() const final { return true; }
   void read_planes(unsigned planes) final { planes_read_ = planes; }
 
  protected:

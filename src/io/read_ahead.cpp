@@ -203,6 +203,9 @@ ReadAhead::~ReadAhead() { stop(); }
 
 Expected<std::unique_ptr<ReadAhead>> ReadAhead::start(VideoReader& ref, VideoReader& dist,
                                                       unsigned depth, PictureSource pictures) {
+  // A reader that could wait forever in a read nothing can interrupt (a
+  // pipe into libav) would make stop() wait for it too: no threads then.
+  if (!ref.interruptible() || !dist.interruptible()) depth = 0;
   auto impl = std::make_unique<Impl>(ref, dist, depth, std::move(pictures));
   if (depth >= 2) {
     impl->ref_lane = std::make_unique<Lane>(ref, impl->pictures, depth);

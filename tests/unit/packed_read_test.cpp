@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fifo.hpp"
@@ -464,6 +465,32 @@ TEST_F(PackedRead, AContextThatReadsChromaRefusesAPictureReadWithItsLumaAlone) {
               "the reference picture of frame 0 holds its luma alone (read with "
               "read_planes(1)), but a feature of this context reads its chroma");
   }
+}
+
+}  // namespace
+}  // namespace vqx
+
+namespace vqx {
+namespace {
+
+// What is passed over through a pipe goes through one scratch buffer of a
+// fixed size, whatever the first pass was: after a read that passed over
+// the chroma alone, skip() passes over whole frames (ASan: no overflow).
+TEST_F(PackedRead, PassingOverMoreThanTheFirstTimeThroughAPipe) {
+  const PictureFormat fmt{100, 20, 8, ChromaFormat::k420};
+  const Fifo fifo(y4m(fmt, 4));
+  auto reader = open_video(fifo.path(), std::nullopt);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  (*reader)->read_planes(1);
+  Picture pic;
+  ASSERT_TRUE((*reader)->read(pic).value());
+  ASSERT_TRUE((*reader)->skip(2).ok());
+  (*reader)->read_planes(0);
+  ASSERT_TRUE((*reader)->read(pic).value());
+  for (unsigned p = 0; p < 3; ++p) {
+    EXPECT_EQ(std::as_const(pic).plane(p).at(3, 2), sample(p, 3, 2, 3, 8)) << "plane " << p;
+  }
+  EXPECT_FALSE((*reader)->read(pic).value());
 }
 
 }  // namespace

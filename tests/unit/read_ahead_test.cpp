@@ -334,3 +334,49 @@ TEST_F(ReadAheadTest, PicturesFromAContextThatScoresMeanwhile) {
 
 }  // namespace
 }  // namespace vqx
+
+namespace vqx {
+namespace {
+
+// A pipe into libav cannot be interrupted (its reads block in libav): the
+// read-ahead then starts no thread (stop() would wait on a stalled pipe
+// for ever) and reads in turn; a regular file into libav keeps its depth.
+TEST_F(ReadAheadTest, APipeIntoLibavIsReadInTurn) {
+  if (!libav_available()) GTEST_SKIP() << "built without libav";
+  const std::string file = write("ref.y4m", y4m(k8, 3, 0));
+  const fs::path fifo = dir_ / "dist.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string bytes = y4m(k8, 3, 0);
+  std::thread writer([&] {
+    const int w = ::open(fifo.c_str(), O_WRONLY);
+    if (w < 0) return;
+    (void)!::write(w, bytes.data(), bytes.size());
+    ::close(w);
+  });
+  auto piped = open_libav(fifo.string());
+  ASSERT_TRUE(piped.ok()) << piped.status().message();
+  auto regular = open_libav(file);
+  ASSERT_TRUE(regular.ok()) << regular.status().message();
+  EXPECT_FALSE((*piped)->interruptible());
+  EXPECT_TRUE((*regular)->interruptible());
+  {
+    auto pairs = ReadAhead::start(**regular, **piped, 4, new_pictures());
+    ASSERT_TRUE(pairs.ok());
+    EXPECT_EQ((*pairs)->depth(), 0U);
+    Picture a;
+    Picture b;
+    for (unsigned i = 0; i < 3; ++i) ASSERT_TRUE((*pairs)->next(a, b).value()) << i;
+    EXPECT_FALSE((*pairs)->next(a, b).value());
+  }
+  writer.join();
+  auto again = open_libav(file);
+  ASSERT_TRUE(again.ok());
+  auto y = open_video(file, std::nullopt);
+  ASSERT_TRUE(y.ok());
+  auto both = ReadAhead::start(**again, **y, 4, new_pictures());
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ((*both)->depth(), 4U);
+}
+
+}  // namespace
+}  // namespace vqx

@@ -88,25 +88,6 @@ bool SpeedScorer::fit(RowSource& src, BlockStats& stats) {
   return gsm_.fit(band_.data(), static_cast<float>(p_.sigma_nn), stats);
 }
 
-void SpeedScorer::mark_rows_read(std::vector<char>& read) {
-  // A source of zeros that notes which rows are asked for, through one run
-  // of the filters.
-  class Recorder final : public RowSource {
-   public:
-    Recorder(std::vector<char>& marks, unsigned width) : marks_(marks), width_(width) {}
-    void row(unsigned y, float* out) override {
-      marks_[y] = 1;
-      std::fill(out, out + width_, 0.0F);
-    }
-
-   private:
-    std::vector<char>& marks_;
-    unsigned width_;
-  };
-  Recorder recorder(read, g_.width);
-  bandpass_.run(prescaled(recorder), band_.data());
-}
-
 SpeedScorer::Result SpeedScorer::score(RowSource& ref, RowSource& dis) {
   const bool ref_ok = fit(ref, ref_);
   const bool dis_ok = fit(dis, dis_);

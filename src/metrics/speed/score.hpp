@@ -34,10 +34,6 @@ class SpeedScorer {
   // one of the two pictures is singular the score is 0.
   Result score(RowSource& ref, RowSource& dis);
 
-  // Sets read[y] (read has g.height entries) for every source row that
-  // score() reads, the same rows at every call. Call after init().
-  void mark_rows_read(std::vector<char>& read);
-
  private:
   bool fit(RowSource& src, BlockStats& stats);
   RowSource& prescaled(RowSource& src);

@@ -1,6 +1,6 @@
-// A fresh folder per test for the output tests (output_file, output_hold,
-// output_sets): made before the test, removed after, named by the suite,
-// the test and the process; and what those tests read back from it.
+// A fresh folder per test (the output tests, the readers' tests): made
+// before the test, removed after, named by the suite, the test and the
+// process; files written into it, and what the tests read back from it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -34,6 +34,12 @@ class OutputFolderTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
+  // Writes `bytes` to `name` in the folder; its path.
+  std::string write(const std::string& name, const std::string& bytes) const {
+    const std::filesystem::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p.string();
+  }
   // Every name under the folder, relative to it.
   [[nodiscard]] std::set<std::string> names() const {
     std::set<std::string> out;

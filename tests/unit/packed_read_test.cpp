@@ -24,6 +24,7 @@
 
 #include "fifo.hpp"
 #include "io/input_file.hpp"
+#include "output_folder.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
@@ -72,26 +73,7 @@ std::string y4m(const PictureFormat& fmt, unsigned frames) {
   return s;
 }
 
-class PackedRead : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("vqx_packed_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& bytes) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p.string();
-  }
-
-  fs::path dir_;
-};
+using PackedRead = testing_util::OutputFolderTest;
 
 // Every frame of `path` against sample(), then the end.
 void expect_frames(const std::string& path, const std::optional<RawVideoParams>& raw,

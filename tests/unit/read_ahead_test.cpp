@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "output_folder.hpp"
 #include "vqx/read_ahead.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
@@ -122,26 +123,12 @@ Transcript read_all(const std::string& ref, const std::string& dist, unsigned de
   return t;
 }
 
-class ReadAheadTest : public ::testing::Test {
+class ReadAheadTest : public testing_util::OutputFolderTest {
  protected:
   void SetUp() override {
     std::signal(SIGPIPE, SIG_IGN);
-    dir_ = fs::temp_directory_path() /
-           ("vqx_read_ahead_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    OutputFolderTest::SetUp();
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& bytes) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p.string();
-  }
-
-  fs::path dir_;
 };
 
 const PictureFormat k8{48, 20, 8, ChromaFormat::k420};

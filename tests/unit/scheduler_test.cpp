@@ -98,6 +98,13 @@ class CountingMemory final : public PlaneMemory {
   mutable std::atomic<int> releases{0};
 };
 
+// New pictures of `scheduler` made in `memory`.
+void use_maker_of(FrameScheduler& scheduler, const CountingMemory& memory) {
+  scheduler.set_picture_maker(
+      [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); },
+      &memory);
+}
+
 TEST(Scheduler, NewPicturesComeFromTheMakerAndAreRecycledAsBefore) {
   // A GPU context's maker gives pinned pictures; their allocation is slow,
   // so in steady state every picture must be a recycled one.
@@ -106,9 +113,7 @@ TEST(Scheduler, NewPicturesComeFromTheMakerAndAreRecycledAsBefore) {
     FeatureCollector collector;
     std::deque<RegisteredExtractor> extractors;
     auto scheduler = make_scheduler(0, collector, extractors);
-    scheduler->set_picture_maker(
-        [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); },
-        &memory);
+    use_maker_of(*scheduler, memory);
     const PictureFormat fmt{32, 8, 8, ChromaFormat::k420};
     for (unsigned i = 0; i < 20; ++i) {
       Picture ref = scheduler->fetch_picture(fmt).value();
@@ -131,9 +136,7 @@ TEST(Scheduler, PicturesFromElsewhereAreNotHandedOutByAFetch) {
   FeatureCollector collector;
   std::deque<RegisteredExtractor> extractors;
   auto scheduler = make_scheduler(0, collector, extractors);
-  scheduler->set_picture_maker(
-      [&memory](const PictureFormat& f) { return detail::PictureInternals::make_in(f, memory); },
-      &memory);
+  use_maker_of(*scheduler, memory);
   const PictureFormat fmt{32, 8, 8, ChromaFormat::k420};
   for (unsigned i = 0; i < 4; ++i) {
     ASSERT_TRUE(

@@ -96,16 +96,20 @@ Picture distort(const Picture& ref, unsigned amplitude, std::uint32_t seed) {
   return p;
 }
 
-Picture clone(const Picture& src) {
-  Picture p = Picture::make(src.format()).value();
+void copy_samples(Picture& dst, const Picture& src) {
   for (unsigned c = 0; c < src.plane_count(); ++c) {
     const Plane& s = src.plane(c);
-    Plane& d = p.plane(c);
+    Plane& d = dst.plane(c);
     const std::size_t bytes = std::size_t{s.width()} * s.bytes_per_sample();
     for (unsigned y = 0; y < s.height(); ++y) {
       std::memcpy(d.row<std::uint8_t>(y), s.row<std::uint8_t>(y), bytes);
     }
   }
+}
+
+Picture clone(const Picture& src) {
+  Picture p = Picture::make(src.format()).value();
+  copy_samples(p, src);
   return p;
 }
 

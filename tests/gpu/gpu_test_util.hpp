@@ -43,6 +43,8 @@ enum class Content {
 Picture make_picture(const PictureFormat& fmt, Content c, unsigned frame, std::uint32_t seed);
 // `ref` plus uniform noise in [-amplitude, amplitude], clamped.
 Picture distort(const Picture& ref, unsigned amplitude, std::uint32_t seed);
+// `src`'s samples into `dst`, a picture of the same format.
+void copy_samples(Picture& dst, const Picture& src);
 Picture clone(const Picture& p);
 
 struct FramePair {

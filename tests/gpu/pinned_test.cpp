@@ -18,18 +18,6 @@
 namespace vqx::gputest {
 namespace {
 
-// `src`'s samples into `dst` (same format).
-void fill(Picture& dst, const Picture& src) {
-  for (unsigned c = 0; c < src.plane_count(); ++c) {
-    const Plane& s = src.plane(c);
-    Plane& d = dst.plane(c);
-    const std::size_t bytes = std::size_t{s.width()} * s.bytes_per_sample();
-    for (unsigned y = 0; y < s.height(); ++y) {
-      std::memcpy(d.row<std::uint8_t>(y), s.row<std::uint8_t>(y), bytes);
-    }
-  }
-}
-
 struct PinnedRun {
   Run run;
   std::optional<gpu::UploadStats> stats;  // none in a CPU context
@@ -67,7 +55,7 @@ Expected<PinnedRun> score_mixed(const RunOptions& o, const Video& video,
       } else {
         VQX_ASSIGN_OR_RETURN(pics[side], Picture::make(src.format()));
       }
-      fill(pics[side], src);
+      copy_samples(pics[side], src);
     }
     VQX_RETURN_IF_ERROR(ctx->read_pictures(std::move(pics[0]), std::move(pics[1]), i));
   }

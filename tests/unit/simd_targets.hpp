@@ -35,7 +35,7 @@ std::vector<std::string> for_each_simd_target(Check&& check) {
   for (const std::string& name : ran) {
     list += (list.empty() ? "" : " ") + name;
   }
-  RecordProperty("simd_targets", list);
+  ::testing::Test::RecordProperty("simd_targets", list);
   std::string skipped;  // compiled, but this CPU cannot execute them
   for (std::int64_t bit = 1; bit != 0 && bit <= HWY_TARGETS; bit <<= 1) {
     if ((HWY_TARGETS & bit) != 0 && (hwy::SupportedTargets() & bit) == 0) {

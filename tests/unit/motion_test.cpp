@@ -12,11 +12,13 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "metrics/families.hpp"
 #include "metrics/motion/cpu.hpp"
 #include "metrics/motion/params.hpp"
+#include "simd_targets.hpp"
 #include "test_util.hpp"
 
 // Counts this thread's heap allocations, to check that extract() allocates
@@ -188,28 +190,58 @@ TEST(MotionKernel, FlatDifferenceIsExactAtEveryDepth) {
   }
 }
 
-TEST(MotionKernel, MatchesDefinitionOnRandomAndExtremeInput) {
+// Every vector target the CPU runs (checkasm-style) against the definition:
+// random pictures, random near-equal pairs (small differences, most rows
+// all zero after the vertical pass), full-scale checkerboards of opposite
+// phase (the largest magnitudes both passes can see) and flat extremes, at
+// every depth and at widths around every vector length.
+TEST(MotionKernel, EveryTargetMatchesTheDefinition) {
   std::mt19937 rng(7);
+  const std::vector<std::pair<unsigned, unsigned>> sizes = {
+      {3, 3},  {4, 7},  {5, 40}, {7, 4},  {8, 3},  {9, 5},  {15, 6},  {16, 3},  {17, 11},
+      {31, 4}, {33, 5}, {63, 3}, {64, 3}, {65, 4}, {67, 9}, {127, 3}, {129, 5}, {200, 6}};
+  struct Case {
+    std::string what;
+    Picture a, b;
+    std::uint64_t expected;
+  };
+  std::vector<Case> cases;
   for (unsigned bpc : {8U, 9U, 10U, 12U, 14U, 15U, 16U}) {
     const std::uint32_t max = (1U << bpc) - 1;
-    for (auto [w, h] : {std::pair{3U, 3U}, {4U, 7U}, {17U, 11U}, {33U, 5U}, {64U, 3U}, {5U, 40U}}) {
+    for (auto [w, h] : sizes) {
       const PictureFormat fmt = format(w, h, bpc);
-      const Picture a = random_picture(fmt, rng);
-      const Picture b = random_picture(fmt, rng);
-      EXPECT_EQ(kernel_sad(a, b), reference_sad(a.plane(0), b.plane(0), bpc))
-          << "random bpc " << bpc << " " << w << "x" << h;
-      // The largest magnitudes: full-scale checkerboards of opposite phase.
-      const Picture c =
-          make_picture(fmt, [max](unsigned x, unsigned y) { return (x + y) % 2 ? max : 0U; });
-      const Picture d =
-          make_picture(fmt, [max](unsigned x, unsigned y) { return (x + y) % 2 ? 0U : max; });
-      EXPECT_EQ(kernel_sad(c, d), reference_sad(c.plane(0), d.plane(0), bpc))
-          << "checkerboard bpc " << bpc << " " << w << "x" << h;
-      const Picture e = flat_picture(fmt, max);
-      const Picture z = flat_picture(fmt, 0);
-      EXPECT_EQ(kernel_sad(z, e), reference_sad(z.plane(0), e.plane(0), bpc));
+      const std::string at =
+          " bpc " + std::to_string(bpc) + " " + std::to_string(w) + "x" + std::to_string(h);
+      auto add = [&](const std::string& what, Picture a, Picture b) {
+        const std::uint64_t expected = reference_sad(a.plane(0), b.plane(0), bpc);
+        cases.push_back({what + at, std::move(a), std::move(b), expected});
+      };
+      add("random", random_picture(fmt, rng), random_picture(fmt, rng));
+      std::uniform_int_distribution<std::uint32_t> sample(0, max);
+      std::uniform_int_distribution<int> nudge(-2, 2);
+      std::bernoulli_distribution touched(0.05);
+      std::vector<std::uint32_t> base(std::size_t{w} * h), near(base.size());
+      for (std::size_t i = 0; i < base.size(); ++i) {
+        base[i] = sample(rng);
+        const int v = static_cast<int>(base[i]) + (touched(rng) ? nudge(rng) : 0);
+        near[i] = static_cast<std::uint32_t>(std::clamp(v, 0, static_cast<int>(max)));
+      }
+      auto from = [w](const std::vector<std::uint32_t>& s) {
+        return [&s, w](unsigned x, unsigned y) { return s[std::size_t{y} * w + x]; };
+      };
+      add("near-equal", make_picture(fmt, from(base)), make_picture(fmt, from(near)));
+      add("checkerboard",
+          make_picture(fmt, [max](unsigned x, unsigned y) { return (x + y) % 2 ? max : 0U; }),
+          make_picture(fmt, [max](unsigned x, unsigned y) { return (x + y) % 2 ? 0U : max; }));
+      add("flat extremes", flat_picture(fmt, 0), flat_picture(fmt, max));
     }
   }
+  const auto ran = test::for_each_simd_target([&](const std::string& target) {
+    for (const Case& c : cases) {
+      ASSERT_EQ(kernel_sad(c.a, c.b), c.expected) << c.what << " on " << target;
+    }
+  });
+  EXPECT_GE(ran.size(), 2U) << "the vector targets and the scalar one";
 }
 
 // ---------------------------------------------------------------------------

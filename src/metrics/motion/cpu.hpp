@@ -1,4 +1,4 @@
-// Integer motion on the CPU: the blurred-difference SAD kernel.
+// Integer motion on the CPU: the blurred-difference SAD kernel (cpu.cpp).
 #pragma once
 
 #include <cstddef>
@@ -17,9 +17,17 @@ struct PlaneView {
   [[nodiscard]] const Sample* row(unsigned y) const { return data + std::ptrdiff_t{y} * stride; }
 };
 
-// Scratch the kernel needs for a picture `width` samples wide.
+// The kernel's rows of int32 scratch: whole vectors of up to kMaxLanes
+// lanes (64 covers every Highway target) plus the mirrored border.
+inline constexpr unsigned kMaxLanes = 64;
+[[nodiscard]] constexpr std::size_t scratch_row_length(unsigned width) {
+  return (std::size_t{width} + kMaxLanes - 1) / kMaxLanes * kMaxLanes + 2 * kRadius;
+}
+
+// Scratch the kernel needs for a picture `width` samples wide: five rows of
+// sample differences and one row of vertically filtered values.
 [[nodiscard]] constexpr std::size_t scratch_size(unsigned width) {
-  return std::size_t{width} + 2 * kRadius;  // one blurred row plus its mirror border each side
+  return 6 * scratch_row_length(width);
 }
 
 // Sum over every pixel of |blur(prev - cur)|, the blur being the separable

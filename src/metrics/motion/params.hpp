@@ -44,9 +44,10 @@ inline constexpr double kSadDivisor = 256.0;
 // ((65536 * (2^bpc - 1) + 2^(bpc-1)) >> bpc), and so is a difference of two
 // 16-bit samples: cpu.cpp relies on this bound to stay within int32.
 inline constexpr std::int64_t kMaxBlurredMagnitude = 65535;
-// Up to this depth a sum of two sample differences fits int16 and the
-// vertical pass's weighted sum fits int32; deeper samples take the wide path.
-inline constexpr unsigned kMaxBpcNarrow = 14;
+// Up to this depth a difference of two samples fits int16 (cpu.cpp keeps its
+// rows of differences in int16 then).
+inline constexpr unsigned kMaxBpcShortDifference = 14;
+static_assert((std::int64_t{1} << kMaxBpcShortDifference) - 1 <= INT16_MAX);
 
 // The mirror border (integer_motion.c, mirror(): -1 -> 1, size -> size - 2)
 // reaches two samples past each edge, which stays inside the picture only

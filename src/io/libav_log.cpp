@@ -7,11 +7,7 @@
 #include <cstdlib>
 #include <set>
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/log.h>
-}
+#include "io/libav_api.hpp"
 
 namespace vqx::libav_log {
 
@@ -24,6 +20,9 @@ std::set<Sink*>& sinks() {
   static std::set<Sink*> s;
   return s;
 }
+
+// FFmpeg's functions, set by install() before the callback is.
+const libav::Api* g_lib = nullptr;
 
 // The sink of the reader calling FFmpeg on this thread, if any.
 thread_local Sink* t_current = nullptr;
@@ -39,8 +38,10 @@ Origin origin_of(void* avcl) {
   for (int depth = 0; avcl != nullptr && depth < 2; ++depth) {
     const AVClass* cls = *static_cast<const AVClass* const*>(avcl);
     if (cls == nullptr) break;
-    if (cls == avcodec_get_class()) return {static_cast<AVCodecContext*>(avcl)->opaque, true};
-    if (cls == avformat_get_class()) return {static_cast<AVFormatContext*>(avcl)->opaque, false};
+    if (cls == g_lib->avcodec_get_class())
+      return {static_cast<AVCodecContext*>(avcl)->opaque, true};
+    if (cls == g_lib->avformat_get_class())
+      return {static_cast<AVFormatContext*>(avcl)->opaque, false};
     if (cls->parent_log_context_offset == 0) break;
     avcl = *reinterpret_cast<void**>(static_cast<std::uint8_t*>(avcl) +
                                      cls->parent_log_context_offset);
@@ -69,7 +70,7 @@ void callback(void* avcl, int level, const char* fmt, va_list vl) {
   if (it == sinks().end() || print_ours()) {
     va_list copy;
     va_copy(copy, vl);
-    av_log_default_callback(avcl, level, fmt, copy);
+    g_lib->av_log_default_callback(avcl, level, fmt, copy);
     va_end(copy);
   }
   if (it == sinks().end() || level > AV_LOG_ERROR) return;
@@ -122,9 +123,12 @@ std::string Sink::first_error() const {
   return s;
 }
 
-void install() {
+void install(const libav::Api& lib) {
   static std::once_flag once;
-  std::call_once(once, [] { av_log_set_callback(callback); });
+  std::call_once(once, [&lib] {
+    g_lib = &lib;
+    lib.av_log_set_callback(callback);
+  });
 }
 
 }  // namespace vqx::libav_log

@@ -16,6 +16,8 @@
 #include <mutex>
 #include <string>
 
+#include "io/libav_api.hpp"
+
 namespace vqx::libav_log {
 
 class Sink {
@@ -55,7 +57,8 @@ class Sink {
   bool first_error_done_ = false;  // its line has ended
 };
 
-// Installs the log callback, once per process.
-void install();
+// Installs the log callback, once per process; `lib` (libav::api()'s
+// table, which lives as long as the process) must be the same every call.
+void install(const libav::Api& lib);
 
 }  // namespace vqx::libav_log

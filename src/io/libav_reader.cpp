@@ -4,8 +4,10 @@
 // 16 bits maps onto a Picture (an alpha plane is dropped); anything else (RGB,
 // NV12, P010, packed, paletted, 4:1:1, ...) is an "unsupported pixel format".
 //
-// With libav_log.cpp, the only files of VQX that include FFmpeg headers;
-// left out of the build when VQX_WITH_LIBAV is off.
+// FFmpeg's functions are called through the table of libav_api.hpp, loaded
+// when the first such file is opened. With libav_api.cpp and libav_log.cpp,
+// the only files of VQX that include FFmpeg headers; left out of the build
+// when VQX_WITH_LIBAV is off.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -17,16 +19,8 @@
 #include <string>
 #include <thread>
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/error.h>
-#include <libavutil/mathematics.h>
-#include <libavutil/parseutils.h>
-#include <libavutil/pixdesc.h>
-}
-
 #include "core/picture_internals.hpp"
+#include "io/libav_api.hpp"
 #include "io/libav_log.hpp"
 #include "io/reader_detail.hpp"
 
@@ -36,20 +30,21 @@ bool libav_available() { return true; }
 
 namespace {
 
-std::string av_error_text(int err) {
+std::string av_error_text(const libav::Api& lib, int err) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-  if (av_strerror(err, buf, sizeof buf) < 0) return "error " + std::to_string(err);
+  if (lib.av_strerror(err, buf, sizeof buf) < 0) return "error " + std::to_string(err);
   return buf;
 }
 
-const char* pix_fmt_name(int fmt) {
-  const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(fmt));
+const char* pix_fmt_name(const libav::Api& lib, int fmt) {
+  const char* name = lib.av_get_pix_fmt_name(static_cast<AVPixelFormat>(fmt));
   return name != nullptr ? name : "unknown";
 }
 
 // The PictureFormat an AVPixelFormat maps onto without conversion, if any.
-bool map_pixel_format(AVPixelFormat pf, unsigned width, unsigned height, PictureFormat& out) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+bool map_pixel_format(const libav::Api& lib, AVPixelFormat pf, unsigned width, unsigned height,
+                      PictureFormat& out) {
+  const AVPixFmtDescriptor* d = lib.av_pix_fmt_desc_get(pf);
   if (d == nullptr) return false;
   constexpr std::uint64_t kRejected = AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
                                       AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB |
@@ -105,13 +100,13 @@ char field_order_char(AVFieldOrder f) {
 
 class LibavReader final : public VideoReader {
  public:
-  explicit LibavReader(std::string path) : path_(std::move(path)) {}
+  LibavReader(std::string path, const libav::Api& lib) : path_(std::move(path)), lib_(lib) {}
 
   ~LibavReader() override {
-    av_packet_free(&pkt_);
-    av_frame_free(&frame_);
-    avcodec_free_context(&dec_);
-    avformat_close_input(&fmt_ctx_);
+    lib_.av_packet_free(&pkt_);
+    lib_.av_frame_free(&frame_);
+    lib_.avcodec_free_context(&dec_);
+    lib_.avformat_close_input(&fmt_ctx_);
   }
 
   const PictureFormat& format() const override { return fmt_; }
@@ -136,7 +131,7 @@ class LibavReader final : public VideoReader {
       acc |= io_detail::copy_plane(frame_->data[p], frame_->linesize[p], fmt_.plane_width(p),
                                    fmt_.plane_height(p), fmt_.bpc, pic.plane(p));
     }
-    av_frame_unref(frame_);
+    lib_.av_frame_unref(frame_);
     if (fmt_.bpc < 16 && (acc >> fmt_.bpc) != 0) {
       return error(Errc::kParse, "frame " + std::to_string(frames_) +
                                      " has sample values above the " + std::to_string(fmt_.bpc) +
@@ -155,7 +150,7 @@ class LibavReader final : public VideoReader {
                                                  " frames: the file has only " +
                                                  std::to_string(frames_));
       }
-      av_frame_unref(frame_);
+      lib_.av_frame_unref(frame_);
       ++frames_;
     }
     return Status::Ok();
@@ -168,7 +163,7 @@ class LibavReader final : public VideoReader {
     return Error(code, path_ + ": " + what + ffmpeg_said());
   }
   Status av_error(Errc code, const std::string& what, int err) const {
-    return Error(code, path_ + ": " + what + ": " + av_error_text(err) + ffmpeg_said());
+    return Error(code, path_ + ": " + what + ": " + av_error_text(lib_, err) + ffmpeg_said());
   }
   std::string ffmpeg_said() const {
     const std::string said = log_.first_error();
@@ -192,7 +187,7 @@ class LibavReader final : public VideoReader {
       return true;
     }
     for (;;) {
-      int r = avcodec_receive_frame(dec_, frame_);
+      int r = lib_.avcodec_receive_frame(dec_, frame_);
       if (r == 0) {
         VQX_RETURN_IF_ERROR(check_frame());
         return true;
@@ -206,9 +201,9 @@ class LibavReader final : public VideoReader {
         return av_error(Errc::kParse, "cannot decode frame " + std::to_string(frames_), r);
       }
       // The decoder wants input.
-      r = av_read_frame(fmt_ctx_, pkt_);
+      r = lib_.av_read_frame(fmt_ctx_, pkt_);
       if (r == AVERROR_EOF) {
-        r = avcodec_send_packet(dec_, nullptr);  // drain
+        r = lib_.avcodec_send_packet(dec_, nullptr);  // drain
         if (r < 0 && r != AVERROR_EOF) return av_error(Errc::kParse, "cannot flush the decoder", r);
         continue;
       }
@@ -217,16 +212,16 @@ class LibavReader final : public VideoReader {
                         r);
       }
       if (pkt_->stream_index != stream_index_) {
-        av_packet_unref(pkt_);
+        lib_.av_packet_unref(pkt_);
         continue;
       }
       if ((pkt_->flags & AV_PKT_FLAG_CORRUPT) != 0) {
-        av_packet_unref(pkt_);
+        lib_.av_packet_unref(pkt_);
         return error(Errc::kParse,
                      "corrupt or truncated packet after frame " + std::to_string(frames_));
       }
-      r = avcodec_send_packet(dec_, pkt_);
-      av_packet_unref(pkt_);
+      r = lib_.avcodec_send_packet(dec_, pkt_);
+      lib_.av_packet_unref(pkt_);
       if (r < 0) {
         return av_error(Errc::kParse, "cannot decode frame " + std::to_string(frames_), r);
       }
@@ -263,9 +258,10 @@ class LibavReader final : public VideoReader {
       const std::int64_t duration = frame_->pkt_duration;
 #endif
       const AVRational us{1, 1000000};
-      const std::int64_t start_us = av_rescale_q(frame_->best_effort_timestamp, time_base_, us);
+      const std::int64_t start_us =
+          lib_.av_rescale_q(frame_->best_effort_timestamp, time_base_, us);
       const std::int64_t length_us =
-          std::max(frame_us_, duration > 0 ? av_rescale_q(duration, time_base_, us) : 0);
+          std::max(frame_us_, duration > 0 ? lib_.av_rescale_q(duration, time_base_, us) : 0);
       last_end_us_ = std::max(last_end_us_, start_us + length_us);
     }
     VQX_RETURN_IF_ERROR(check_decoder_log());
@@ -279,13 +275,15 @@ class LibavReader final : public VideoReader {
       return error(Errc::kUnsupported,
                    "frame " + std::to_string(frames_) + " changes format from " +
                        std::to_string(fmt_.width) + "x" + std::to_string(fmt_.height) + " " +
-                       pix_fmt_name(format_id_) + " to " + std::to_string(frame_->width) + "x" +
-                       std::to_string(frame_->height) + " " + pix_fmt_name(frame_->format));
+                       pix_fmt_name(lib_, format_id_) + " to " + std::to_string(frame_->width) +
+                       "x" + std::to_string(frame_->height) + " " +
+                       pix_fmt_name(lib_, frame_->format));
     }
     return Status::Ok();
   }
 
   std::string path_;
+  const libav::Api& lib_;
   // Before the contexts: it outlives them (the destructor frees them first).
   libav_log::Sink log_;
   PictureFormat fmt_;
@@ -306,18 +304,18 @@ class LibavReader final : public VideoReader {
 };
 
 Status LibavReader::open() {
-  libav_log::install();
+  libav_log::install(lib_);
   const libav_log::Sink::OnThisThread scope(log_);
-  fmt_ctx_ = avformat_alloc_context();
+  fmt_ctx_ = lib_.avformat_alloc_context();
   if (fmt_ctx_ == nullptr) return error(Errc::kLimit, "out of memory opening the file");
   fmt_ctx_->opaque = &log_;
   // (On failure avformat_open_input frees the context and sets it to null.)
-  int r = avformat_open_input(&fmt_ctx_, path_.c_str(), nullptr, nullptr);
+  int r = lib_.avformat_open_input(&fmt_ctx_, path_.c_str(), nullptr, nullptr);
   if (r < 0) {
     const Errc code = r == AVERROR_INVALIDDATA ? Errc::kUnsupported : Errc::kIo;
     return av_error(code, "cannot open as a video file (libavformat)", r);
   }
-  r = avformat_find_stream_info(fmt_ctx_, nullptr);
+  r = lib_.avformat_find_stream_info(fmt_ctx_, nullptr);
   if (r < 0) return av_error(Errc::kParse, "cannot read the stream parameters", r);
 
   // The first video stream that is not cover art.
@@ -333,18 +331,18 @@ Status LibavReader::open() {
   if (stream_index_ < 0) return error(Errc::kUnsupported, "has no video stream");
   AVStream* st = fmt_ctx_->streams[stream_index_];
 
-  const AVCodec* codec = avcodec_find_decoder(st->codecpar->codec_id);
+  const AVCodec* codec = lib_.avcodec_find_decoder(st->codecpar->codec_id);
   if (codec == nullptr) {
     return error(Errc::kUnsupported, std::string("no decoder for the video codec ") +
-                                         avcodec_get_name(st->codecpar->codec_id));
+                                         lib_.avcodec_get_name(st->codecpar->codec_id));
   }
-  dec_ = avcodec_alloc_context3(codec);
-  pkt_ = av_packet_alloc();
-  frame_ = av_frame_alloc();
+  dec_ = lib_.avcodec_alloc_context3(codec);
+  pkt_ = lib_.av_packet_alloc();
+  frame_ = lib_.av_frame_alloc();
   if (dec_ == nullptr || pkt_ == nullptr || frame_ == nullptr) {
     return error(Errc::kLimit, "out of memory setting up the decoder");
   }
-  r = avcodec_parameters_to_context(dec_, st->codecpar);
+  r = lib_.avcodec_parameters_to_context(dec_, st->codecpar);
   if (r < 0) return av_error(Errc::kInternal, "cannot set up the decoder", r);
   dec_->pkt_timebase = st->time_base;
   dec_->opaque = &log_;  // its messages, and its threads' copies', go to log_
@@ -359,7 +357,7 @@ Status LibavReader::open() {
   // conceals the slice and only logs "slice CRC mismatch", as `ffmpeg -i`
   // does too: no frame flag or return code reports it; log_ catches it.)
   dec_->err_recognition |= AV_EF_CRCCHECK;
-  r = avcodec_open2(dec_, codec, nullptr);
+  r = lib_.avcodec_open2(dec_, codec, nullptr);
   if (r < 0)
     return av_error(Errc::kUnsupported, std::string("cannot open the ") + codec->name + " decoder",
                     r);
@@ -380,10 +378,10 @@ Status LibavReader::open() {
   info_.interlace = field_order_char(st->codecpar->field_order);
   if (st->nb_frames > 0) info_.frame_count = st->nb_frames;
   time_base_ = st->time_base;
-  if (fps.num > 0 && fps.den > 0) frame_us_ = av_rescale(1000000, fps.den, fps.num);
-  if (const AVDictionaryEntry* e = av_dict_get(st->metadata, "DURATION", nullptr, 0)) {
+  if (fps.num > 0 && fps.den > 0) frame_us_ = lib_.av_rescale(1000000, fps.den, fps.num);
+  if (const AVDictionaryEntry* e = lib_.av_dict_get(st->metadata, "DURATION", nullptr, 0)) {
     std::int64_t us = 0;
-    if (av_parse_time(&us, e->value, 1) == 0 && us > 0) declared_end_us_ = us;
+    if (lib_.av_parse_time(&us, e->value, 1) == 0 && us > 0) declared_end_us_ = us;
   }
 
   // The format is what the decoder actually outputs: decode the first frame.
@@ -396,14 +394,14 @@ Status LibavReader::open() {
   }
   const auto w = static_cast<unsigned>(frame_->width);
   const auto h = static_cast<unsigned>(frame_->height);
-  if (!map_pixel_format(pf, w, h, fmt_)) {
+  if (!map_pixel_format(lib_, pf, w, h, fmt_)) {
     return error(Errc::kUnsupported,
-                 std::string("unsupported pixel format ") + pix_fmt_name(pf) +
+                 std::string("unsupported pixel format ") + pix_fmt_name(lib_, pf) +
                      " (VQX reads planar YUV or gray, 4:2:0/4:2:2/4:4:4, 8 to 16 bits; "
                      "convert with ffmpeg -pix_fmt yuv420p or similar)");
   }
   if (Status s = validate(fmt_); !s.ok()) return error(s.code(), s.message());
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+  const AVPixFmtDescriptor* d = lib_.av_pix_fmt_desc_get(pf);
   info_.has_alpha = (d->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
   const AVColorRange range = frame_->color_range != AVCOL_RANGE_UNSPECIFIED
                                  ? frame_->color_range
@@ -422,7 +420,9 @@ Status LibavReader::open() {
 }  // namespace
 
 Expected<std::unique_ptr<VideoReader>> open_libav(const std::string& path) {
-  auto reader = std::make_unique<LibavReader>(path);
+  Expected<const libav::Api*> lib = libav::api();
+  if (!lib.ok()) return Error(lib.status().code(), path + ": " + lib.status().message());
+  auto reader = std::make_unique<LibavReader>(path, **lib);
   VQX_RETURN_IF_ERROR(reader->open());
   return std::unique_ptr<VideoReader>(std::move(reader));
 }

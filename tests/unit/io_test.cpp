@@ -2,6 +2,7 @@
 // folder by the tests; the FFV1 files read through libav are in
 // tests/data/io/ (see the README there).
 #include <gtest/gtest.h>
+#include <link.h>
 
 #include <array>
 #include <cstdint>
@@ -958,6 +959,39 @@ TEST(Libav, ReadsFfv1LikeFfmpeg) {
     EXPECT_EQ(frames, c.frames);
     EXPECT_EQ(reader->frames_read(), c.frames);
   }
+}
+
+// FFmpeg's libraries are loaded when a file needs them, not at start-up
+// (src/io/libav_api.hpp): reading Y4M loads none of them, the first other
+// file loads them. Run in a fresh process (gtest re-runs this test alone in
+// a child), since the other tests of this program load them.
+bool libavformat_loaded() {
+  return dl_iterate_phdr(
+             [](dl_phdr_info* info, std::size_t, void*) {
+               return std::strstr(info->dlpi_name, "libavformat.so") != nullptr ? 1 : 0;
+             },
+             nullptr) != 0;
+}
+
+TEST(Libav, LoadedOnlyWhenAFileNeedsIt) {
+  if (!libav_available()) GTEST_SKIP() << "built without libav";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        TempDir dir;
+        const std::string y4m = dir.file("a.y4m");
+        write_file(y4m, make_y4m(y4m_header(8, 4, "420jpeg"), {8, 4, 8, ChromaFormat::k420}, 2));
+        auto a = open_video(y4m, std::nullopt);
+        Picture pic;
+        if (!a.ok() || !(*a)->read(pic).ok()) std::_Exit(3);
+        if (libavformat_loaded()) std::_Exit(4);
+        auto b = open_video((data_dir() / "ffv1_64x48_420p8.mkv").string(), std::nullopt);
+        if (!b.ok() || !(*b)->read(pic).ok()) std::_Exit(5);
+        std::_Exit(libavformat_loaded() ? 0 : 6);
+      },
+      testing::ExitedWithCode(0), "")
+      << "exit 4: a Y4M file loaded libavformat; 5: the .mkv was not read; 6: it was read "
+         "without libavformat";
 }
 
 TEST(Libav, Skip) {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hwy/targets.h"
+#include <hwy/targets.h>
 
 namespace vqx::test {
 

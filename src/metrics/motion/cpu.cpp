@@ -16,13 +16,13 @@
 // zero) and are skipped, as libvmaf does.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/motion/cpu.cpp"
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
 // (foreach_target.h includes this file once per target, then once more.)
 #include <cassert>
 #include <cstdint>
 
+#include <hwy/highway.h>
 #include "core/index_math.hpp"
-#include "hwy/highway.h"
 #include "metrics/motion/cpu.hpp"
 #include "metrics/motion/params.hpp"
 

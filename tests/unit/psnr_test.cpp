@@ -16,6 +16,7 @@
 #include "metrics/psnr/cpu.hpp"
 #include "metrics/psnr/params.hpp"
 #include "metrics/psnr/score.hpp"
+#include "simd_targets.hpp"
 #include "test_util.hpp"
 
 namespace vqx {
@@ -86,19 +87,51 @@ std::uint64_t brute_force_sse(const Plane& a, const Plane& b) {
 // ---------------------------------------------------------------------------
 // The kernel
 
-TEST(PsnrKernel, MatchesBruteForceAtEveryDepth) {
+// Every vector target the CPU runs (checkasm-style) against the brute-force
+// sum: random pictures, and full scale against zero (the largest squares,
+// which the 32-bit lane sums must not overflow), at every depth and at
+// widths around every vector length.
+TEST(PsnrKernel, EveryTargetMatchesBruteForceAtEveryDepth) {
   std::mt19937 rng(3);
+  struct Case {
+    std::string what;
+    Picture a, b;
+    std::uint64_t expected;
+  };
+  std::vector<Case> cases;
   for (unsigned bpc = 8; bpc <= 16; ++bpc) {
-    for (auto [w, h] :
-         {std::pair{1U, 1U}, {3U, 2U}, {17U, 9U}, {64U, 5U}, {7U, 33U}, {1000U, 2U}}) {
+    const std::uint32_t max = (1U << bpc) - 1;
+    for (auto [w, h] : {std::pair{1U, 1U},
+                        {3U, 2U},
+                        {17U, 9U},
+                        {31U, 3U},
+                        {33U, 2U},
+                        {64U, 5U},
+                        {65U, 3U},
+                        {7U, 33U},
+                        {127U, 2U},
+                        {1000U, 2U},
+                        {4099U, 1U}}) {
       const PictureFormat fmt = format(w, h, bpc, ChromaFormat::k400);
-      const Picture a = random_picture(fmt, rng);
-      const Picture b = random_picture(fmt, rng);
-      EXPECT_EQ(psnr::plane_sse(a.plane(0), b.plane(0), bpc),
-                brute_force_sse(a.plane(0), b.plane(0)))
-          << bpc << " bits, " << w << "x" << h;
+      const std::string at =
+          std::to_string(bpc) + " bits, " + std::to_string(w) + "x" + std::to_string(h);
+      auto add = [&](const std::string& what, Picture a, Picture b) {
+        const std::uint64_t expected = brute_force_sse(a.plane(0), b.plane(0));
+        cases.push_back({what + ", " + at, std::move(a), std::move(b), expected});
+      };
+      add("random", random_picture(fmt, rng), random_picture(fmt, rng));
+      add("full scale", flat_picture(fmt, max), flat_picture(fmt, 0));
+      add("zero against full scale", flat_picture(fmt, 0), flat_picture(fmt, max));
     }
   }
+  const auto ran = test::for_each_simd_target([&](const std::string& target) {
+    for (const Case& c : cases) {
+      const unsigned bpc = c.a.bpc();
+      ASSERT_EQ(psnr::plane_sse(c.a.plane(0), c.b.plane(0), bpc), c.expected)
+          << c.what << " on " << target;
+    }
+  });
+  EXPECT_GE(ran.size(), 2U) << "the vector targets and the scalar one";
 }
 
 TEST(PsnrKernel, LargestDifferencesDoNotOverflow) {

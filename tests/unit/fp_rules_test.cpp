@@ -3,14 +3,17 @@
 // filters every float family uses (float_common/convolve.cpp), on inputs
 // where a fused multiply-add gives another value: the AVX2 and AVX-512
 // kernels (the ones CPUs with FMA run) must round the product on its own,
-// as the baseline ones and libvmaf do. scripts/simd_targets.sh runs this
-// for each target.
+// as the baseline ones and libvmaf do. The row kernels are Highway's: each
+// test runs every target the CPU has (and scripts/simd_targets.sh runs the
+// file for each clone target too).
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "metrics/float_common/convolve.hpp"
+#include "simd_targets.hpp"
 
 namespace vqx {
 namespace {
@@ -35,25 +38,30 @@ TEST(FloatingPointRules, TheProductIsRoundedBeforeTheSum) {
 TEST(FloatingPointRules, WeightedRowsFuseNoMultiplyAdd) {
   const std::vector<float> row0(kWidth, kRow0), row1(kWidth, kRow1);
   const std::array<const float*, 2> rows = {row0.data(), row1.data()};
-  std::vector<float> out(kWidth, -1.0f);
-  float_common::weighted_rows(kTaps, rows.data(), kWidth, out.data());
-  for (unsigned j = 0; j < kWidth; ++j) EXPECT_EQ(out[j], 0.0f) << "column " << j;
+  test::for_each_simd_target([&](const std::string& target) {
+    std::vector<float> out(kWidth, -1.0f);
+    float_common::weighted_rows(kTaps, rows.data(), kWidth, out.data());
+    for (unsigned j = 0; j < kWidth; ++j)
+      EXPECT_EQ(out[j], 0.0f) << "column " << j << " " << target;
+  });
 }
 
 TEST(FloatingPointRules, WeightedMomentsFuseNoMultiplyAdd) {
   const std::vector<float> row0(kWidth, kRow0), row1(kWidth, kRow1);
   const std::array<const float*, 2> a = {row0.data(), row1.data()};
-  std::array<std::vector<float>, 5> out;
-  std::array<float*, 5> out_rows{};
-  for (std::size_t m = 0; m < out.size(); ++m) {
-    out[m].assign(kWidth, -1.0f);
-    out_rows[m] = out[m].data();
-  }
-  float_common::weighted_rows_moments(kTaps, a.data(), a.data(), kWidth, out_rows.data());
-  for (unsigned j = 0; j < kWidth; ++j) {
-    EXPECT_EQ(out[0][j], 0.0f) << "sum of a, column " << j;
-    EXPECT_EQ(out[1][j], 0.0f) << "sum of b, column " << j;
-  }
+  test::for_each_simd_target([&](const std::string& target) {
+    std::array<std::vector<float>, 5> out;
+    std::array<float*, 5> out_rows{};
+    for (std::size_t m = 0; m < out.size(); ++m) {
+      out[m].assign(kWidth, -1.0f);
+      out_rows[m] = out[m].data();
+    }
+    float_common::weighted_rows_moments(kTaps, a.data(), a.data(), kWidth, out_rows.data());
+    for (unsigned j = 0; j < kWidth; ++j) {
+      EXPECT_EQ(out[0][j], 0.0f) << "sum of a, column " << j << " " << target;
+      EXPECT_EQ(out[1][j], 0.0f) << "sum of b, column " << j << " " << target;
+    }
+  });
 }
 
 }  // namespace

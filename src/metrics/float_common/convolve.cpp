@@ -1,3 +1,5 @@
+// The plain-loop forms of the row kernels (the reference the Highway ones in
+// convolve_simd.cpp are tested against) and the filters built on them.
 #include "metrics/float_common/convolve.hpp"
 
 #include <array>
@@ -39,7 +41,8 @@ VQX_FORCE_INLINE void accumulate(std::size_t ntaps, std::size_t width, float* __
 
 }  // namespace
 
-VQX_CLONES
+namespace reference {
+
 void weighted_rows(std::span<const float> taps, const float* const* rows, unsigned width,
                    float* out) {
   const float* f = taps.data();
@@ -49,7 +52,6 @@ void weighted_rows(std::span<const float> taps, const float* const* rows, unsign
 
 // The five sums of one column block side by side, so that each sample is
 // loaded once for all five.
-VQX_CLONES
 void weighted_rows_moments(std::span<const float> taps, const float* const* a,
                            const float* const* b, unsigned width, float* const* out) {
   const float* f = taps.data();
@@ -109,6 +111,8 @@ void weighted_rows_moments(std::span<const float> taps, const float* const* a,
     o4[j] = s4;
   }
 }
+
+}  // namespace reference
 
 void mirror_pad(float* row, unsigned width, unsigned radius) {
   assert(radius < width);

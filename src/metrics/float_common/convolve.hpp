@@ -30,6 +30,7 @@ inline constexpr unsigned kMaxTaps = 128;
 [[nodiscard]] constexpr unsigned min_side_for_taps(unsigned taps) { return taps / 2 + 1; }
 
 // out[j] = sum over k of taps[k] * rows[k][j], for j < width.
+// (convolve_simd.cpp: explicit vectors for every Highway target.)
 void weighted_rows(std::span<const float> taps, const float* const* rows, unsigned width,
                    float* out);
 // The five moments VIF filters, in one pass over the rows of a and b:
@@ -37,6 +38,15 @@ void weighted_rows(std::span<const float> taps, const float* const* rows, unsign
 // out[3] = ... * (b * b), out[4] = ... * (a * b), each summed as above.
 void weighted_rows_moments(std::span<const float> taps, const float* const* a,
                            const float* const* b, unsigned width, float* const* out);
+
+// The same two as plain loops, the reference forms the vector kernels are
+// tested against (tests/unit/fp_rules_test.cpp, float_vif_test.cpp).
+namespace reference {
+void weighted_rows(std::span<const float> taps, const float* const* rows, unsigned width,
+                   float* out);
+void weighted_rows_moments(std::span<const float> taps, const float* const* a,
+                           const float* const* b, unsigned width, float* const* out);
+}  // namespace reference
 
 // Fills the `radius` floats either side of row[0, width) by reflection;
 // the row needs that much room before and after it. radius < width.

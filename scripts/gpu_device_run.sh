@@ -44,7 +44,7 @@ carry_targets=(vqx_gpu_tests vqx_gpu_first_frame_vif vqx_gpu_first_frame_adm
                vqx_gpu_first_frame_motion vqx_gpu_first_frame_psnr
                vqx_gpu_first_frame_float_psnr vqx_gpu_first_frame_float_moment
                vqx_gpu_fault_tests vqx_gpu_poison_test vqx_contract_tests
-               vqx_gpu_bench vqx_cli vqx_synth_y4m)
+               vqx_gpu_bench vqx_cli vqx_synth_y4m vqx_unit_tests)
 
 # stage_libs FILE...: the shared libraries the programs need beyond the
 # base system, into $carry/lib.
@@ -69,7 +69,7 @@ stage_build() {
   (cd "$build" && find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' \
       -o -name '*_tests.cmake' -o -name vqx_gpu_tests \
       -o -name 'vqx_gpu_first_frame_*' -o -name vqx_gpu_fault_tests -o -name vqx_gpu_poison_test \
-      -o -name vqx_contract_tests \
+      -o -name vqx_contract_tests -o -name vqx_unit_tests \
       -o -name vqx_gpu_bench -o -path ./vqx -o -name vqx_synth_y4m \) \
       -type f -print0 | xargs -0 -I{} cp --parents {} "$OLDPWD/$carry/build/")
   find "$carry/build" -type f -perm -u+x -exec strip --strip-unneeded {} +
@@ -163,6 +163,7 @@ device() {
     export VQX_GPU_CORPUS_DIR=/tmp/vqx_corpus VQX_GPU_CORPUS_FRAMES=${VQX_GPU_CORPUS_FRAMES:-2}
   fi
   set +e
+  simd "$out"
   timeout "${VQX_CTEST_LIMIT:-420}" ctest --test-dir "$build" -L "gpu|contract" -j 4 \
     --timeout 300 --output-on-failure >"$out/ctest.log" 2>&1
   local rc=$?
@@ -173,6 +174,20 @@ device() {
   local left=$((${VQX_DEVICE_BUDGET:-480} - (SECONDS - started) - 30))
   [ "${VQX_SPEED:-1}" = 0 ] || speed "$out" $((left > 60 ? left : 60)) ${VQX_SPEED_ARGS:---cpu-bits 8}
   return $rc
+}
+
+# simd OUT: the CPU kernels' every-target tests (tests/unit/simd_targets.hpp)
+# on the device machine's CPU, which may run targets this machine cannot
+# (AVX-512); which ran is in OUT/simd.log.
+simd() {
+  local out=$1
+  grep -o -w -E 'avx512(f|bw|cd|dq|vl)' /proc/cpuinfo | sort -u | tr '\n' ' ' |
+    sed 's/^/cpu avx-512: /' | tee -a "$out/device.txt"
+  echo | tee -a "$out/device.txt"
+  timeout 120 "$build/tests/vqx_unit_tests" \
+    --gtest_filter='*EveryTarget*:*Simd*:FloatingPointRules.*' >"$out/simd.log" 2>&1
+  echo "simd tests: exit $? ($(grep -c '^\[       OK \]' "$out/simd.log") passed)"
+  grep -m1 '^\[ simd' "$out/simd.log"
 }
 
 # speed OUT BUDGET [ARGS...]: bench/speed.sh with the carried programs and

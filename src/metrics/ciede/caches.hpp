@@ -31,7 +31,17 @@ inline std::size_t hash_slot(std::uint64_t key, unsigned bits) {
 // batch's results.
 class LabCache {
  public:
-  static constexpr unsigned kBits = 15;
+  static constexpr unsigned kBits = 18;
+
+  // The slot of a colour: its chroma hashed, plus its luma. Neighbouring
+  // pixels often share their chroma (one chroma sample serves 2 or 4 of
+  // them in 4:2:0) and have close lumas, so their colours fall in the same
+  // or adjacent cache lines of the table.
+  static std::size_t slot(std::uint64_t key) {
+    constexpr std::uint64_t kChroma = 0xFFFFFFFFU;
+    return (hash_slot(key & kChroma, kBits) + static_cast<std::size_t>(key >> 32)) &
+           ((std::size_t{1} << kBits) - 1);
+  }
 
   void reset() { entries_.assign(std::size_t{1} << kBits, Entry{kNoKey, Lab{}, kReady}); }
 
@@ -42,7 +52,7 @@ class LabCache {
     int index;
   };
   Lookup find_or_reserve(std::uint64_t key, LabBatch& batch) {
-    Entry& e = entries_[hash_slot(key, kBits)];
+    Entry& e = entries_[slot(key)];
     if (e.key == key) {
       return e.pending == kReady ? Lookup{true, e.lab, -1} : Lookup{false, Lab{}, e.pending};
     }
@@ -54,7 +64,7 @@ class LabCache {
   // Stores the computed colours whose reservations were not evicted since.
   void fill(const LabBatch& batch) {
     for (int i = 0; i < batch.count; ++i) {
-      Entry& e = entries_[hash_slot(batch.key[i], kBits)];
+      Entry& e = entries_[slot(batch.key[i])];
       if (e.key == batch.key[i] && e.pending == i) {
         e = Entry{e.key, batch.lab(i), kReady};
       }

@@ -89,7 +89,12 @@ void FrameKernel::compute_pending(unsigned first, unsigned last) {
   LabBatch& labs = *lab_batch_;
   pairs.count = 0;
   labs.count = 0;
+  constexpr unsigned kAhead = 8;  // lookups between a prefetch and its use
   for (unsigned j = first; j < last; ++j) {
+    if (j + kAhead < last) {
+      labs_.prefetch(pending_[j + kAhead].ref_key);
+      labs_.prefetch(pending_[j + kAhead].dist_key);
+    }
     const PendingPair& p = pending_[j];
     const LabCache::Lookup c1 = labs_.find_or_reserve(p.ref_key, labs);
     const LabCache::Lookup c2 = labs_.find_or_reserve(p.dist_key, labs);

@@ -12,6 +12,7 @@
 // The border rule and round_up, shared with the GPU twin.
 #include "core/index_math.hpp"
 #include "metrics/vif/scores.hpp"
+#include "metrics/vif/simd.hpp"
 
 namespace vqx::vif {
 
@@ -561,6 +562,73 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
   downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 
+// The buffers of the row kernels (simd.hpp): the row planes between the
+// vertical and the horizontal pass, and for 16-bit sources the ring of
+// prepared rows (row y in slot y mod (2 * half + 1), as above).
+struct SimdBuffers {
+  std::size_t padded = 0;  // round_up(width, simd::kBlock)
+  std::size_t plane_stride = 0;
+  std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
+  std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
+  std::vector<std::uint16_t> scratch;  // row_stats()'s, 3 rows of `padded`
+
+  [[nodiscard]] std::int16_t* plane(int p) {
+    return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
+  }
+  [[nodiscard]] std::int16_t* ring_row(int slot, int plane) {
+    return ring.data() + (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * padded;
+  }
+};
+
+// The num/den sums of one scale through the row kernels, dispatched once
+// per row. 8-bit samples (scale 0) are read straight from the picture.
+template <int Scale, typename Src>
+ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
+  constexpr int kHalf = kFilters[Scale].half;
+  constexpr int kTaps = 2 * kHalf + 1;
+  const auto* ref = static_cast<const Src*>(job.ref);
+  const auto* dis = static_cast<const Src*>(job.dis);
+  const int h = static_cast<int>(job.h);
+  const int w = static_cast<int>(job.w);
+  const std::size_t n = job.w;
+  const Rounding means = mean_rounding(Scale, job.bpc);
+  const Rounding squares = square_rounding(Scale, job.bpc);
+  std::int16_t* planes[simd::kRowPlanes];
+  for (int p = 0; p < simd::kRowPlanes; ++p) planes[p] = b.plane(p);
+
+  simd::RowSums acc;
+  int next_row = 0;
+  for (int i = 0; i < h; ++i) {
+    if constexpr (sizeof(Src) == 1) {
+      static_assert(Scale == 0);
+      simd::Taps8 taps{};
+      for (int k = 0; k < kTaps; ++k) {
+        const auto y = static_cast<std::size_t>(reflect101(i + k - kHalf, h));
+        taps.ref[k] = ref + y * job.ref_stride;
+        taps.dis[k] = dis + y * job.dis_stride;
+      }
+      simd::vertical_8bit(taps, n, planes);
+    } else {
+      for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
+        const int slot = next_row % kTaps;
+        std::int16_t* rows[simd::kSourcePlanes];
+        for (int p = 0; p < simd::kSourcePlanes; ++p) rows[p] = b.ring_row(slot, p);
+        simd::prepare_16bit(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
+                            rows);
+      }
+      simd::Taps16 taps{};
+      for (int k = 0; k < kTaps; ++k) {
+        const int slot = reflect101(i + k - kHalf, h) % kTaps;
+        for (int p = 0; p < simd::kSourcePlanes; ++p) taps.rows[p][k] = b.ring_row(slot, p);
+      }
+      simd::vertical_16bit(Scale, taps, n, means, squares, planes);
+    }
+    for (std::int16_t* row : planes) pad_reflect101(row, w, kHalf);
+    simd::row_stats(Scale, planes, job.w, job.gain_limit, job.ws->lut, b.scratch.data(), acc);
+  }
+  return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
+}
+
 }  // namespace
 
 // The buffers of a CpuKernel, plus the pyramid of scales 1..3.
@@ -568,6 +636,7 @@ struct Workspace : WorkspaceData {
   std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_ref;
   std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_dis;
   std::array<std::size_t, kScaleCount - 1> pyr_stride{};
+  SimdBuffers simd;
 };
 
 const std::array<std::uint16_t, 65536>& log2_q11_table() {
@@ -614,7 +683,8 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   for (int s = 1; s < kScaleCount; ++s) {
     const std::size_t w = width >> s;
     const std::size_t h = height >> s;
-    ws->pyr_stride[s - 1] = round_up(w, kLanes);
+    // Whole blocks of the row kernels are read from every row.
+    ws->pyr_stride[s - 1] = round_up(w, simd::kBlock);
     ws->pyr_ref[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
     ws->pyr_dis[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
   }
@@ -631,6 +701,13 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->signal.assign(ws->padded, 0.0);
   ws->index.assign(3 * ws->padded, 0);
   ws->conv.assign(2 * ws->conv_stride, 0);
+  ws->simd.padded = round_up(std::size_t{width}, simd::kBlock);
+  ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
+  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
+  ws->simd.scratch.assign(3 * ws->simd.padded, 0);
+  // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
+  ws->simd.ring.assign(
+      static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes * ws->simd.padded, 0);
   ws_ = std::move(ws);
   return Status::Ok();
 }
@@ -643,38 +720,58 @@ Status CpuKernel::check(const Plane& p) const {
                                       std::to_string(p.height()) + ", expected " +
                                       std::to_string(width_) + "x" + std::to_string(height_));
   }
-  // Blocks read whole kLanes groups of samples; Plane rows are padded to
-  // 64 bytes, which covers them.
-  if (p.stride_bytes() < round_up(std::size_t{width_}, kLanes) * bps) {
-    return Error(Errc::kInternal, "vif: plane rows are not padded to 16 samples");
+  // Rows are read in whole vectors, up to 64 bytes (AVX-512's) past the
+  // last whole vector: Plane rows are padded to 64 bytes, which covers them.
+  if (p.stride_bytes() < round_up(std::size_t{width_} * bps, std::size_t{64})) {
+    return Error(Errc::kInternal, "vif: plane rows are not padded to 64 bytes");
   }
   return Status::Ok();
 }
 
-void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams& params,
-                        FrameSums& out) {
-  Workspace& ws = *ws_;
-  const std::size_t bps = bpc_ > 8 ? 2 : 1;
+namespace {
+
+// The sums of scale s (a ScaleJob on it), by the row kernels or, for the
+// reference, by the plain loops.
+ScaleAccum scale_sums(int s, const ScaleJob& job, SimdBuffers& b, bool reference) {
+  const bool wide = job.bpc > 8 || s > 0;
+  if (reference) {
+    if (s == 0) return wide ? sums_scale0_16bit(job) : sums_scale0_8bit(job);
+    return s == 1 ? sums_scale1(job) : s == 2 ? sums_scale2(job) : sums_scale3(job);
+  }
+  switch (s) {
+    case 0:
+      return wide ? simd_scale_sums<0, std::uint16_t>(job, b)
+                  : simd_scale_sums<0, std::uint8_t>(job, b);
+    case 1:
+      return simd_scale_sums<1, std::uint16_t>(job, b);
+    case 2:
+      return simd_scale_sums<2, std::uint16_t>(job, b);
+    default:
+      return simd_scale_sums<3, std::uint16_t>(job, b);
+  }
+}
+
+void compute_frame(Workspace& ws, unsigned width, unsigned height, unsigned bpc, const Plane& ref,
+                   const Plane& dist, const KernelParams& params, FrameSums& out, bool reference) {
+  const std::size_t bps = bpc > 8 ? 2 : 1;
   ScaleJob job{ref.data(),
                dist.data(),
                ref.stride_bytes() / bps,
                dist.stride_bytes() / bps,
-               width_,
-               height_,
-               bpc_,
+               width,
+               height,
+               bpc,
                params.gain_limit,
                &ws};
   out = {};
-  if (!params.skip_scale0) {
-    out[0] = finish(bpc_ == 8 ? sums_scale0_8bit(job) : sums_scale0_16bit(job));
-  }
+  if (!params.skip_scale0) out[0] = finish(scale_sums(0, job, ws.simd, reference));
   for (int s = 1; s < kScaleCount; ++s) {
     std::uint16_t* next_ref = ws.pyr_ref[s - 1].data();
     std::uint16_t* next_dis = ws.pyr_dis[s - 1].data();
     const std::size_t next_stride = ws.pyr_stride[s - 1];
     switch (s) {
       case 1:
-        if (bpc_ == 8) {
+        if (bpc == 8) {
           downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
         } else {
           downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
@@ -687,11 +784,22 @@ void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams&
         downsample_scale2(job, next_ref, next_dis, next_stride);
         break;
     }
-    job = ScaleJob{next_ref,     next_dis, next_stride,       next_stride, width_ >> s,
-                   height_ >> s, bpc_,     params.gain_limit, &ws};
-    const ScaleAccum acc = s == 1 ? sums_scale1(job) : s == 2 ? sums_scale2(job) : sums_scale3(job);
-    out[s] = finish(acc);
+    job = ScaleJob{next_ref,    next_dis, next_stride,       next_stride, width >> s,
+                   height >> s, bpc,      params.gain_limit, &ws};
+    out[s] = finish(scale_sums(s, job, ws.simd, reference));
   }
+}
+
+}  // namespace
+
+void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams& params,
+                        FrameSums& out) {
+  compute_frame(*ws_, width_, height_, bpc_, ref, dist, params, out, false);
+}
+
+void CpuKernel::compute_reference(const Plane& ref, const Plane& dist, const KernelParams& params,
+                                  FrameSums& out) {
+  compute_frame(*ws_, width_, height_, bpc_, ref, dist, params, out, true);
 }
 
 }  // namespace vqx::vif

@@ -4,7 +4,8 @@
 // maximum, random over the full range, near-equal reference and
 // distortion) at every width from 1 to 67 and every depth, and whole
 // frames of CpuKernel::compute against CpuKernel::compute_reference (the
-// plain loops) at odd sizes, the smallest, and every depth.
+// plain loops) at odd sizes, the smallest, wider than a strip, and every
+// depth.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -259,7 +260,8 @@ TEST(VifSimd, FramesMatchThePlainLoops) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{16, 16}, {17, 19}, {37, 29}, {67, 33}, {130, 71}};
+  // Wider than a strip of the row kernels (1024 columns) at scales 0 and 1.
+  const Size sizes[] = {{16, 16}, {17, 19}, {37, 29}, {67, 33}, {130, 71}, {1100, 17}, {2100, 16}};
   vqx::test::for_each_simd_target([&](const std::string&) {
     for (const unsigned bpc : {8U, 10U, 12U, 16U}) {
       for (const Size size : sizes) {

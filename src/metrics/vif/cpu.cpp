@@ -562,11 +562,21 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
   downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 
+// The row kernels run on vertical strips of kStrip output columns, so that
+// the ring of prepared rows (17 rows of up to 8 planes) stays in L2; a
+// strip's source columns start at a multiple of kVectorSamples (the
+// largest vector of int16, AVX-512's 32).
+constexpr std::size_t kStrip = 1024;
+constexpr std::size_t kVectorSamples = 32;
+// The most source columns of a strip: half either side, and the start
+// rounded down.
+constexpr std::size_t kStripSpan = kStrip + 2 * kMaxHalf + kVectorSamples;
+
 // The buffers of the row kernels (simd.hpp): the row planes between the
 // vertical and the horizontal pass, and for 16-bit sources the ring of
 // prepared rows (row y in slot y mod (2 * half + 1), as above).
 struct SimdBuffers {
-  std::size_t padded = 0;  // round_up(width, simd::kBlock)
+  std::size_t padded = 0;  // round_up(min(width, kStripSpan), simd::kBlock)
   std::size_t plane_stride = 0;
   std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
   std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
@@ -581,50 +591,66 @@ struct SimdBuffers {
 };
 
 // The num/den sums of one scale through the row kernels, dispatched once
-// per row. 8-bit samples (scale 0) are read straight from the picture.
+// per row; each 16-bit source row is prepared once, into the ring.
 template <int Scale, typename Src>
 ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
   constexpr int kHalf = kFilters[Scale].half;
   constexpr int kTaps = 2 * kHalf + 1;
-  const auto* ref = static_cast<const Src*>(job.ref);
-  const auto* dis = static_cast<const Src*>(job.dis);
+  constexpr bool kNarrow = sizeof(Src) == 1;  // 8-bit samples, scale 0 only
+  static_assert(!kNarrow || Scale == 0);
   const int h = static_cast<int>(job.h);
-  const int w = static_cast<int>(job.w);
-  const std::size_t n = job.w;
+  const std::size_t w = job.w;
   const Rounding means = mean_rounding(Scale, job.bpc);
   const Rounding squares = square_rounding(Scale, job.bpc);
   std::int16_t* planes[simd::kRowPlanes];
   for (int p = 0; p < simd::kRowPlanes; ++p) planes[p] = b.plane(p);
 
   simd::RowSums acc;
-  int next_row = 0;
-  for (int i = 0; i < h; ++i) {
-    if constexpr (sizeof(Src) == 1) {
-      static_assert(Scale == 0);
-      simd::Taps8 taps{};
-      for (int k = 0; k < kTaps; ++k) {
-        const auto y = static_cast<std::size_t>(reflect101(i + k - kHalf, h));
-        taps.ref[k] = ref + y * job.ref_stride;
-        taps.dis[k] = dis + y * job.dis_stride;
+  for (std::size_t c0 = 0; c0 < w; c0 += kStrip) {
+    // Output columns [c0, c1) from source columns [s0, s1): half more on
+    // either side, s0 a multiple of kVectorSamples so that whole vectors
+    // from it stay within the rows' padding.
+    const std::size_t c1 = std::min(w, c0 + kStrip);
+    const std::size_t s0 = c0 == 0 ? 0 : (c0 - kHalf) / kVectorSamples * kVectorSamples;
+    const std::size_t s1 = std::min(w, c1 + kHalf);
+    const std::size_t n = s1 - s0;
+    const auto* ref = static_cast<const Src*>(job.ref) + s0;
+    const auto* dis = static_cast<const Src*>(job.dis) + s0;
+    std::int16_t* strip_planes[simd::kRowPlanes];
+    for (int p = 0; p < simd::kRowPlanes; ++p) strip_planes[p] = planes[p] + (c0 - s0);
+
+    int next_row = 0;
+    for (int i = 0; i < h; ++i) {
+      if constexpr (kNarrow) {
+        // 8-bit rows are read as they are (17 rows of bytes stay in L2).
+        simd::Taps8 taps{};
+        for (int k = 0; k < kTaps; ++k) {
+          const auto y = static_cast<std::size_t>(reflect101(i + k - kHalf, h));
+          taps.ref[k] = ref + y * job.ref_stride;
+          taps.dis[k] = dis + y * job.dis_stride;
+        }
+        simd::vertical_8bit(taps, n, planes);
+      } else {
+        for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
+          const int slot = next_row % kTaps;
+          std::int16_t* rows[simd::kSourcePlanes];
+          for (int p = 0; p < simd::kSourcePlanes; ++p) rows[p] = b.ring_row(slot, p);
+          simd::prepare_16bit(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
+                              rows);
+        }
+        simd::Taps16 taps{};
+        for (int k = 0; k < kTaps; ++k) {
+          const int slot = reflect101(i + k - kHalf, h) % kTaps;
+          for (int p = 0; p < simd::kSourcePlanes; ++p) taps.rows[p][k] = b.ring_row(slot, p);
+        }
+        simd::vertical_16bit(Scale, taps, n, means, squares, planes);
       }
-      simd::vertical_8bit(taps, n, planes);
-    } else {
-      for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
-        const int slot = next_row % kTaps;
-        std::int16_t* rows[simd::kSourcePlanes];
-        for (int p = 0; p < simd::kSourcePlanes; ++p) rows[p] = b.ring_row(slot, p);
-        simd::prepare_16bit(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
-                            rows);
-      }
-      simd::Taps16 taps{};
-      for (int k = 0; k < kTaps; ++k) {
-        const int slot = reflect101(i + k - kHalf, h) % kTaps;
-        for (int p = 0; p < simd::kSourcePlanes; ++p) taps.rows[p][k] = b.ring_row(slot, p);
-      }
-      simd::vertical_16bit(Scale, taps, n, means, squares, planes);
+      // Mirrored where the strip meets the picture's sides; elsewhere the
+      // values written lie outside what the horizontal pass weighs.
+      for (std::int16_t* row : planes) pad_reflect101(row, static_cast<int>(n), kHalf);
+      simd::row_stats(Scale, strip_planes, static_cast<unsigned>(c1 - c0), job.gain_limit,
+                      job.ws->lut, b.scratch.data(), acc);
     }
-    for (std::int16_t* row : planes) pad_reflect101(row, w, kHalf);
-    simd::row_stats(Scale, planes, job.w, job.gain_limit, job.ws->lut, b.scratch.data(), acc);
   }
   return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
 }
@@ -701,7 +727,7 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->signal.assign(ws->padded, 0.0);
   ws->index.assign(3 * ws->padded, 0);
   ws->conv.assign(2 * ws->conv_stride, 0);
-  ws->simd.padded = round_up(std::size_t{width}, simd::kBlock);
+  ws->simd.padded = round_up(std::min(std::size_t{width}, kStripSpan), simd::kBlock);
   ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
   ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
   ws->simd.scratch.assign(3 * ws->simd.padded, 0);

@@ -17,12 +17,13 @@
 //  * the log2 table read by plain loads of indices stored for the row.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
 #include <array>
 #include <limits>
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include "core/index_math.hpp"
-#include "hwy/highway.h"
 #include "metrics/vif/simd.hpp"
 
 HWY_BEFORE_NAMESPACE();

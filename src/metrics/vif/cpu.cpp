@@ -6,12 +6,16 @@
 #include <string>
 #include <vector>
 
-// The hot loops are written to be vectorised by the compiler; each scale
-// is cloned for AVX2 and AVX-512 (core/kernel_build.hpp).
+// Two forms of the moments and sums of a scale: the row kernels of
+// simd.hpp (Highway, what compute() runs), and the plain loops below,
+// written to be vectorised by the compiler and cloned for AVX2 and AVX-512
+// (core/kernel_build.hpp), what compute_reference() runs. The pyramid's
+// downsampling has the plain loops only (a twentieth of the time).
 #include "core/kernel_build.hpp"
 // The border rule and round_up, shared with the GPU twin.
 #include "core/index_math.hpp"
 #include "metrics/vif/scores.hpp"
+#include "metrics/vif/simd.hpp"
 
 namespace vqx::vif {
 
@@ -561,6 +565,99 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
   downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 
+// The row kernels run on vertical strips of kStrip output columns, so that
+// the ring of prepared rows (17 rows of up to 8 planes) stays in L2; a
+// strip's source columns start at a multiple of kVectorSamples (the
+// largest vector of int16, AVX-512's 32).
+constexpr std::size_t kStrip = 1024;
+constexpr std::size_t kVectorSamples = 32;
+// The most source columns of a strip: half either side, and the start
+// rounded down.
+constexpr std::size_t kStripSpan = kStrip + 2 * kMaxHalf + kVectorSamples;
+
+// The buffers of the row kernels (simd.hpp): the row planes between the
+// vertical and the horizontal pass, and for 16-bit sources the ring of
+// prepared rows (row y in slot y mod (2 * half + 1), as above).
+struct SimdBuffers {
+  std::size_t padded = 0;  // round_up(min(width, kStripSpan), simd::kBlock)
+  std::size_t plane_stride = 0;
+  std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
+  std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
+  std::vector<std::uint16_t> scratch;  // row_stats()'s, 3 rows of `padded`
+
+  [[nodiscard]] std::int16_t* plane(int p) {
+    return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
+  }
+  [[nodiscard]] std::int16_t* ring_row(int slot, int plane) {
+    return ring.data() + (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * padded;
+  }
+};
+
+// The num/den sums of one scale through the row kernels, dispatched once
+// per row; each 16-bit source row is prepared once, into the ring.
+template <int Scale, typename Src>
+ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
+  constexpr int kHalf = kFilters[Scale].half;
+  constexpr int kTaps = 2 * kHalf + 1;
+  constexpr bool kNarrow = sizeof(Src) == 1;  // 8-bit samples, scale 0 only
+  static_assert(!kNarrow || Scale == 0);
+  const int h = static_cast<int>(job.h);
+  const std::size_t w = job.w;
+  const Rounding means = mean_rounding(Scale, job.bpc);
+  const Rounding squares = square_rounding(Scale, job.bpc);
+  std::int16_t* planes[simd::kRowPlanes];
+  for (int p = 0; p < simd::kRowPlanes; ++p) planes[p] = b.plane(p);
+
+  simd::RowSums acc;
+  for (std::size_t c0 = 0; c0 < w; c0 += kStrip) {
+    // Output columns [c0, c1) from source columns [s0, s1): half more on
+    // either side, s0 a multiple of kVectorSamples so that whole vectors
+    // from it stay within the rows' padding.
+    const std::size_t c1 = std::min(w, c0 + kStrip);
+    const std::size_t s0 = c0 == 0 ? 0 : (c0 - kHalf) / kVectorSamples * kVectorSamples;
+    const std::size_t s1 = std::min(w, c1 + kHalf);
+    const std::size_t n = s1 - s0;
+    const auto* ref = static_cast<const Src*>(job.ref) + s0;
+    const auto* dis = static_cast<const Src*>(job.dis) + s0;
+    std::int16_t* strip_planes[simd::kRowPlanes];
+    for (int p = 0; p < simd::kRowPlanes; ++p) strip_planes[p] = planes[p] + (c0 - s0);
+
+    int next_row = 0;
+    for (int i = 0; i < h; ++i) {
+      if constexpr (kNarrow) {
+        // 8-bit rows are read as they are (17 rows of bytes stay in L2).
+        simd::Taps8 taps{};
+        for (int k = 0; k < kTaps; ++k) {
+          const auto y = static_cast<std::size_t>(reflect101(i + k - kHalf, h));
+          taps.ref[k] = ref + y * job.ref_stride;
+          taps.dis[k] = dis + y * job.dis_stride;
+        }
+        simd::vertical_8bit(taps, n, planes);
+      } else {
+        for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
+          const int slot = next_row % kTaps;
+          std::int16_t* rows[simd::kSourcePlanes];
+          for (int p = 0; p < simd::kSourcePlanes; ++p) rows[p] = b.ring_row(slot, p);
+          simd::prepare_16bit(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
+                              rows);
+        }
+        simd::Taps16 taps{};
+        for (int k = 0; k < kTaps; ++k) {
+          const int slot = reflect101(i + k - kHalf, h) % kTaps;
+          for (int p = 0; p < simd::kSourcePlanes; ++p) taps.rows[p][k] = b.ring_row(slot, p);
+        }
+        simd::vertical_16bit(Scale, taps, n, means, squares, planes);
+      }
+      // Mirrored where the strip meets the picture's sides; elsewhere the
+      // values written lie outside what the horizontal pass weighs.
+      for (std::int16_t* row : planes) pad_reflect101(row, static_cast<int>(n), kHalf);
+      simd::row_stats(Scale, strip_planes, static_cast<unsigned>(c1 - c0), job.gain_limit,
+                      job.ws->lut, b.scratch.data(), acc);
+    }
+  }
+  return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
+}
+
 }  // namespace
 
 // The buffers of a CpuKernel, plus the pyramid of scales 1..3.
@@ -568,6 +665,7 @@ struct Workspace : WorkspaceData {
   std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_ref;
   std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_dis;
   std::array<std::size_t, kScaleCount - 1> pyr_stride{};
+  SimdBuffers simd;
 };
 
 const std::array<std::uint16_t, 65536>& log2_q11_table() {
@@ -614,7 +712,8 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   for (int s = 1; s < kScaleCount; ++s) {
     const std::size_t w = width >> s;
     const std::size_t h = height >> s;
-    ws->pyr_stride[s - 1] = round_up(w, kLanes);
+    // Whole blocks of the row kernels are read from every row.
+    ws->pyr_stride[s - 1] = round_up(w, simd::kBlock);
     ws->pyr_ref[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
     ws->pyr_dis[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
   }
@@ -631,6 +730,13 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->signal.assign(ws->padded, 0.0);
   ws->index.assign(3 * ws->padded, 0);
   ws->conv.assign(2 * ws->conv_stride, 0);
+  ws->simd.padded = round_up(std::min(std::size_t{width}, kStripSpan), simd::kBlock);
+  ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
+  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
+  ws->simd.scratch.assign(3 * ws->simd.padded, 0);
+  // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
+  ws->simd.ring.assign(
+      static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes * ws->simd.padded, 0);
   ws_ = std::move(ws);
   return Status::Ok();
 }
@@ -643,38 +749,58 @@ Status CpuKernel::check(const Plane& p) const {
                                       std::to_string(p.height()) + ", expected " +
                                       std::to_string(width_) + "x" + std::to_string(height_));
   }
-  // Blocks read whole kLanes groups of samples; Plane rows are padded to
-  // 64 bytes, which covers them.
-  if (p.stride_bytes() < round_up(std::size_t{width_}, kLanes) * bps) {
-    return Error(Errc::kInternal, "vif: plane rows are not padded to 16 samples");
+  // Rows are read in whole vectors, up to 64 bytes (AVX-512's) past the
+  // last whole vector: Plane rows are padded to 64 bytes, which covers them.
+  if (p.stride_bytes() < round_up(std::size_t{width_} * bps, std::size_t{64})) {
+    return Error(Errc::kInternal, "vif: plane rows are not padded to 64 bytes");
   }
   return Status::Ok();
 }
 
-void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams& params,
-                        FrameSums& out) {
-  Workspace& ws = *ws_;
-  const std::size_t bps = bpc_ > 8 ? 2 : 1;
+namespace {
+
+// The sums of scale s (a ScaleJob on it), by the row kernels or, for the
+// reference, by the plain loops.
+ScaleAccum scale_sums(int s, const ScaleJob& job, SimdBuffers& b, bool reference) {
+  const bool wide = job.bpc > 8 || s > 0;
+  if (reference) {
+    if (s == 0) return wide ? sums_scale0_16bit(job) : sums_scale0_8bit(job);
+    return s == 1 ? sums_scale1(job) : s == 2 ? sums_scale2(job) : sums_scale3(job);
+  }
+  switch (s) {
+    case 0:
+      return wide ? simd_scale_sums<0, std::uint16_t>(job, b)
+                  : simd_scale_sums<0, std::uint8_t>(job, b);
+    case 1:
+      return simd_scale_sums<1, std::uint16_t>(job, b);
+    case 2:
+      return simd_scale_sums<2, std::uint16_t>(job, b);
+    default:
+      return simd_scale_sums<3, std::uint16_t>(job, b);
+  }
+}
+
+void compute_frame(Workspace& ws, unsigned width, unsigned height, unsigned bpc, const Plane& ref,
+                   const Plane& dist, const KernelParams& params, FrameSums& out, bool reference) {
+  const std::size_t bps = bpc > 8 ? 2 : 1;
   ScaleJob job{ref.data(),
                dist.data(),
                ref.stride_bytes() / bps,
                dist.stride_bytes() / bps,
-               width_,
-               height_,
-               bpc_,
+               width,
+               height,
+               bpc,
                params.gain_limit,
                &ws};
   out = {};
-  if (!params.skip_scale0) {
-    out[0] = finish(bpc_ == 8 ? sums_scale0_8bit(job) : sums_scale0_16bit(job));
-  }
+  if (!params.skip_scale0) out[0] = finish(scale_sums(0, job, ws.simd, reference));
   for (int s = 1; s < kScaleCount; ++s) {
     std::uint16_t* next_ref = ws.pyr_ref[s - 1].data();
     std::uint16_t* next_dis = ws.pyr_dis[s - 1].data();
     const std::size_t next_stride = ws.pyr_stride[s - 1];
     switch (s) {
       case 1:
-        if (bpc_ == 8) {
+        if (bpc == 8) {
           downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
         } else {
           downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
@@ -687,11 +813,22 @@ void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams&
         downsample_scale2(job, next_ref, next_dis, next_stride);
         break;
     }
-    job = ScaleJob{next_ref,     next_dis, next_stride,       next_stride, width_ >> s,
-                   height_ >> s, bpc_,     params.gain_limit, &ws};
-    const ScaleAccum acc = s == 1 ? sums_scale1(job) : s == 2 ? sums_scale2(job) : sums_scale3(job);
-    out[s] = finish(acc);
+    job = ScaleJob{next_ref,    next_dis, next_stride,       next_stride, width >> s,
+                   height >> s, bpc,      params.gain_limit, &ws};
+    out[s] = finish(scale_sums(s, job, ws.simd, reference));
   }
+}
+
+}  // namespace
+
+void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams& params,
+                        FrameSums& out) {
+  compute_frame(*ws_, width_, height_, bpc_, ref, dist, params, out, false);
+}
+
+void CpuKernel::compute_reference(const Plane& ref, const Plane& dist, const KernelParams& params,
+                                  FrameSums& out) {
+  compute_frame(*ws_, width_, height_, bpc_, ref, dist, params, out, true);
 }
 
 }  // namespace vqx::vif

@@ -10,7 +10,9 @@
 //     linear term for flat areas; the frame sums become num and den;
 //   * pyramid: filter s + 1 on scale s, keeping every second row and column,
 //     gives scale s + 1 as 16-bit samples.
-// All buffers are sized by init(); compute() allocates nothing.
+// compute() runs the moments and sums row by row through the Highway
+// kernels of simd.hpp; compute_reference() keeps the plain loops.
+// All buffers are sized by init(); neither allocates anything.
 #pragma once
 
 #include <array>
@@ -66,8 +68,14 @@ class CpuKernel {
   // init(), rows padded to whole blocks of 16 samples (as Plane pads them).
   [[nodiscard]] Status check(const Plane& p) const;
 
-  // ref and dist are luma planes that passed check().
+  // ref and dist are luma planes that passed check(). Runs the row
+  // kernels of simd.hpp, for the best Highway target the CPU has.
   void compute(const Plane& ref, const Plane& dist, const KernelParams& params, FrameSums& out);
+
+  // The same sums from the plain loops of cpu.cpp, compiled for the
+  // targets of VQX_CLONES: the form compute() is tested against.
+  void compute_reference(const Plane& ref, const Plane& dist, const KernelParams& params,
+                         FrameSums& out);
 
  private:
   unsigned width_ = 0;

@@ -1,0 +1,514 @@
+// Integer VIF's row kernels (simd.hpp) in Highway's portable vectors,
+// compiled for each of its x86 targets and chosen at run time. The same
+// integer steps as the reference forms (simd_reference.cpp), the same
+// double operations in the same order; tests/unit/vif_simd_test.cpp holds
+// every target to them. Highway's scalar target runs the reference forms.
+//
+// The integer tricks that keep the bits:
+//  * 16-bit values (biased into int16) are filtered with pairwise 16-bit
+//    multiply-adds (ReorderWidenMulAccumulate, pmaddwd on x86): vertically
+//    the rows of taps k and 2 * half - k interleaved, times (t_k, t_k);
+//    horizontally the row read at even and at odd offsets, times the tap
+//    pairs (t_2m, t_2m+1), giving the even and the odd output columns;
+//  * the 32-bit products of 8-bit samples: pairwise multiply-adds of the
+//    samples with themselves (x_a^2 + x_b^2), times the tap;
+//  * past the horizontal pass every column is a separate pixel of a sum,
+//    so the even and odd columns are never put back in order;
+//  * the log2 table read by plain loads of indices stored for the row.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <array>
+#include <limits>
+
+#include "core/index_math.hpp"
+#include "metrics/vif/simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace vqx::vif::simd {
+namespace HWY_NAMESPACE {
+
+#if HWY_TARGET == HWY_SCALAR
+
+// One-lane vectors cannot be interleaved or read as pairs: the plain forms.
+void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
+  reference::vertical_8bit(taps, n, out);
+}
+void Prepare16(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
+               std::int16_t* const* out) {
+  reference::prepare_16bit(ref, dis, n, out);
+}
+void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                std::int16_t* const* out) {
+  reference::vertical_16bit(scale, taps, n, means, squares, out);
+}
+void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
+              const std::uint16_t* lut, std::uint16_t* /*scratch*/, RowSums& sums) {
+  reference::row_stats(scale, planes, w, gain_limit, lut, sums);
+}
+
+#else
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D16 = hn::ScalableTag<std::int16_t>;
+using DU16 = hn::RebindToUnsigned<D16>;
+using D32 = hn::Repartition<std::int32_t, D16>;
+using DU32 = hn::RebindToUnsigned<D32>;
+using DU64 = hn::Repartition<std::uint64_t, D16>;
+using V16 = hn::Vec<D16>;
+using V32 = hn::Vec<D32>;
+using VU32 = hn::Vec<DU32>;
+
+// Lane i: a[2i] * b[2i] + a[2i + 1] * b[2i + 1], in 32 bits.
+HWY_INLINE V32 MulPairs(V16 a, V16 b) {
+  const D32 d32;
+  V32 odd = hn::Zero(d32);
+  const V32 even = hn::ReorderWidenMulAccumulate(d32, a, b, hn::Zero(d32), odd);
+  return hn::RearrangeToOddPlusEven(even, odd);
+}
+
+// (a, b) as the int16 pair of every 32-bit lane.
+HWY_INLINE V16 PairOf(std::uint32_t a, std::uint32_t b) {
+  return hn::BitCast(D16(), hn::Set(DU32(), (b << 16) | a));
+}
+
+// A filtered biased sum back to the sum (modulo 2^32: taps sum to 2^16).
+HWY_INLINE VU32 Unbias(V32 v) {
+  return hn::BitCast(DU32(), hn::Add(v, hn::Set(D32(), std::numeric_limits<std::int32_t>::min())));
+}
+
+// 32-bit lanes v < 2^16, from two vectors of interleaved halves (lower,
+// upper), biased and stored as int16 in column order: the demotion of two
+// vectors undoes the interleaving block by block.
+HWY_INLINE void StoreBiased(VU32 lower, VU32 upper, std::int16_t* dst) {
+  const D32 d32;
+  const auto bias = hn::Set(d32, kBias);
+  const V32 l = hn::Sub(hn::BitCast(d32, lower), bias);
+  const V32 u = hn::Sub(hn::BitCast(d32, upper), bias);
+  hn::StoreU(hn::ReorderDemote2To(D16(), l, u), D16(), dst);
+}
+
+// A 32-bit moment as its two biased halves.
+HWY_INLINE void StoreMoment(VU32 lower, VU32 upper, std::int16_t* hi, std::int16_t* lo,
+                            std::size_t j) {
+  const DU32 du32;
+  const auto low_bits = hn::Set(du32, 0xffffU);
+  StoreBiased(hn::ShiftRight<16>(lower), hn::ShiftRight<16>(upper), hi + j);
+  StoreBiased(hn::And(lower, low_bits), hn::And(upper, low_bits), lo + j);
+}
+
+void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
+  const D16 d16;
+  const DU16 du16;
+  const hn::Rebind<std::uint8_t, DU16> d8;
+  const DU32 du32;
+  constexpr int kHalf = kFilters[0].half;
+  const std::uint16_t* t = kFilters[0].taps.data();
+  const Rounding means = mean_rounding(0, 8);
+  const std::size_t lanes = hn::Lanes(d16);
+  for (std::size_t j = 0; j < n; j += lanes) {
+    VU32 mu1l = hn::Zero(du32), mu1u = mu1l, mu2l = mu1l, mu2u = mu1l;
+    VU32 xxl = mu1l, xxu = mu1l, yyl = mu1l, yyu = mu1l, xyl = mu1l, xyu = mu1l;
+    for (int k = 0; k <= kHalf; ++k) {
+      // Rows k and 2 * half - k share tap k; the centre row pairs with 0.
+      const auto load = [&](const std::uint8_t* row) {
+        return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, row + j)));
+      };
+      const V16 xa = load(taps.ref[k]);
+      const V16 ya = load(taps.dis[k]);
+      const V16 xb = k == kHalf ? hn::Zero(d16) : load(taps.ref[2 * kHalf - k]);
+      const V16 yb = k == kHalf ? hn::Zero(d16) : load(taps.dis[2 * kHalf - k]);
+      const V16 xl = hn::InterleaveLower(d16, xa, xb), xu = hn::InterleaveUpper(d16, xa, xb);
+      const V16 yl = hn::InterleaveLower(d16, ya, yb), yu = hn::InterleaveUpper(d16, ya, yb);
+      const V16 tt = PairOf(t[k], t[k]);
+      const VU32 tk = hn::Set(du32, t[k]);
+      mu1l = hn::Add(mu1l, hn::BitCast(du32, MulPairs(xl, tt)));
+      mu1u = hn::Add(mu1u, hn::BitCast(du32, MulPairs(xu, tt)));
+      mu2l = hn::Add(mu2l, hn::BitCast(du32, MulPairs(yl, tt)));
+      mu2u = hn::Add(mu2u, hn::BitCast(du32, MulPairs(yu, tt)));
+      // x_a^2 + x_b^2 < 2^17, times the tap: below 2^32 in all.
+      xxl = hn::Add(xxl, hn::Mul(tk, hn::BitCast(du32, MulPairs(xl, xl))));
+      xxu = hn::Add(xxu, hn::Mul(tk, hn::BitCast(du32, MulPairs(xu, xu))));
+      yyl = hn::Add(yyl, hn::Mul(tk, hn::BitCast(du32, MulPairs(yl, yl))));
+      yyu = hn::Add(yyu, hn::Mul(tk, hn::BitCast(du32, MulPairs(yu, yu))));
+      xyl = hn::Add(xyl, hn::Mul(tk, hn::BitCast(du32, MulPairs(xl, yl))));
+      xyu = hn::Add(xyu, hn::Mul(tk, hn::BitCast(du32, MulPairs(xu, yu))));
+    }
+    const VU32 add = hn::Set(du32, means.add);
+    const auto round = [&](VU32 v) { return hn::ShiftRightSame(hn::Add(v, add), means.shift); };
+    StoreBiased(round(mu1l), round(mu1u), out[kMu1] + j);
+    StoreBiased(round(mu2l), round(mu2u), out[kMu2] + j);
+    StoreMoment(xxl, xxu, out[kXxHi], out[kXxLo], j);
+    StoreMoment(yyl, yyu, out[kYyHi], out[kYyLo], j);
+    StoreMoment(xyl, xyu, out[kXyHi], out[kXyLo], j);
+  }
+}
+
+void Prepare16(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
+               std::int16_t* const* out) {
+  const DU16 du16;
+  const D16 d16;
+  const auto flip = hn::Set(du16, 0x8000);  // v - 2^15 as int16: the top bit flipped
+  const auto store = [&](hn::Vec<DU16> v, std::int16_t* dst) {
+    hn::StoreU(hn::BitCast(d16, hn::Xor(v, flip)), d16, dst);
+  };
+  for (std::size_t j = 0; j < n; j += hn::Lanes(du16)) {
+    const auto x = hn::LoadU(du16, ref + j);
+    const auto y = hn::LoadU(du16, dis + j);
+    store(x, out[0] + j);
+    store(y, out[1] + j);
+    store(hn::MulHigh(x, x), out[2] + j);
+    store(hn::Mul(x, x), out[3] + j);
+    store(hn::MulHigh(y, y), out[4] + j);
+    store(hn::Mul(y, y), out[5] + j);
+    store(hn::MulHigh(x, y), out[6] + j);
+    store(hn::Mul(x, y), out[7] + j);
+  }
+}
+
+// The vertical filter of one prepared plane at columns j..: the sums of
+// the interleaved lower and upper halves of the block.
+template <int Scale>
+HWY_INLINE void VerticalPlane(const std::int16_t* const* rows, std::size_t j, VU32& lower,
+                              VU32& upper) {
+  const D16 d16;
+  const D32 d32;
+  constexpr int kHalf = kFilters[Scale].half;
+  const std::uint16_t* t = kFilters[Scale].taps.data();
+  V32 l = hn::Zero(d32), u = l;
+  for (int k = 0; k <= kHalf; ++k) {
+    // The centre row pairs with itself, its tap split in two halves (scale
+    // 3's, 43728, is no int16).
+    const V16 a = hn::LoadU(d16, rows[k] + j);
+    const V16 b = k == kHalf ? a : hn::LoadU(d16, rows[2 * kHalf - k] + j);
+    const V16 tt = k == kHalf ? PairOf(t[k] / 2, t[k] - t[k] / 2) : PairOf(t[k], t[k]);
+    l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
+    u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+  }
+  // Each tap's biased sample taken once in all.
+  lower = Unbias(l);
+  upper = Unbias(u);
+}
+
+template <int Scale>
+void Vertical16T(const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                 std::int16_t* const* out) {
+  const DU32 du32;
+  const VU32 mean_add = hn::Set(du32, means.add);
+  const VU32 square_add = hn::Set(du32, squares.add);
+  const int up = kTapBits - squares.shift;
+  for (std::size_t j = 0; j < n; j += hn::Lanes(D16())) {
+    VU32 l, u;
+    for (int p = 0; p < 2; ++p) {
+      VerticalPlane<Scale>(taps.rows[p], j, l, u);
+      StoreBiased(hn::ShiftRightSame(hn::Add(l, mean_add), means.shift),
+                  hn::ShiftRightSame(hn::Add(u, mean_add), means.shift), out[kMu1 + p] + j);
+    }
+    for (int m = 0; m < 3; ++m) {
+      VU32 hl, hu;
+      VerticalPlane<Scale>(taps.rows[2 + 2 * m], j, hl, hu);
+      VerticalPlane<Scale>(taps.rows[3 + 2 * m], j, l, u);
+      // (hi * 2^16 + lo + add) >> shift modulo 2^32, hi's part exact.
+      const auto combine = [&](VU32 hi, VU32 lo) {
+        return hn::Add(hn::ShiftLeftSame(hi, up),
+                       hn::ShiftRightSame(hn::Add(lo, square_add), squares.shift));
+      };
+      StoreMoment(combine(hl, l), combine(hu, u), out[kXxHi + 2 * m], out[kXxLo + 2 * m], j);
+    }
+  }
+}
+
+void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                std::int16_t* const* out) {
+  switch (scale) {
+    case 0:
+      return Vertical16T<0>(taps, n, means, squares, out);
+    case 1:
+      return Vertical16T<1>(taps, n, means, squares, out);
+    case 2:
+      return Vertical16T<2>(taps, n, means, squares, out);
+    default:
+      return Vertical16T<3>(taps, n, means, squares, out);
+  }
+}
+
+// The per-lane sums of one row, reduced at its end.
+struct RowLanes {
+  V32 num_log, den_log, den_lin;  // den_lin counts down (masks are -1)
+  hn::Vec<hn::Repartition<std::int64_t, D16> > num_lin;
+};
+
+// (a * b + 2^31) >> 32 of 32-bit lanes.
+HWY_INLINE VU32 MeanProduct(VU32 a, VU32 b) {
+  const DU32 du32;
+  const DU64 du64;
+  const auto half = hn::Set(du64, 0x80000000ULL);
+  const auto even = hn::Add(hn::MulEven(a, b), half);
+  const auto odd = hn::Add(hn::MulEven(hn::BitCast(du32, hn::ShiftRight<32>(hn::BitCast(du64, a))),
+                                       hn::BitCast(du32, hn::ShiftRight<32>(hn::BitCast(du64, b)))),
+                           half);
+  return hn::OddEven(hn::BitCast(du32, odd), hn::BitCast(du32, hn::ShiftRight<32>(even)));
+}
+
+// The top bits of doubles that hold positive integers: bits >> 37 keeps
+// the biased exponent (above bit 15) and the 15 fraction bits of the log2
+// table index, as 32-bit lanes in the order of the halves.
+template <class DF>
+HWY_INLINE VU32 TopBits(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
+  const hn::RebindToUnsigned<DF> du64;
+  const hn::Rebind<std::uint32_t, DF> du32h;
+  const auto lo = hn::TruncateTo(du32h, hn::ShiftRight<37>(hn::BitCast(du64, lower)));
+  const auto hi = hn::TruncateTo(du32h, hn::ShiftRight<37>(hn::BitCast(du64, upper)));
+  (void)df;
+  return hn::Combine(DU32(), hi, lo);
+}
+
+// The whole part (the biased exponent << 11, the callers take the biases
+// off) and the table index (the top 16 bits) of top bits from TopBits.
+struct Log2Q11 {
+  V32 whole;
+  VU32 index;
+};
+HWY_INLINE Log2Q11 Log2Of(VU32 top) {
+  const DU32 du32;
+  const auto index = hn::Or(hn::And(top, hn::Set(du32, 0x7fffU)), hn::Set(du32, 0x8000U));
+  return {hn::BitCast(D32(), hn::ShiftLeft<kLogFracBits>(hn::ShiftRight<15>(top))), index};
+}
+
+// The table indices of a vector of pixels, for the row's lookups: 0
+// (whose entry is 0) where a term does not apply.
+struct IndexRows {
+  std::uint16_t* den;
+  std::uint16_t* signal;
+  std::uint16_t* noise;
+};
+HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint16_t* dst) {
+  const DU32 du32;
+  const hn::Rebind<std::uint16_t, DU32> du16h;
+  hn::StoreU(hn::TruncateTo(du16h, hn::IfThenElseZero(hn::RebindMask(du32, m), index)), du16h, dst);
+}
+
+// The statistics of one vector of pixels (the reference's row_stats, per
+// lane): sigma1^2, sigma2^2, sigma12 and which lanes are pixels.
+HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, double gain_limit,
+                           const IndexRows& rows, std::size_t at, RowLanes& acc) {
+  const D32 d32;
+  const hn::Repartition<double, D16> df;
+  const hn::Rebind<std::int32_t, decltype(df)> d32h;
+  const hn::Repartition<std::int64_t, D16> d64;
+  const V32 nsq = hn::Set(d32, kSigmaNsq);
+  const auto flat = hn::And(valid, hn::Lt(s11, nsq));
+  const auto informative = hn::AndNot(flat, valid);
+  const auto zero = hn::Zero(d32);
+  const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
+
+  // The flat pixels' linear sums.
+  const V32 lin = hn::IfThenElseZero(flat, s22);
+  acc.num_lin = hn::Add(acc.num_lin, hn::PromoteTo(d64, hn::LowerHalf(lin)));
+  acc.num_lin = hn::Add(acc.num_lin, hn::PromoteTo(d64, hn::UpperHalf(d32h, lin)));
+  acc.den_lin = hn::Add(acc.den_lin, hn::VecFromMask(d32, flat));
+
+  // The gain in double, with stand-ins (sigma1^2 = sigma_nsq, the others
+  // 0) where it does not apply, in each half of the lanes.
+  const V32 a32 = hn::IfThenElse(gain, s11, nsq);
+  const V32 b32 = hn::IfThenElseZero(gain, s22);
+  const V32 c32 = hn::IfThenElseZero(gain, s12);
+  const auto eps = hn::Set(df, kGainEps);
+  const auto limit = hn::Set(df, gain_limit);
+  const auto nsq_d = hn::Set(df, static_cast<double>(kSigmaNsq));
+  hn::Vec<decltype(df)> signal[2], noise[2], den[2];
+  for (int half = 0; half < 2; ++half) {
+    const auto pick = [&](V32 v) {
+      return hn::PromoteTo(df, half == 0 ? hn::LowerHalf(v) : hn::UpperHalf(d32h, v));
+    };
+    const auto a = pick(a32), b = pick(b32), c = pick(c32);
+    auto g = hn::Div(c, hn::Add(a, eps));
+    const auto sv = hn::Max(hn::DemoteTo(d32h, hn::Sub(b, hn::Mul(g, c))), hn::Zero(d32h));
+    g = hn::Min(g, limit);
+    noise[half] = hn::Add(hn::PromoteTo(df, sv), nsq_d);
+    signal[half] = hn::Add(hn::Floor(hn::Mul(hn::Mul(g, g), a)), noise[half]);
+    den[half] = hn::Add(pick(s11), nsq_d);
+  }
+  const Log2Q11 den_log = Log2Of(TopBits(df, den[0], den[1]));
+  const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));
+  const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
+  // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
+  constexpr std::int32_t kDenBias = (1023 + kLog2TableBits - 1 + kLog2SigmaNsq) << kLogFracBits;
+  const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
+  const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
+  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
+  acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
+  StoreIndices(informative, den_log.index, rows.den + at);
+  StoreIndices(gain, sig_log.index, rows.signal + at);
+  StoreIndices(gain, noise_log.index, rows.noise + at);
+}
+
+// The horizontal filter as pairs of taps for pairwise multiply-adds: the
+// pair at `offset` weighs columns c + offset and c + offset + 1 of output
+// column c. Taps (t_2m, t_2m+1) at offsets 2m - half, the last with 0;
+// scale 3's centre tap (43728, no int16) is split between two pairs.
+struct TapPair {
+  int offset;
+  std::uint32_t first;
+  std::uint32_t second;
+};
+template <int Scale>
+constexpr std::array<TapPair, kFilters[Scale].half + 1> tap_pairs() {
+  constexpr int kHalf = kFilters[Scale].half;
+  std::array<TapPair, kHalf + 1> out{};
+  if constexpr (Scale == 3) {
+    static_assert(kTaps3.size() == 3 && kTaps3[0] < 32768 && kTaps3[2] < 32768);
+    out[0] = {-1, kTaps3[0], kTaps3[1] / 2U};
+    out[1] = {0, kTaps3[1] - kTaps3[1] / 2U, kTaps3[2]};
+  } else {
+    const auto& taps = Scale == 0   ? kFilters[0].taps
+                       : Scale == 1 ? kFilters[1].taps
+                                    : kFilters[2].taps;
+    for (int m = 0; m <= kHalf; ++m) {
+      const int k = 2 * m;
+      static_assert(Scale == 3 || kFilters[Scale].taps.size() == 2 * kHalf + 1);
+      out[m] = {k - kHalf, taps[k], k + 1 <= 2 * kHalf ? std::uint32_t{taps[k + 1]} : 0U};
+    }
+  }
+  return out;
+}
+
+template <int Scale>
+void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
+               const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
+  const std::size_t scratch_stride = round_up(std::size_t{w}, kBlock);
+  const D16 d16;
+  const D32 d32;
+  const DU32 du32;
+  const hn::Repartition<std::int64_t, D16> d64;
+  constexpr int kHalf = kFilters[Scale].half;
+  constexpr int kPairs = kHalf + 1;
+  constexpr std::array<TapPair, kPairs> kTapPairs = tap_pairs<Scale>();
+  V16 pairs[kPairs];
+  for (int m = 0; m < kPairs; ++m) pairs[m] = PairOf(kTapPairs[m].first, kTapPairs[m].second);
+  const std::size_t lanes = hn::Lanes(d16);
+  const V32 even_columns = hn::Add(hn::Iota(d32, 0), hn::Iota(d32, 0));  // 0, 2, 4, ...
+  const V32 width = hn::Set(d32, static_cast<std::int32_t>(w));
+  RowLanes acc{hn::Zero(d32), hn::Zero(d32), hn::Zero(d32), hn::Zero(d64)};
+  const IndexRows index_rows{scratch, scratch + scratch_stride, scratch + 2 * scratch_stride};
+  std::size_t at = 0;
+
+  for (std::size_t j = 0; j < w; j += lanes) {
+    // The horizontal sums of plane p: even columns j, j + 2, ... and odd.
+    const auto filter = [&](int p, VU32& even, VU32& odd) {
+      const std::int16_t* row = planes[p] + j;
+      V32 e = hn::Zero(d32), o = e;
+      for (int m = 0; m < kPairs; ++m) {
+        const std::int16_t* at = row + kTapPairs[m].offset;
+        e = hn::Add(e, MulPairs(hn::LoadU(d16, at), pairs[m]));
+        o = hn::Add(o, MulPairs(hn::LoadU(d16, at + 1), pairs[m]));
+      }
+      even = Unbias(e);
+      odd = Unbias(o);
+    };
+    // E[.]: the 48-bit sum rounded by 16 bits, modulo 2^32.
+    const VU32 round = hn::Set(du32, kTapHalf);
+    const auto moment = [&](int hi, VU32& even, VU32& odd) {
+      VU32 he, ho, le, lo;
+      filter(hi, he, ho);
+      filter(hi + 1, le, lo);
+      even = hn::Add(he, hn::ShiftRight<kTapBits>(hn::Add(le, round)));
+      odd = hn::Add(ho, hn::ShiftRight<kTapBits>(hn::Add(lo, round)));
+    };
+    VU32 m1e, m1o, m2e, m2o;
+    filter(kMu1, m1e, m1o);
+    filter(kMu2, m2e, m2o);
+    VU32 xe, xo, ye, yo, ce, co;
+    moment(kXxHi, xe, xo);
+    moment(kYyHi, ye, yo);
+    moment(kXyHi, ce, co);
+    const auto col = hn::Add(even_columns, hn::Set(d32, static_cast<std::int32_t>(j)));
+    const auto stats = [&](VU32 m1, VU32 m2, VU32 xx, VU32 yy, VU32 xy, V32 column) {
+      const V32 s11 = hn::BitCast(d32, hn::Sub(xx, MeanProduct(m1, m1)));
+      const V32 s22 = hn::Max(hn::BitCast(d32, hn::Sub(yy, MeanProduct(m2, m2))), hn::Zero(d32));
+      const V32 s12 = hn::BitCast(d32, hn::Sub(xy, MeanProduct(m1, m2)));
+      PixelStats(s11, s22, s12, hn::Lt(column, width), gain_limit, index_rows, at, acc);
+      at += hn::Lanes(d32);
+    };
+    stats(m1e, m2e, xe, ye, ce, col);
+    stats(m1o, m2o, xo, yo, co, hn::Add(col, hn::Set(d32, 1)));
+  }
+
+  // The table entries, by plain loads: 16-bit entries have no gather, and
+  // 32-bit gathers are slower than these loads (the volatile keeps the
+  // compiler from making gathers of them).
+  const volatile std::uint16_t* table = lut;
+  std::int32_t den_table = 0;
+  std::int32_t num_table = 0;
+  for (std::size_t i = 0; i < at; ++i) {
+    den_table += table[index_rows.den[i]];
+    num_table +=
+        std::int32_t{table[index_rows.signal[i]]} - std::int32_t{table[index_rows.noise[i]]};
+  }
+  sums.den_log += den_table;
+  sums.num_log += num_table;
+
+  // The row's lanes summed (each lane's sums are far from overflowing).
+  alignas(64) std::int32_t l32[3][hn::MaxLanes(d32)];
+  alignas(64) std::int64_t l64[hn::MaxLanes(d64)];
+  hn::Store(acc.num_log, d32, l32[0]);
+  hn::Store(acc.den_log, d32, l32[1]);
+  hn::Store(acc.den_lin, d32, l32[2]);
+  hn::Store(acc.num_lin, d64, l64);
+  for (std::size_t i = 0; i < hn::Lanes(d32); ++i) {
+    sums.num_log += l32[0][i];
+    sums.den_log += l32[1][i];
+    sums.den_lin -= l32[2][i];
+  }
+  for (std::size_t i = 0; i < hn::Lanes(d64); ++i) sums.num_lin += l64[i];
+}
+
+void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
+              const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
+  switch (scale) {
+    case 0:
+      return RowStatsT<0>(planes, w, gain_limit, lut, scratch, sums);
+    case 1:
+      return RowStatsT<1>(planes, w, gain_limit, lut, scratch, sums);
+    case 2:
+      return RowStatsT<2>(planes, w, gain_limit, lut, scratch, sums);
+    default:
+      return RowStatsT<3>(planes, w, gain_limit, lut, scratch, sums);
+  }
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vqx::vif::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vqx::vif::simd {
+
+HWY_EXPORT(Vertical8);
+HWY_EXPORT(Prepare16);
+HWY_EXPORT(Vertical16);
+HWY_EXPORT(RowStats);
+
+void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
+  HWY_DYNAMIC_DISPATCH(Vertical8)(taps, n, out);
+}
+void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
+                   std::int16_t* const* out) {
+  HWY_DYNAMIC_DISPATCH(Prepare16)(ref, dis, n, out);
+}
+void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                    std::int16_t* const* out) {
+  HWY_DYNAMIC_DISPATCH(Vertical16)(scale, taps, n, means, squares, out);
+}
+void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
+               const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
+  HWY_DYNAMIC_DISPATCH(RowStats)(scale, planes, w, gain_limit, lut, scratch, sums);
+}
+
+}  // namespace vqx::vif::simd
+#endif

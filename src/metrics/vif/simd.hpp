@@ -1,0 +1,94 @@
+// The row kernels of integer VIF (cpu.cpp), written with Highway's portable
+// vectors (simd.cpp) and chosen at run time for the best target the CPU
+// runs, once per call (one row). Each has a plain reference form of the
+// same interface (simd_reference.cpp), the one every target is tested
+// against (tests/unit/vif_simd_test.cpp); Highway's scalar target runs it.
+//
+// A row goes through three steps:
+//   * the vertical pass of the scale's filter over the 2 * half + 1 source
+//     rows about it: the means mu1, mu2 rounded to 16 bits and the second
+//     moments xx, yy, xy rounded to 32 bits (as libvmaf rounds them), as
+//     the 16-bit halves of kRowPlanes "row planes";
+//   * (cpu.cpp) the row planes' borders mirrored;
+//   * the horizontal pass, the local statistics and the log2 sums of the
+//     row, added to a RowSums.
+// Row planes hold each 16-bit value v as v - kBias in an int16, so that
+// the targets' signed 16-bit multiply-adds (pmaddwd) take it; the filters'
+// taps sum to 2^16, so a filtered sum comes back as the sum less 2^31.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "metrics/vif/params.hpp"
+
+namespace vqx::vif::simd {
+
+enum RowPlane : int { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kRowPlanes };
+inline constexpr std::int32_t kBias = 32768;
+
+// The kernels take columns [0, n) in whole vectors (of at most 32 int16,
+// AVX-512's), so rows are read and written up to round_up(n, 32) samples:
+// source rows must be padded to 64 bytes (as Plane's are, and the
+// pyramid's rows to kBlock samples), row planes to kBlock samples with kPad
+// columns before column 0 and after the last block.
+inline constexpr std::size_t kBlock = 64;
+inline constexpr std::size_t kPad = 16;  // > kMaxHalf: the horizontal pass reads half + 1 past
+static_assert(kPad > kMaxHalf);
+
+// The integer sums of one scale (integer_vif.c's accumulators).
+struct RowSums {
+  std::int64_t num_log = 0;  // Q11 log2 terms of the numerator
+  std::int64_t den_log = 0;  // Q11 log2 terms of the denominator
+  std::int64_t num_lin = 0;  // sigma2^2 summed where sigma1^2 is below the noise
+  std::int64_t den_lin = 0;  // count of those pixels
+};
+
+// The source rows of one output row of scale `scale`: rows[k] is the row
+// of tap k (k = 0 .. 2 * half, mirrored at the picture's top and bottom).
+struct Taps8 {
+  const std::uint8_t* ref[2 * kMaxHalf + 1];
+  const std::uint8_t* dis[2 * kMaxHalf + 1];
+};
+
+// The prepared planes of 16-bit source rows (prepare_16bit): x, y and the
+// 32-bit products x*x, y*y, x*y as high and low halves, biased as row
+// planes are; rows[p][k] is plane p of the row of tap k.
+inline constexpr int kSourcePlanes = 8;
+struct Taps16 {
+  const std::int16_t* rows[kSourcePlanes][2 * kMaxHalf + 1];
+};
+
+// Vertical pass of scale 0's filter on 8-bit samples, columns [0, n):
+// out[p] is row plane p.
+void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out);
+
+// One 16-bit source row (ref and dist) split into its kSourcePlanes planes,
+// columns [0, n).
+void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
+                   std::int16_t* const* out);
+
+// Vertical pass of scale `scale`'s filter on prepared 16-bit rows, with
+// the scale's roundings (params.hpp: mean_rounding, square_rounding).
+void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                    std::int16_t* const* out);
+
+// Horizontal pass of scale `scale`'s filter over row planes whose borders
+// are mirrored (half columns either side of [0, w)), then the statistics
+// of the w pixels of the row, added to `sums`. lut: log2_q11_table();
+// scratch: 3 * round_up(w, kBlock) samples the kernel may overwrite.
+void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
+               const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
+
+// The plain forms of the same kernels, which every target must match.
+namespace reference {
+void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out);
+void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
+                   std::int16_t* const* out);
+void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                    std::int16_t* const* out);
+void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
+               const std::uint16_t* lut, RowSums& sums);  // needs no scratch
+}  // namespace reference
+
+}  // namespace vqx::vif::simd

@@ -17,18 +17,8 @@
 #include "core/index_math.hpp"
 #include "metrics/vif/cpu.hpp"
 #include "metrics/vif/simd.hpp"
+#include "simd_targets.hpp"
 #include "test_util.hpp"
-
-// simd_targets.hpp calls RecordProperty unqualified from a free function,
-// where no declaration of it is visible (it is testing::Test's static
-// member): this one makes the header compile (reported to the lead).
-namespace vqx::test {
-inline void RecordProperty(const std::string& key, const std::string& value) {
-  ::testing::Test::RecordProperty(key, value);
-}
-}  // namespace vqx::test
-
-#include "simd_targets.hpp"  // after the declaration above
 
 namespace vqx {
 namespace {

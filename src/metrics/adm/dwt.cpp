@@ -90,6 +90,8 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
 
 }  // namespace
 
+namespace reference {
+
 VQX_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
                                DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
   scale0_row(rows, w, bpc, tmp, out);
@@ -154,5 +156,7 @@ VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int sc
     detail(j);
   });
 }
+
+}  // namespace reference
 
 }  // namespace vqx::adm

@@ -41,6 +41,8 @@ struct DwtNRow {
 
 // Scale 0 from picture samples (uint8_t or uint16_t, `bpc` bits). `rows` are
 // the four input rows after the boundary rule, `w` the input width.
+// Explicit SIMD (dwt_simd.cpp, Highway, chosen at run time per row); the
+// same bits as the reference forms below.
 void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
                     const Dwt0Row& out);
 void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
@@ -49,5 +51,16 @@ void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
 // Scales 1..3 from the previous scale's approximation band.
 void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
                      DwtScratch<std::int32_t> tmp, const DwtNRow& out);
+
+// The plain loops (dwt.cpp): the scalar reference every SIMD target is
+// tested against, and what runs where a row is narrower than a vector.
+namespace reference {
+void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
+                    const Dwt0Row& out);
+void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
+                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out);
+void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
+                     DwtScratch<std::int32_t> tmp, const DwtNRow& out);
+}  // namespace reference
 
 }  // namespace vqx::adm

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/adm/cpu.hpp"
 #include "metrics/adm/decouple.hpp"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/masking.hpp"
@@ -269,6 +270,184 @@ TEST(AdmSimd, DecouplingMatchesReferenceOnEveryTarget) {
             check_decouple<std::int16_t>(n, begin, f, near, egl, rng);
             check_decouple<std::int32_t>(n, begin, f, near, egl, rng);
           }
+        }
+      }
+    }
+  });
+}
+
+// --- CSF weighting, threshold and cube sums --------------------------------
+
+// Weights: libvmaf's defaults, and any 16- or 32-bit value (the unsigned
+// weights above 2^15 and 2^31 take their own path in the SIMD code).
+std::array<std::uint16_t, 3> weights16(std::mt19937& rng) {
+  switch (rng() % 3) {
+    case 0:
+      return {36453, 36453, 49417};
+    case 1:
+      return {65535, 1, 32768};
+    default:
+      return {static_cast<std::uint16_t>(rng()), static_cast<std::uint16_t>(rng()),
+              static_cast<std::uint16_t>(rng())};
+  }
+}
+
+std::array<std::uint32_t, 3> weights32(std::mt19937& rng) {
+  switch (rng() % 3) {
+    case 0:
+      return {4294967295u, 2147483648u, 2147483647u};
+    case 1:
+      return {1, 0, 3000000000u};
+    default:
+      return {static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()),
+              static_cast<std::uint32_t>(rng())};
+  }
+}
+
+template <typename T>
+struct Bands {
+  std::vector<T> h, v, d;
+  [[nodiscard]] adm::DetailRow<T> row() const { return {h.data(), v.data(), d.data()}; }
+};
+
+template <typename T>
+Bands<T> bands_of(int n, Fill f, std::mt19937& rng) {
+  constexpr std::int64_t kLo = std::numeric_limits<T>::min();
+  constexpr std::int64_t kHi = std::numeric_limits<T>::max();
+  return {row_of<T>(n, f, rng, kLo, kHi), row_of<T>(n, f, rng, kLo, kHi),
+          row_of<T>(n, f, rng, kLo, kHi)};
+}
+
+template <typename T, typename Q>
+void check_csf(int n, int begin, Fill f, const Q& q, std::mt19937& rng) {
+  const Bands<T> src = bands_of<T>(n, f, rng);
+  auto run = [&](bool reference) {
+    std::vector<std::int32_t> flt(static_cast<std::size_t>(n), -7), ctr(flt);
+    if constexpr (sizeof(T) == 2) {
+      (reference ? adm::reference::csf_row_scale0 : adm::csf_row_scale0)(src.row(), begin, n, q,
+                                                                         flt.data(), ctr.data());
+    } else {
+      (reference ? adm::reference::csf_row_scale_n : adm::csf_row_scale_n)(src.row(), begin, n, q,
+                                                                           flt.data(), ctr.data());
+    }
+    flt.insert(flt.end(), ctr.begin(), ctr.end());
+    return flt;
+  };
+  ASSERT_EQ(run(false), run(true)) << "n=" << n << " begin=" << begin;
+}
+
+TEST(AdmSimd, CsfWeightingMatchesReferenceOnEveryTarget) {
+  for_each_simd_target([&](const std::string&) {
+    std::mt19937 rng(14);
+    for (int n : test_widths()) {
+      for (Fill f : kFills) {
+        const int begin = n > 8 ? static_cast<int>(rng() % 5) : 0;
+        check_csf<std::int16_t>(n, begin, f, weights16(rng), rng);
+        check_csf<std::int32_t>(n, begin, f, weights32(rng), rng);
+      }
+    }
+  });
+}
+
+TEST(AdmSimd, ThresholdMatchesReferenceOnEveryTarget) {
+  for_each_simd_target([&](const std::string&) {
+    std::mt19937 rng(15);
+    constexpr std::int64_t kLo = std::numeric_limits<std::int32_t>::min();
+    constexpr std::int64_t kHi = std::numeric_limits<std::int32_t>::max();
+    for (int n : test_widths()) {
+      for (Fill f : kFills) {
+        // Rows of n + 2 with the filter's column on each side (index -1 .. n).
+        std::array<std::vector<std::int32_t>, 4> rows;
+        for (auto& r : rows) r = row_of<std::int32_t>(n + 2, f, rng, kLo, kHi);
+        const int begin = n > 8 ? static_cast<int>(rng() % 5) : 0;
+        auto run = [&](bool reference) {
+          std::vector<std::int32_t> scratch(static_cast<std::size_t>(n) + 2, 0);
+          std::vector<std::int32_t> thr(static_cast<std::size_t>(n), -7);
+          (reference ? adm::reference::threshold_row : adm::threshold_row)(
+              rows[0].data() + 1, rows[1].data() + 1, rows[2].data() + 1, rows[3].data() + 1, begin,
+              n, scratch.data(), thr.data());
+          return thr;
+        };
+        ASSERT_EQ(run(false), run(true)) << "n=" << n;
+      }
+    }
+  });
+}
+
+// Cube roundings as sum_consts() makes them for scale 0 and for the deeper
+// scales, at this width, and with random shifts.
+adm::CubeRoundings cube_roundings(int scale, int n, std::mt19937& rng) {
+  if (rng() % 2 == 0) {
+    const adm::ScaleGeometry g = adm::scale_geometry(2 * std::max(n, 17), 2 * std::max(n, 17));
+    return adm::sum_consts(scale, g).cubes;
+  }
+  adm::CubeRoundings r{};
+  for (adm::CubeRounding& c : r) {
+    c.thr_shift = static_cast<int>(rng() % 13);
+    c.sq_shift = 28 + static_cast<int>(rng() % 4);
+    c.sq_add = std::int64_t{1} << (c.sq_shift - 1);
+    c.cub_shift = static_cast<int>(rng() % 20);
+    c.cub_add = c.cub_shift > 0 ? std::int64_t{1} << (c.cub_shift - 1) : 0;
+  }
+  return r;
+}
+
+template <typename T>
+void check_cubes(int n, int begin, Fill f, std::mt19937& rng) {
+  const Bands<T> x = bands_of<T>(n, f, rng);
+  // Thresholds: sums of |c|/30 terms are small and non-negative; also any.
+  const bool any = rng() % 2 == 0;
+  const std::vector<std::int32_t> thr = row_of<std::int32_t>(
+      n, f == Fill::kZero ? Fill::kRandom : f, rng, any ? INT32_MIN : 0, any ? INT32_MAX : 200000);
+  constexpr bool kScale0 = sizeof(T) == 2;
+  const adm::CubeRoundings r =
+      cube_roundings(kScale0 ? 0 : 1 + static_cast<int>(rng() % 3), n, rng);
+  adm::BandSums got{}, want{};
+  if constexpr (kScale0) {
+    const auto q = weights16(rng);
+    got = adm::masked_cubes_scale0(x.row(), thr.data(), begin, n, q, r);
+    want = adm::reference::masked_cubes_scale0(x.row(), thr.data(), begin, n, q, r);
+  } else {
+    const auto q = weights32(rng);
+    got = adm::masked_cubes_scale_n(x.row(), thr.data(), begin, n, q, r);
+    want = adm::reference::masked_cubes_scale_n(x.row(), thr.data(), begin, n, q, r);
+  }
+  ASSERT_EQ(got, want) << "n=" << n << " begin=" << begin;
+}
+
+TEST(AdmSimd, MaskedCubeSumsMatchReferenceOnEveryTarget) {
+  for_each_simd_target([&](const std::string&) {
+    std::mt19937 rng(16);
+    for (int n : test_widths()) {
+      for (Fill f : kFills) {
+        for (int rep = 0; rep < 3; ++rep) {
+          const int begin = n > 8 ? static_cast<int>(rng() % 5) : 0;
+          check_cubes<std::int16_t>(n, begin, f, rng);
+          check_cubes<std::int32_t>(n, begin, f, rng);
+        }
+      }
+    }
+  });
+}
+
+TEST(AdmSimd, ReferenceCubeSumsMatchReferenceOnEveryTarget) {
+  for_each_simd_target([&](const std::string&) {
+    std::mt19937 rng(17);
+    for (int n : test_widths()) {
+      for (Fill f : kFills) {
+        const int begin = n > 8 ? static_cast<int>(rng() % 5) : 0;
+        const Bands<std::int16_t> o16 = bands_of<std::int16_t>(n, f, rng);
+        ASSERT_EQ(adm::ref_cubes_scale0(o16.row(), begin, n),
+                  adm::reference::ref_cubes_scale0(o16.row(), begin, n))
+            << "n=" << n;
+        const Bands<std::int32_t> o32 = bands_of<std::int32_t>(n, f, rng);
+        for (int scale = 1; scale <= 3; ++scale) {
+          const adm::ScaleGeometry g =
+              adm::scale_geometry(2 * std::max(n, 17), 2 * std::max(n, 17));
+          const adm::RefCubeRounding r = adm::sum_consts(scale, g).ref;
+          ASSERT_EQ(adm::ref_cubes_scale_n(o32.row(), begin, n, r),
+                    adm::reference::ref_cubes_scale_n(o32.row(), begin, n, r))
+              << "n=" << n << " scale=" << scale;
         }
       }
     }

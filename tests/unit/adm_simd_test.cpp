@@ -37,9 +37,11 @@ namespace {
 using test::for_each_simd_target;
 
 // How the values of a row are drawn.
-enum class Fill { kZero, kMax, kMin, kRandom, kExtremes, kSmall };
-constexpr Fill kFills[] = {Fill::kZero,   Fill::kMax,      Fill::kMin,
-                           Fill::kRandom, Fill::kExtremes, Fill::kSmall};
+// kMedium: below 2^26 in magnitude, where the deeper scales' angle test
+// takes its double path.
+enum class Fill { kZero, kMax, kMin, kRandom, kExtremes, kSmall, kMedium };
+constexpr Fill kFills[] = {Fill::kZero,     Fill::kMax,   Fill::kMin,   Fill::kRandom,
+                           Fill::kExtremes, Fill::kSmall, Fill::kMedium};
 
 template <typename T>
 T draw(Fill f, std::mt19937& rng, std::int64_t lo, std::int64_t hi) {
@@ -56,6 +58,11 @@ T draw(Fill f, std::mt19937& rng, std::int64_t lo, std::int64_t hi) {
       const std::int64_t pick[] = {lo, hi, 0, lo + 1, hi - 1, 1, -1};
       const std::int64_t v = pick[rng() % 7];
       return static_cast<T>(std::clamp(v, lo, hi));
+    }
+    case Fill::kMedium: {
+      const std::int64_t m = (std::int64_t{1} << 26) - 1;
+      return static_cast<T>(
+          std::uniform_int_distribution<std::int64_t>(std::max(lo, -m), std::min(hi, m))(rng));
     }
     case Fill::kSmall:
       return static_cast<T>(

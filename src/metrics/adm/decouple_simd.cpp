@@ -7,8 +7,8 @@
 // Scale 0 works in 32-bit lanes (int16_t bands widened), with the division and
 // the angle comparison in double. Scales 1..3 compute the ratio and the
 // restored coefficient in double; their angle test rounds int64 dot products to
-// float, which has no AVX2 instruction, so it runs as scalar code into a flag
-// row first.
+// float, which AVX2 has no instruction for: in double where the products are
+// exact, else with the reference's scalar code.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/adm/decouple_simd.cpp"
 #include <array>
@@ -148,24 +148,29 @@ void Decouple0(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis, int beg
                DetailOut<std::int16_t> additive) {
   const D32 d;
   const int n = static_cast<int>(hn::Lanes(d));
+  if (end - begin < n) {
+    reference::decouple_row(ref, dis, begin, end, p, scratch, restored, additive);
+    return;
+  }
   const double cos_sq = p.cos_1deg_sq;
   const double gain = p.enhn_gain_limit;
-  int j = begin;
-  for (; j + n <= end; j += n) {
-    const V32 oh = load16(ref.h + j), ov = load16(ref.v + j), od = load16(ref.d + j);
-    const V32 th = load16(dis.h + j), tv = load16(dis.v + j), td = load16(dis.d + j);
+  // The last vector ends at `end` (recomputing a few columns, same values).
+  for (int j = begin;; j += n) {
+    const int at = j + n <= end ? j : end - n;
+    const V32 oh = load16(ref.h + at), ov = load16(ref.v + at), od = load16(ref.d + at);
+    const V32 th = load16(dis.h + at), tv = load16(dis.v + at), td = load16(dis.d + at);
     const M32 par = parallel0(oh, ov, th, tv, cos_sq);
     const V32 rh = restore0(ratio0(oh, th), oh, th, par, gain);
     const V32 rv = restore0(ratio0(ov, tv), ov, tv, par, gain);
     const V32 rd = restore0(ratio0(od, td), od, td, par, gain);
-    store16(rh, restored.h + j);
-    store16(rv, restored.v + j);
-    store16(rd, restored.d + j);
-    store16(hn::Sub(th, rh), additive.h + j);
-    store16(hn::Sub(tv, rv), additive.v + j);
-    store16(hn::Sub(td, rd), additive.d + j);
+    store16(rh, restored.h + at);
+    store16(rv, restored.v + at);
+    store16(rd, restored.d + at);
+    store16(hn::Sub(th, rh), additive.h + at);
+    store16(hn::Sub(tv, rv), additive.v + at);
+    store16(hn::Sub(td, rd), additive.d + at);
+    if (at + n >= end) break;
   }
-  if (j < end) reference::decouple_row(ref, dis, j, end, p, scratch, restored, additive);
 }
 
 // Scales 1..3: k with the denominator first rounded to its 15 leading bits
@@ -229,38 +234,70 @@ HWY_INLINE V32 restore_n(V32 k, V32 o, V32 t, V32 par, double gain) {
               restore_n_half(upper_d(k), upper_d(o), upper_d(t), upper_d(enhance), gain));
 }
 
+// The parallel test at scales 1..3 in double where every |coefficient| of the
+// vector is below 2^26: the dot products are then exact (below 2^53) and
+// rounded to float once, as the reference's int64 ones. Otherwise the
+// reference's scalar test, lane by lane.
+HWY_INLINE hn::Vec<DH32> parallel_n_half(VD oh, VD ov, VD th, VD tv, double cos_sq) {
+  const DD dd;
+  const hn::Rebind<float, DD> df;
+  const VD dot = hn::PromoteTo(dd, hn::DemoteTo(df, hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))));
+  const VD o_sq = hn::PromoteTo(dd, hn::DemoteTo(df, hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))));
+  const VD t_sq = hn::PromoteTo(dd, hn::DemoteTo(df, hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))));
+  const VD rhs = hn::Mul(hn::Mul(hn::Set(dd, cos_sq), o_sq), t_sq);
+  const auto par = hn::And(hn::Ge(dot, hn::Zero(dd)), hn::Ge(hn::Mul(dot, dot), rhs));
+  return hn::DemoteTo(DH32(), hn::IfThenElseZero(par, hn::Set(dd, 1.0)));
+}
+
+HWY_INLINE V32 parallel_n(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis, int at, V32 oh,
+                          V32 ov, V32 th, V32 tv, double cos_sq) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const auto mag =
+      hn::BitCast(du, hn::Or(hn::Or(hn::Abs(oh), hn::Abs(ov)), hn::Or(hn::Abs(th), hn::Abs(tv))));
+  if (hn::AllTrue(du, hn::Lt(mag, hn::Set(du, 1u << 26)))) {
+    return join(parallel_n_half(lower_d(oh), lower_d(ov), lower_d(th), lower_d(tv), cos_sq),
+                parallel_n_half(upper_d(oh), upper_d(ov), upper_d(th), upper_d(tv), cos_sq));
+  }
+  alignas(HWY_MAX_BYTES) std::int32_t flags[HWY_MAX_BYTES / sizeof(std::int32_t)];
+  const int n = static_cast<int>(hn::Lanes(d));
+  for (int l = 0; l < n; ++l) {
+    const int j = at + l;
+    flags[l] =
+        reference::within_one_degree_n(ref.h[j], ref.v[j], dis.h[j], dis.v[j], cos_sq) ? 1 : 0;
+  }
+  return hn::Load(d, flags);
+}
+
 void DecoupleN(DetailRow<std::int32_t> ref, DetailRow<std::int32_t> dis, int begin, int end,
                const DecoupleParams& p, std::int32_t* scratch, DetailOut<std::int32_t> restored,
                DetailOut<std::int32_t> additive) {
   const D32 d;
   const int n = static_cast<int>(hn::Lanes(d));
-  const int vec_end = begin + (end - begin) / n * n;
-  // The parallel flags of the vector part (scratch[begin, vec_end)).
-  std::int32_t* par = scratch;
-  for (int j = begin; j < vec_end; ++j) {
-    par[j] = reference::within_one_degree_n(ref.h[j], ref.v[j], dis.h[j], dis.v[j], p.cos_1deg_sq)
-                 ? 1
-                 : 0;
+  if (end - begin < n) {
+    reference::decouple_row(ref, dis, begin, end, p, scratch, restored, additive);
+    return;
   }
+  const double cos_sq = p.cos_1deg_sq;
   const double gain = p.enhn_gain_limit;
-  for (int j = begin; j < vec_end; j += n) {
-    const V32 oh = hn::LoadU(d, ref.h + j), ov = hn::LoadU(d, ref.v + j),
-              od = hn::LoadU(d, ref.d + j);
-    const V32 th = hn::LoadU(d, dis.h + j), tv = hn::LoadU(d, dis.v + j),
-              td = hn::LoadU(d, dis.d + j);
-    const V32 pj = hn::LoadU(d, par + j);
-    const V32 rh = restore_n(ratio_n(oh, th), oh, th, pj, gain);
-    const V32 rv = restore_n(ratio_n(ov, tv), ov, tv, pj, gain);
-    const V32 rd = restore_n(ratio_n(od, td), od, td, pj, gain);
-    hn::StoreU(rh, d, restored.h + j);
-    hn::StoreU(rv, d, restored.v + j);
-    hn::StoreU(rd, d, restored.d + j);
-    hn::StoreU(hn::Sub(th, rh), d, additive.h + j);
-    hn::StoreU(hn::Sub(tv, rv), d, additive.v + j);
-    hn::StoreU(hn::Sub(td, rd), d, additive.d + j);
-  }
-  if (vec_end < end) {
-    reference::decouple_row(ref, dis, vec_end, end, p, scratch, restored, additive);
+  // The last vector ends at `end` (recomputing a few columns, same values).
+  for (int j = begin;; j += n) {
+    const int at = j + n <= end ? j : end - n;
+    const V32 oh = hn::LoadU(d, ref.h + at), ov = hn::LoadU(d, ref.v + at),
+              od = hn::LoadU(d, ref.d + at);
+    const V32 th = hn::LoadU(d, dis.h + at), tv = hn::LoadU(d, dis.v + at),
+              td = hn::LoadU(d, dis.d + at);
+    const V32 par = parallel_n(ref, dis, at, oh, ov, th, tv, cos_sq);
+    const V32 rh = restore_n(ratio_n(oh, th), oh, th, par, gain);
+    const V32 rv = restore_n(ratio_n(ov, tv), ov, tv, par, gain);
+    const V32 rd = restore_n(ratio_n(od, td), od, td, par, gain);
+    hn::StoreU(rh, d, restored.h + at);
+    hn::StoreU(rv, d, restored.v + at);
+    hn::StoreU(rd, d, restored.d + at);
+    hn::StoreU(hn::Sub(th, rh), d, additive.h + at);
+    hn::StoreU(hn::Sub(tv, rv), d, additive.v + at);
+    hn::StoreU(hn::Sub(td, rd), d, additive.d + at);
+    if (at + n >= end) break;
   }
 }
 

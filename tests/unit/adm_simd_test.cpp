@@ -38,10 +38,11 @@ using test::for_each_simd_target;
 
 // How the values of a row are drawn.
 // kMedium: below 2^26 in magnitude, where the deeper scales' angle test
-// takes its double path.
-enum class Fill { kZero, kMax, kMin, kRandom, kExtremes, kSmall, kMedium };
-constexpr Fill kFills[] = {Fill::kZero,     Fill::kMax,   Fill::kMin,   Fill::kRandom,
-                           Fill::kExtremes, Fill::kSmall, Fill::kMedium};
+// takes its double path; kInt16: int16_t values and its extremes, where the
+// deeper wavelet's vertical pass takes its 32-bit path.
+enum class Fill { kZero, kMax, kMin, kRandom, kExtremes, kSmall, kMedium, kInt16 };
+constexpr Fill kFills[] = {Fill::kZero,     Fill::kMax,   Fill::kMin,    Fill::kRandom,
+                           Fill::kExtremes, Fill::kSmall, Fill::kMedium, Fill::kInt16};
 
 template <typename T>
 T draw(Fill f, std::mt19937& rng, std::int64_t lo, std::int64_t hi) {
@@ -63,6 +64,10 @@ T draw(Fill f, std::mt19937& rng, std::int64_t lo, std::int64_t hi) {
       const std::int64_t m = (std::int64_t{1} << 26) - 1;
       return static_cast<T>(
           std::uniform_int_distribution<std::int64_t>(std::max(lo, -m), std::min(hi, m))(rng));
+    }
+    case Fill::kInt16: {
+      const std::int64_t pick[] = {-32768, 32767, static_cast<std::int16_t>(rng())};
+      return static_cast<T>(std::clamp(pick[rng() % 3], lo, hi));
     }
     case Fill::kSmall:
       return static_cast<T>(

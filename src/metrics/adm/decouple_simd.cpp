@@ -214,24 +214,34 @@ HWY_INLINE V32 ratio_n(V32 o, V32 t) {
   return clamp_ratio(q, o);
 }
 
-// r = (k * o + 2^14) >> 15 in double (|k * o| < 2^47: exact), grown toward
-// t where enhanced; the result lies between r and t and fits int32.
-HWY_INLINE hn::Vec<DH32> restore_n_half(VD k, VD o, VD t, VD enhance, double gain) {
+// trunc(r * gain) toward t where enhanced, in double (r * gain may exceed
+// int32; the result lies between r and t and fits int32).
+HWY_INLINE hn::Vec<DH32> grown_n_half(VD r, VD o, VD t, double gain) {
   const DD dd;
-  const VD r =
-      hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o), hn::Set(dd, kRatioHalf)), hn::Set(dd, kInvOne)));
   const VD grown = hn::Trunc(hn::Mul(r, hn::Set(dd, gain)));
   const VD toward = hn::IfThenElse(hn::Gt(o, hn::Zero(dd)), hn::Min(grown, t), hn::Max(grown, t));
-  return hn::DemoteTo(DH32(), hn::IfThenElse(hn::Ne(enhance, hn::Zero(dd)), toward, r));
+  return hn::DemoteTo(DH32(), toward);
 }
 
+// r = (k * o + 2^14) >> 15 from 64-bit products of the even and odd lanes
+// (|k * o| <= 2^46; r fits int32, so the low half of a logical shift is it),
+// grown toward t where the vectors are parallel and k > 0.
 HWY_INLINE V32 restore_n(V32 k, V32 o, V32 t, V32 par, double gain) {
   const D32 d;
-  const M32 enhance_m =
+  const hn::Repartition<std::int64_t, D32> d64;
+  const hn::Repartition<std::uint64_t, D32> du64;
+  const auto half = hn::Set(d64, kRatioHalf);
+  const auto even = hn::Add(hn::MulEven(k, o), half);
+  const auto odd = hn::Add(hn::MulEven(hn::DupOdd(k), hn::DupOdd(o)), half);
+  const auto even_r = hn::ShiftRight<kRatioFracBits>(hn::BitCast(du64, even));
+  const auto odd_r = hn::ShiftLeft<32 - kRatioFracBits>(hn::BitCast(du64, odd));
+  const V32 r = hn::OddEven(hn::BitCast(d, odd_r), hn::BitCast(d, even_r));
+  const M32 enhance =
       hn::And(hn::And(hn::Ne(par, hn::Zero(d)), hn::Gt(k, hn::Zero(d))), hn::Ne(o, hn::Zero(d)));
-  const V32 enhance = hn::IfThenElseZero(enhance_m, hn::Set(d, 1));
-  return join(restore_n_half(lower_d(k), lower_d(o), lower_d(t), lower_d(enhance), gain),
-              restore_n_half(upper_d(k), upper_d(o), upper_d(t), upper_d(enhance), gain));
+  if (hn::AllFalse(d, enhance)) return r;
+  const V32 grown = join(grown_n_half(lower_d(r), lower_d(o), lower_d(t), gain),
+                         grown_n_half(upper_d(r), upper_d(o), upper_d(t), gain));
+  return hn::IfThenElse(enhance, grown, r);
 }
 
 // The parallel test at scales 1..3 in double where every |coefficient| of the

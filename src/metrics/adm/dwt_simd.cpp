@@ -102,8 +102,12 @@ HWY_INLINE V32 horizontal0(V16 p, V16 q, V16 c01, V16 c23) {
 }
 
 template <typename Sample>
-void scale0(const Sample* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
-            const Dwt0Row& out) {
+void scale0(const Sample* const in_rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
+            const Dwt0Row& in_out) {
+  // Local copies: vector stores may alias anything, so pointers read through
+  // the arguments would be reloaded after each one.
+  const Sample* const rows[4] = {in_rows[0], in_rows[1], in_rows[2], in_rows[3]};
+  const Dwt0Row out = in_out;
   const D16 d16;
   const D32 d32;
   const int n16 = static_cast<int>(hn::Lanes(d16));
@@ -183,26 +187,55 @@ HWY_INLINE V64 horizontal_sum(V32 p, V32 p_odd, V32 q, V32 q_odd,
   return hn::Add(s, hn::MulEven(q_odd, hn::Set(d32, taps[3])));
 }
 
-// Outputs at .. at + lanes of the filter on row x (padded).
-HWY_INLINE V32 horizontal_n(const std::int32_t* x, int at, const std::array<std::int32_t, 4>& taps,
-                            std::int64_t add, int shift) {
+// Outputs at .. at + lanes of the low-pass and the high-pass filter on row x
+// (padded): the loads shared by both.
+struct BandPair {
+  V32 low, high;
+};
+HWY_INLINE BandPair horizontal_n(const std::int32_t* x, int at, std::int64_t add, int shift) {
   const D32 d32;
   const D64 d64;
   const hn::RebindToUnsigned<D64> du64;
   const int half = static_cast<int>(hn::Lanes(d64));
-  V32 parts[2];
+  const V64 a = hn::Set(d64, add);
+  V32 low[2], high[2];
   for (int m = 0; m < 2; ++m) {
     const std::int32_t* base = x + 2 * (at + m * half) - 1;
     const V32 p = hn::LoadU(d32, base), q = hn::LoadU(d32, base + 2);
-    const V64 s = horizontal_sum(p, hn::DupOdd(p), q, hn::DupOdd(q), taps);
-    parts[m] = hn::BitCast(
-        d32, hn::ShiftRightSame(hn::BitCast(du64, hn::Add(s, hn::Set(d64, add))), shift));
+    const V32 p_odd = hn::DupOdd(p), q_odd = hn::DupOdd(q);
+    auto rounded = [&](const std::array<std::int32_t, 4>& taps) {
+      const V64 s = hn::Add(horizontal_sum(p, p_odd, q, q_odd, taps), a);
+      return hn::BitCast(d32, hn::ShiftRightSame(hn::BitCast(du64, s), shift));
+    };
+    low[m] = rounded(kDb2Lo);
+    high[m] = rounded(kDb2Hi);
   }
-  return hn::ConcatEven(d32, parts[1], parts[0]);
+  return {hn::ConcatEven(d32, low[1], low[0]), hn::ConcatEven(d32, high[1], high[0])};
 }
 
-void scale_n(const std::int32_t* const rows[4], int w, int scale, DwtScratch<std::int32_t> tmp,
-             const DwtNRow& out) {
+// Whether every lane fits int16: the vertical sums of such rows fit int32
+// (at most 54822 * 2^15 + 2^15), so 32-bit products serve. Scale 1 always
+// reads such rows (scale 0's approximation band is at most 27411 in magnitude).
+HWY_INLINE bool fit16(const V32 x[4]) {
+  const D32 d32;
+  auto fits = [&](V32 v) { return hn::Eq(v, hn::ShiftRight<16>(hn::ShiftLeft<16>(v))); };
+  return hn::AllTrue(d32,
+                     hn::And(hn::And(fits(x[0]), fits(x[1])), hn::And(fits(x[2]), fits(x[3]))));
+}
+
+HWY_INLINE V32 vertical_sum32(const V32 x[4], const std::array<std::int32_t, 4>& taps,
+                              std::int32_t add, int shift) {
+  const D32 d32;
+  V32 s = hn::Mul(x[0], hn::Set(d32, taps[0]));
+  for (int k = 1; k < 4; ++k) s = hn::Add(s, hn::Mul(x[k], hn::Set(d32, taps[k])));
+  return hn::ShiftRightSame(hn::Add(s, hn::Set(d32, add)), shift);
+}
+
+void scale_n(const std::int32_t* const in_rows[4], int w, int scale, DwtScratch<std::int32_t> tmp,
+             const DwtNRow& in_out) {
+  // Local copies (see scale0).
+  const std::int32_t* const rows[4] = {in_rows[0], in_rows[1], in_rows[2], in_rows[3]};
+  const DwtNRow out = in_out;
   const D32 d32;
   const int n = static_cast<int>(hn::Lanes(d32));
   const int bw = (w + 1) / 2;
@@ -211,19 +244,24 @@ void scale_n(const std::int32_t* const rows[4], int w, int scale, DwtScratch<std
     return;
   }
   const DwtRounding rounding = dwt_rounding(scale);
+  const auto vadd32 = static_cast<std::int32_t>(rounding.vert_add);
   for (int j = 0;; j += n) {
     const int at = j + n <= w ? j : w - n;
-    V32 x[4], odd_x[4];
-    for (int k = 0; k < 4; ++k) {
-      x[k] = hn::LoadU(d32, rows[k] + at);
-      odd_x[k] = hn::DupOdd(x[k]);
+    V32 x[4];
+    for (int k = 0; k < 4; ++k) x[k] = hn::LoadU(d32, rows[k] + at);
+    if (fit16(x)) {
+      hn::StoreU(vertical_sum32(x, kDb2Lo, vadd32, rounding.vert_shift), d32, tmp.lo + at);
+      hn::StoreU(vertical_sum32(x, kDb2Hi, vadd32, rounding.vert_shift), d32, tmp.hi + at);
+    } else {
+      V32 odd_x[4];
+      for (int k = 0; k < 4; ++k) odd_x[k] = hn::DupOdd(x[k]);
+      const Sums64 lo = vertical_sums(x, odd_x, kDb2Lo);
+      const Sums64 hi = vertical_sums(x, odd_x, kDb2Hi);
+      hn::StoreU(join_rounded(lo.even, lo.odd, rounding.vert_add, rounding.vert_shift), d32,
+                 tmp.lo + at);
+      hn::StoreU(join_rounded(hi.even, hi.odd, rounding.vert_add, rounding.vert_shift), d32,
+                 tmp.hi + at);
     }
-    const Sums64 lo = vertical_sums(x, odd_x, kDb2Lo);
-    const Sums64 hi = vertical_sums(x, odd_x, kDb2Hi);
-    hn::StoreU(join_rounded(lo.even, lo.odd, rounding.vert_add, rounding.vert_shift), d32,
-               tmp.lo + at);
-    hn::StoreU(join_rounded(hi.even, hi.odd, rounding.vert_add, rounding.vert_shift), d32,
-               tmp.hi + at);
     if (at + n >= w) break;
   }
   pad_reflect101_repeat_end(tmp.lo, w, 1, 2);
@@ -232,10 +270,12 @@ void scale_n(const std::int32_t* const rows[4], int w, int scale, DwtScratch<std
   const int hsh = rounding.horz_shift;
   for (int j = 0;; j += n) {
     const int at = j + n <= bw ? j : bw - n;
-    if (out.a != nullptr) hn::StoreU(horizontal_n(tmp.lo, at, kDb2Lo, hadd, hsh), d32, out.a + at);
-    hn::StoreU(horizontal_n(tmp.lo, at, kDb2Hi, hadd, hsh), d32, out.v + at);
-    hn::StoreU(horizontal_n(tmp.hi, at, kDb2Lo, hadd, hsh), d32, out.h + at);
-    hn::StoreU(horizontal_n(tmp.hi, at, kDb2Hi, hadd, hsh), d32, out.d + at);
+    const BandPair from_lo = horizontal_n(tmp.lo, at, hadd, hsh);
+    const BandPair from_hi = horizontal_n(tmp.hi, at, hadd, hsh);
+    if (out.a != nullptr) hn::StoreU(from_lo.low, d32, out.a + at);
+    hn::StoreU(from_lo.high, d32, out.v + at);
+    hn::StoreU(from_hi.low, d32, out.h + at);
+    hn::StoreU(from_hi.high, d32, out.d + at);
     if (at + n >= bw) break;
   }
 }

@@ -54,12 +54,13 @@ HWY_INLINE VD recip_q30(VD n) { return hn::Trunc(hn::Div(hn::Set(DD(), kQ30), n)
 
 // Scale 0: k = clamp((recip(|o|) * t * sign(o) + 2^14) >> 15, 0, 2^15), in
 // double (exact: |recip * t| < 2^45), truncated while it still fits int32
-// (|q| < 2^31; truncating toward zero and clamping at 0 agree).
-HWY_INLINE hn::Vec<DH32> ratio0_half(VD o, VD t) {
+// (|q| < 2^31; truncating toward zero and clamping at 0 agree). sign(o) *
+// recip(|o|) is trunc(2^30 / o): division and truncation are symmetric. o = 0
+// divides by 1 instead; its k is set by clamp_ratio.
+HWY_INLINE hn::Vec<DH32> ratio0_half(VD o_nonzero, VD t) {
   const DD dd;
-  const VD n = hn::Max(hn::Abs(o), hn::Set(dd, 1.0));
-  const VD q = hn::Add(hn::Mul(hn::Mul(recip_q30(n), signed_t(o, t)), hn::Set(dd, kInvOne)),
-                       hn::Set(dd, 0.5));
+  const VD signed_recip = hn::Trunc(hn::Div(hn::Set(dd, kQ30), o_nonzero));
+  const VD q = hn::Add(hn::Mul(hn::Mul(signed_recip, t), hn::Set(dd, kInvOne)), hn::Set(dd, 0.5));
   return hn::DemoteTo(DH32(), q);
 }
 
@@ -71,7 +72,10 @@ HWY_INLINE V32 clamp_ratio(V32 q, V32 o) {
 }
 
 HWY_INLINE V32 ratio0(V32 o, V32 t) {
-  return clamp_ratio(join(ratio0_half(lower_d(o), lower_d(t)), ratio0_half(upper_d(o), upper_d(t))),
+  const D32 d;
+  const V32 o_nonzero = hn::IfThenElse(hn::Eq(o, hn::Zero(d)), hn::Set(d, 1), o);
+  return clamp_ratio(join(ratio0_half(lower_d(o_nonzero), lower_d(t)),
+                          ratio0_half(upper_d(o_nonzero), upper_d(t))),
                      o);
 }
 

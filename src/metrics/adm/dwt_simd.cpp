@@ -16,9 +16,9 @@
 #include <array>
 #include <cstdint>
 
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
 #include "core/index_math.hpp"
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
-#include "hwy/highway.h"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/params.hpp"
 

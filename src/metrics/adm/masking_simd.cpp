@@ -14,8 +14,8 @@
 #include <array>
 #include <cstdint>
 
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
-#include "hwy/highway.h"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
 #include "metrics/adm/masking.hpp"
 #include "metrics/adm/params.hpp"
 

@@ -348,8 +348,28 @@ void check_csf(int n, int begin, Fill f, const Q& q, std::mt19937& rng) {
   ASSERT_EQ(run(false), run(true)) << "n=" << n << " begin=" << begin;
 }
 
+// Scale-0 rows whose weighted values reach -2^15 (|c| = 2^15, the one
+// magnitude an int16_t lane cannot hold): 32768 * -32768 and 65535 * 16384.
+void check_csf0_edges(int n) {
+  const std::int16_t cycle[] = {-32768, 16384, 32767, -1, 0, 1, -16384, -32767};
+  Bands<std::int16_t> src;
+  for (int j = 0; j < n; ++j) {
+    src.h.push_back(cycle[j % 8]);
+    src.v.push_back(cycle[(j + 1) % 8]);
+    src.d.push_back(cycle[(j + 2) % 8]);
+  }
+  for (const std::array<std::uint16_t, 3>& q :
+       {std::array<std::uint16_t, 3>{32768, 65535, 65535}, {65535, 32768, 32768}}) {
+    std::vector<std::int32_t> got(2 * static_cast<std::size_t>(n), -7), want(got);
+    adm::csf_row_scale0(src.row(), 0, n, q, got.data(), got.data() + n);
+    adm::reference::csf_row_scale0(src.row(), 0, n, q, want.data(), want.data() + n);
+    ASSERT_EQ(got, want) << "n=" << n;
+  }
+}
+
 TEST(AdmSimd, CsfWeightingMatchesReferenceOnEveryTarget) {
   for_each_simd_target([&](const std::string&) {
+    for (int n : test_widths()) check_csf0_edges(n);
     std::mt19937 rng(14);
     for (int n : test_widths()) {
       for (Fill f : kFills) {

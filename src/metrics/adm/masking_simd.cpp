@@ -38,9 +38,6 @@ HWY_INLINE V32 load16(const std::int16_t* p) {
   return hn::PromoteTo(D32(), hn::LoadU(hn::Rebind<std::int16_t, D32>(), p));
 }
 
-// static_cast<int16_t> of each lane, widened back.
-HWY_INLINE V32 low16(V32 v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)); }
-
 // Arithmetic right shift of int64 lanes by s (0 <= s < 64).
 HWY_INLINE V64 sra64(V64 v, int s) {
   const DU64 du;
@@ -54,32 +51,83 @@ HWY_INLINE V32 even_low(V64 v) { return hn::BitCast(D32(), v); }
 
 // --- CSF weighting -----------------------------------------------------------
 
-// Scale 0 (params.hpp: csf0_hv, csf0_d, div30_q12, div15_q12), in 32-bit
-// lanes: every product fits int32.
-HWY_INLINE void weigh0(V32 s, std::int32_t q, int add, int shift, V32& flt, V32& ctr) {
-  const D32 d;
-  const V32 w =
-      low16(hn::ShiftRightSame(hn::Add(hn::Mul(hn::Set(d, q), s), hn::Set(d, add)), shift));
-  const V32 m = hn::Abs(w);  // at most 2^15
-  const V32 half = hn::Set(d, 2048);
-  flt = hn::Add(flt, low16(hn::ShiftRight<12>(hn::Add(hn::Mul(hn::Set(d, kOneBy30Q12), m), half))));
-  ctr = hn::Add(ctr, low16(hn::ShiftRight<12>(hn::Add(hn::Mul(hn::Set(d, kOneBy15Q12), m), half))));
+// Scale 0 (params.hpp: csf0_hv, csf0_d, div30_q12, div15_q12) in 16-bit
+// lanes, every step modulo 2^16 as the reference's int16_t results are:
+//  * (q s + 2^14) >> 15 is the rounding fixed-point product of s and q, for
+//    q >= 2^15 that of s and q - 2^16 plus 2 s;
+//  * (q s + 65535) >> 17 is (hi + (lo != 0)) >> 1 for the high and low 16
+//    bits of q s (hi: the signed high product, plus s for q >= 2^15);
+//  * |c| / 30 = (4369 m + 2^11) >> 12 = (34952 m + 2^14) >> 15 and |c| / 15 =
+//    (69904 m + 2^14) >> 15, 0 <= m <= 2^15, as fixed-point products with the
+//    same corrections: m = 2^15 reads -2^15 in a lane and adds 2 * (q - 2^16).
+using D16 = hn::ScalableTag<std::int16_t>;
+using V16 = hn::Vec<D16>;
+
+HWY_INLINE V16 weigh0_hv(V16 s, std::uint16_t q) {
+  const D16 d;
+  if (q < 32768) return hn::MulFixedPoint15(s, hn::Set(d, static_cast<std::int16_t>(q)));
+  const V16 low = hn::MulFixedPoint15(s, hn::Set(d, static_cast<std::int16_t>(q - 65536)));
+  return hn::Add(low, hn::Add(s, s));
+}
+
+HWY_INLINE V16 weigh0_d(V16 s, std::uint16_t q) {
+  const D16 d;
+  const V16 qs = hn::Set(d, static_cast<std::int16_t>(q));  // q - 2^16 for q >= 2^15
+  V16 hi = hn::MulHigh(s, qs);
+  if (q >= 32768) hi = hn::Add(hi, s);
+  const V16 lo = hn::Mul(s, qs);
+  // hi + 1 where lo != 0 (the mask is -1 there).
+  const V16 carried = hn::Sub(hi, hn::VecFromMask(d, hn::Ne(lo, hn::Zero(d))));
+  return hn::ShiftRight<1>(carried);
+}
+
+struct Div16 {
+  V16 by30, by15;
+};
+HWY_INLINE Div16 div0(V16 w) {
+  const D16 d;
+  const V16 m = hn::Abs(w);  // 2^15 reads -2^15
+  const V16 twice = hn::Add(m, m);
+  const auto top = hn::Eq(m, hn::Set(d, std::int16_t{-32768}));
+  constexpr std::int16_t k30 = static_cast<std::int16_t>(8 * kOneBy30Q12 - 65536);  // 34952
+  constexpr std::int16_t k15 = static_cast<std::int16_t>(8 * kOneBy15Q12 - 65536);  // 69904 - 2^16
+  constexpr std::int16_t fix30 = static_cast<std::int16_t>(2 * k30 + 65536);  // 2 k30 mod 2^16
+  constexpr std::int16_t fix15 = static_cast<std::int16_t>(2 * k15);
+  const V16 by30 = hn::Add(hn::Add(hn::MulFixedPoint15(m, hn::Set(d, k30)), twice),
+                           hn::IfThenElseZero(top, hn::Set(d, fix30)));
+  const V16 by15 = hn::Add(hn::Add(hn::MulFixedPoint15(m, hn::Set(d, k15)), twice),
+                           hn::IfThenElseZero(top, hn::Set(d, fix15)));
+  return {by30, by15};
+}
+
+// Sum of three int16 vectors, widened, stored as int32 at p.
+HWY_INLINE void store_sum3(V16 a, V16 b, V16 c, std::int32_t* p) {
+  const D32 d32;
+  const hn::Half<D16> dh;
+  auto lo = [&](V16 v) { return hn::PromoteTo(d32, hn::LowerHalf(dh, v)); };
+  auto hi = [&](V16 v) { return hn::PromoteTo(d32, hn::UpperHalf(dh, v)); };
+  hn::StoreU(hn::Add(hn::Add(lo(a), lo(b)), lo(c)), d32, p);
+  hn::StoreU(hn::Add(hn::Add(hi(a), hi(b)), hi(c)), d32, p + hn::Lanes(d32));
 }
 
 void Csf0(DetailRow<std::int16_t> src, int begin, int end, const std::array<std::uint16_t, 3>& q,
           std::int32_t* flt_sum, std::int32_t* ctr_sum) {
-  const D32 d;
+  const D16 d;
   const int n = static_cast<int>(hn::Lanes(d));
-  int j = begin;
-  for (; j + n <= end; j += n) {
-    V32 flt = hn::Zero(d), ctr = hn::Zero(d);
-    weigh0(load16(src.h + j), q[0], 16384, 15, flt, ctr);
-    weigh0(load16(src.v + j), q[1], 16384, 15, flt, ctr);
-    weigh0(load16(src.d + j), q[2], 65535, 17, flt, ctr);
-    hn::StoreU(flt, d, flt_sum + j);
-    hn::StoreU(ctr, d, ctr_sum + j);
+  if (end - begin < n) {
+    reference::csf_row_scale0(src, begin, end, q, flt_sum, ctr_sum);
+    return;
   }
-  if (j < end) reference::csf_row_scale0(src, j, end, q, flt_sum, ctr_sum);
+  // The last vector ends at `end` (recomputing a few columns, same values).
+  for (int j = begin;; j += n) {
+    const int at = j + n <= end ? j : end - n;
+    const Div16 h = div0(weigh0_hv(hn::LoadU(d, src.h + at), q[0]));
+    const Div16 v = div0(weigh0_hv(hn::LoadU(d, src.v + at), q[1]));
+    const Div16 dg = div0(weigh0_d(hn::LoadU(d, src.d + at), q[2]));
+    store_sum3(h.by30, v.by30, dg.by30, flt_sum + at);
+    store_sum3(h.by15, v.by15, dg.by15, ctr_sum + at);
+    if (at + n >= end) break;
+  }
 }
 
 // Scales 1..3: (q * s + 2^27) >> 28 to int32 for the even lanes of s, q an

@@ -136,6 +136,31 @@ void check_dwt0(int w, int bpc, Fill f, std::mt19937& rng, bool detail) {
   ASSERT_EQ(got.d, want.d) << "w=" << w << " bpc=" << bpc;
 }
 
+// The approximation band as int16_t (Dwt0Row::a16): the SIMD and the
+// reference rows agree, and hold the int32_t band's values.
+template <typename Sample>
+void check_dwt0_narrow(int w, int bpc, Fill f, std::mt19937& rng, bool detail) {
+  const std::int64_t max = (std::int64_t{1} << bpc) - 1;
+  std::array<std::vector<Sample>, 4> src;
+  for (auto& r : src) r = row_of<Sample>(w, f, rng, 0, max);
+  const Sample* rows[4] = {src[0].data(), src[1].data(), src[2].data(), src[3].data()};
+  const auto bw = static_cast<std::size_t>((w + 1) / 2);
+  std::vector<std::int16_t> lo(static_cast<std::size_t>(w) + 3), hi(lo);
+  const adm::DwtScratch<std::int16_t> tmp{lo.data() + 1, hi.data() + 1};
+  std::vector<std::int16_t> v(bw), h(bw), d(bw);
+  std::vector<std::int32_t> wide(bw, -1);
+  std::vector<std::int16_t> got(bw, -1), want(bw, -1);
+  auto row = [&](std::int32_t* a, std::int16_t* a16) {
+    return adm::Dwt0Row{a, detail ? v.data() : nullptr, detail ? h.data() : nullptr,
+                        detail ? d.data() : nullptr, a16};
+  };
+  adm::reference::dwt_scale0_row(rows, w, bpc, tmp, row(wide.data(), nullptr));
+  adm::reference::dwt_scale0_row(rows, w, bpc, tmp, row(nullptr, want.data()));
+  adm::dwt_scale0_row(rows, w, bpc, tmp, row(nullptr, got.data()));
+  ASSERT_EQ(got, want) << "w=" << w << " bpc=" << bpc;
+  for (std::size_t j = 0; j < bw; ++j) ASSERT_EQ(want[j], wide[j]) << "w=" << w << " j=" << j;
+}
+
 TEST(AdmSimd, Scale0WaveletMatchesReferenceOnEveryTarget) {
   for_each_simd_target([&](const std::string&) {
     std::mt19937 rng(11);
@@ -147,6 +172,12 @@ TEST(AdmSimd, Scale0WaveletMatchesReferenceOnEveryTarget) {
       // Only the approximation band (adm_skip_scale0).
       check_dwt0<std::uint8_t>(w, 8, Fill::kRandom, rng, false);
       check_dwt0<std::uint16_t>(w, 10, Fill::kRandom, rng, false);
+      for (Fill f : kFills) {
+        for (bool detail : {true, false}) {
+          check_dwt0_narrow<std::uint8_t>(w, 8, f, rng, detail);
+          for (int bpc : {10, 12, 16}) check_dwt0_narrow<std::uint16_t>(w, bpc, f, rng, detail);
+        }
+      }
     }
   });
 }
@@ -190,6 +221,33 @@ void check_dwt_n(int w, int scale, Fill f, std::mt19937& rng, bool with_a) {
   ASSERT_EQ(got.d, want.d) << "w=" << w << " scale=" << scale;
 }
 
+// Scale 1 from int16_t rows: the SIMD row, the reference one and the int32_t
+// reference on the same rows widened agree.
+void check_dwt1(int w, Fill f, std::mt19937& rng) {
+  std::array<std::vector<std::int16_t>, 4> src;
+  std::array<std::vector<std::int32_t>, 4> wide;
+  for (int k = 0; k < 4; ++k) {
+    src[k] = row_of<std::int16_t>(w, f, rng, -32768, 32767);
+    wide[k].assign(src[k].begin(), src[k].end());
+  }
+  const std::int16_t* rows[4] = {src[0].data(), src[1].data(), src[2].data(), src[3].data()};
+  const std::int32_t* wide_rows[4] = {wide[0].data(), wide[1].data(), wide[2].data(),
+                                      wide[3].data()};
+  const auto bw = static_cast<std::size_t>((w + 1) / 2);
+  auto run = [&](int how) {
+    std::vector<std::int32_t> lo(static_cast<std::size_t>(w) + 3), hi(lo), out(4 * bw, -1);
+    const adm::DwtScratch<std::int32_t> tmp{lo.data() + 1, hi.data() + 1};
+    const adm::DwtNRow o{out.data(), out.data() + bw, out.data() + 2 * bw, out.data() + 3 * bw};
+    if (how == 0) adm::dwt_scale1_row(rows, w, tmp, o);
+    if (how == 1) adm::reference::dwt_scale1_row(rows, w, tmp, o);
+    if (how == 2) adm::reference::dwt_scale_n_row(wide_rows, w, 1, tmp, o);
+    return out;
+  };
+  const std::vector<std::int32_t> want = run(2);
+  ASSERT_EQ(run(1), want) << "w=" << w;
+  ASSERT_EQ(run(0), want) << "w=" << w;
+}
+
 TEST(AdmSimd, DeeperWaveletMatchesReferenceOnEveryTarget) {
   for_each_simd_target([&](const std::string&) {
     std::mt19937 rng(12);
@@ -198,6 +256,7 @@ TEST(AdmSimd, DeeperWaveletMatchesReferenceOnEveryTarget) {
         for (Fill f : kFills) check_dwt_n(w, scale, f, rng, true);
         check_dwt_n(w, scale, Fill::kRandom, rng, false);  // the last scale: no approximation
       }
+      for (Fill f : kFills) check_dwt1(w, f, rng);
     }
   });
 }

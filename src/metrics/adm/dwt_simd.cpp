@@ -136,7 +136,11 @@ void scale0(const Sample* const in_rows[4], int w, int bpc, DwtScratch<std::int1
   for (int j = 0;; j += n32) {
     const int at = j + n32 <= bw ? j : bw - n32;
     const V16 lp = hn::LoadU(d16, tmp.lo + 2 * at - 1), lq = hn::LoadU(d16, tmp.lo + 2 * at + 1);
-    hn::StoreU(horizontal0(lp, lq, t.l01, t.l23), d32, out.a + at);
+    if (out.a16 != nullptr) {
+      store16(horizontal0(lp, lq, t.l01, t.l23), out.a16 + at);
+    } else {
+      hn::StoreU(horizontal0(lp, lq, t.l01, t.l23), d32, out.a + at);
+    }
     if (detail) {
       const V16 hp = hn::LoadU(d16, tmp.hi + 2 * at - 1);
       const V16 hq = hn::LoadU(d16, tmp.hi + 2 * at + 1);
@@ -231,16 +235,28 @@ HWY_INLINE V32 vertical_sum32(const V32 x[4], const std::array<std::int32_t, 4>&
   return hn::ShiftRightSame(hn::Add(s, hn::Set(d32, add)), shift);
 }
 
-void scale_n(const std::int32_t* const in_rows[4], int w, int scale, DwtScratch<std::int32_t> tmp,
+HWY_INLINE V32 load_row(const std::int32_t* p) { return hn::LoadU(D32(), p); }
+HWY_INLINE V32 load_row(const std::int16_t* p) {
+  return hn::PromoteTo(D32(), hn::LoadU(hn::Rebind<std::int16_t, D32>(), p));
+}
+
+// Src: int32_t, or int16_t for scale 1 from Dwt0Row::a16 (whose rows always
+// take the 32-bit vertical path).
+template <typename Src>
+void scale_n(const Src* const in_rows[4], int w, int scale, DwtScratch<std::int32_t> tmp,
              const DwtNRow& in_out) {
   // Local copies (see scale0).
-  const std::int32_t* const rows[4] = {in_rows[0], in_rows[1], in_rows[2], in_rows[3]};
+  const Src* const rows[4] = {in_rows[0], in_rows[1], in_rows[2], in_rows[3]};
   const DwtNRow out = in_out;
   const D32 d32;
   const int n = static_cast<int>(hn::Lanes(d32));
   const int bw = (w + 1) / 2;
   if (w < n || bw < n) {
-    reference::dwt_scale_n_row(rows, w, scale, tmp, out);
+    if constexpr (sizeof(Src) == 2) {
+      reference::dwt_scale1_row(rows, w, tmp, out);
+    } else {
+      reference::dwt_scale_n_row(rows, w, scale, tmp, out);
+    }
     return;
   }
   const DwtRounding rounding = dwt_rounding(scale);
@@ -248,8 +264,8 @@ void scale_n(const std::int32_t* const in_rows[4], int w, int scale, DwtScratch<
   for (int j = 0;; j += n) {
     const int at = j + n <= w ? j : w - n;
     V32 x[4];
-    for (int k = 0; k < 4; ++k) x[k] = hn::LoadU(d32, rows[k] + at);
-    if (fit16(x)) {
+    for (int k = 0; k < 4; ++k) x[k] = load_row(rows[k] + at);
+    if (sizeof(Src) == 2 || fit16(x)) {
       hn::StoreU(vertical_sum32(x, kDb2Lo, vadd32, rounding.vert_shift), d32, tmp.lo + at);
       hn::StoreU(vertical_sum32(x, kDb2Hi, vadd32, rounding.vert_shift), d32, tmp.hi + at);
     } else {
@@ -293,6 +309,11 @@ void scale_n(const std::int32_t* const rows[4], int w, int scale, DwtScratch<std
   reference::dwt_scale_n_row(rows, w, scale, tmp, out);
 }
 
+void scale_n(const std::int16_t* const rows[4], int w, int /*scale*/, DwtScratch<std::int32_t> tmp,
+             const DwtNRow& out) {
+  reference::dwt_scale1_row(rows, w, tmp, out);
+}
+
 #endif
 
 void Dwt0U8(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
@@ -310,6 +331,11 @@ void DwtN(const std::int32_t* const rows[4], int w, int scale, DwtScratch<std::i
   scale_n(rows, w, scale, tmp, out);
 }
 
+void Dwt1From16(const std::int16_t* const rows[4], int w, DwtScratch<std::int32_t> tmp,
+                const DwtNRow& out) {
+  scale_n(rows, w, 1, tmp, out);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace vqx::adm
 HWY_AFTER_NAMESPACE();
@@ -320,6 +346,7 @@ namespace vqx::adm {
 HWY_EXPORT(Dwt0U8);
 HWY_EXPORT(Dwt0U16);
 HWY_EXPORT(DwtN);
+HWY_EXPORT(Dwt1From16);
 
 void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
                     const Dwt0Row& out) {
@@ -334,6 +361,11 @@ void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
 void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
                      DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
   HWY_DYNAMIC_DISPATCH(DwtN)(rows, w, scale, tmp, out);
+}
+
+void dwt_scale1_row(const std::int16_t* const rows[4], int w, DwtScratch<std::int32_t> tmp,
+                    const DwtNRow& out) {
+  HWY_DYNAMIC_DISPATCH(Dwt1From16)(rows, w, tmp, out);
 }
 
 }  // namespace vqx::adm

@@ -1,8 +1,9 @@
 // ADM's decoupling with explicit SIMD (Highway, compiled for each of its
 // targets, chosen once per row): the same steps as reference::decouple_row
 // (decouple.cpp), whose comments give the reasons for each, on whole vectors
-// of columns; a row's last columns (less than a vector) and the scalar target
-// run the reference itself.
+// of columns; the last vector of a row ends at the row's end (recomputing a
+// few columns, same values). Rows narrower than a vector and the scalar
+// target run the reference itself.
 //
 // Scale 0 works in 32-bit lanes (int16_t bands widened), with the division and
 // the angle comparison in double. Scales 1..3 compute the ratio and the

@@ -1,7 +1,9 @@
 // ADM's CSF weighting, masking threshold and cube sums with explicit SIMD
 // (Highway, compiled for each of its targets, chosen once per row): the same
 // fixed-point steps as the reference forms (masking.cpp), on whole vectors of
-// columns; a row's last columns and the scalar target run the reference.
+// columns. The CSF weighting's last vector ends at the row's end (it rewrites
+// a few columns with the same values); the sums and the threshold leave a
+// row's last columns to the reference, as do narrow rows and the scalar target.
 //
 // The int64 steps use 32 x 32 -> 64-bit products of the even lanes (the odd
 // lanes copied down for the second half), which AVX2 has, instead of the

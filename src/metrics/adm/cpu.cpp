@@ -155,10 +155,12 @@ Expected<AdmCpu> AdmCpu::create(const AdmParams& params, unsigned width, unsigne
   };
   const std::size_t w0 = static_cast<std::size_t>(c.geo_[0].w);
   const std::size_t w1 = static_cast<std::size_t>(c.geo_[1].w);
-  c.ref_a0_.assign(area(c.geo_[0]), 0);
-  c.dis_a0_.assign(area(c.geo_[0]), 0);
+  c.ref_a16_.assign(area(c.geo_[0]), 0);
+  c.dis_a16_.assign(area(c.geo_[0]), 0);
   c.ref_a1_.assign(area(c.geo_[1]), 0);
   c.dis_a1_.assign(area(c.geo_[1]), 0);
+  c.ref_a2_.assign(area(c.geo_[2]), 0);
+  c.dis_a2_.assign(area(c.geo_[2]), 0);
   // Two vertical-pass rows (lo, hi) of w + 3 (index -1 .. w + 1).
   c.tmp16_.assign(2 * (static_cast<std::size_t>(width) + 3), 0);
   c.tmp32_.assign(2 * (static_cast<std::size_t>(c.geo_[1].in_w) + 3), 0);
@@ -275,9 +277,11 @@ void AdmCpu::run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums) {
   const ScaleGeometry& g = geo_[0];
   const int bpc = static_cast<int>(bpc_);
   const DwtScratch<std::int16_t> tmp{tmp16_.data() + 1, tmp16_.data() + 1 + g.in_w + 3};
-  std::int32_t* ref_a = ref_a0_.data();
-  std::int32_t* dis_a = dis_a0_.data();
+  // The approximation band as int16_t (Dwt0Row::a16), for scale 1.
+  std::int16_t* ref_a = ref_a16_.data();
+  std::int16_t* dis_a = dis_a16_.data();
   const auto w = static_cast<std::size_t>(g.w);
+  auto a_only = [](std::int16_t* a16) { return Dwt0Row{nullptr, nullptr, nullptr, nullptr, a16}; };
 
   auto source_rows = [&](const Plane& p, int i, const Src* rows[4]) {
     for (int k = 0; k < 4; ++k) {
@@ -290,9 +294,9 @@ void AdmCpu::run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums) {
     for (int i = 0; i < g.h; ++i) {
       const Src* rows[4];
       source_rows(ref, i, rows);
-      dwt_scale0_row(rows, g.in_w, bpc, tmp, Dwt0Row{ref_a + i * w, nullptr, nullptr, nullptr});
+      dwt_scale0_row(rows, g.in_w, bpc, tmp, a_only(ref_a + i * w));
       source_rows(dis, i, rows);
-      dwt_scale0_row(rows, g.in_w, bpc, tmp, Dwt0Row{dis_a + i * w, nullptr, nullptr, nullptr});
+      dwt_scale0_row(rows, g.in_w, bpc, tmp, a_only(dis_a + i * w));
     }
     return;
   }
@@ -301,41 +305,53 @@ void AdmCpu::run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums) {
       [&](int i, DetailOut<std::int16_t>& r, DetailOut<std::int16_t>& d) {
         const Src* rows[4];
         source_rows(ref, i, rows);
-        dwt_scale0_row(rows, g.in_w, bpc, tmp, Dwt0Row{ref_a + i * w, r.v, r.h, r.d});
+        dwt_scale0_row(rows, g.in_w, bpc, tmp, Dwt0Row{nullptr, r.v, r.h, r.d, ref_a + i * w});
         source_rows(dis, i, rows);
-        dwt_scale0_row(rows, g.in_w, bpc, tmp, Dwt0Row{dis_a + i * w, d.v, d.h, d.d});
+        dwt_scale0_row(rows, g.in_w, bpc, tmp, Dwt0Row{nullptr, d.v, d.h, d.d, dis_a + i * w});
       },
       sums);
 }
 
 void AdmCpu::run_scale_n(int scale, ScaleSums& sums) {
   const ScaleGeometry& g = geo_[scale];
-  // Inputs and outputs of the approximation band, alternating buffers.
-  const bool odd = (scale % 2) == 1;
-  const std::int32_t* ref_in = odd ? ref_a0_.data() : ref_a1_.data();
-  const std::int32_t* dis_in = odd ? dis_a0_.data() : dis_a1_.data();
-  std::int32_t* ref_out = scale == kScales - 1 ? nullptr : (odd ? ref_a1_.data() : ref_a0_.data());
-  std::int32_t* dis_out = scale == kScales - 1 ? nullptr : (odd ? dis_a1_.data() : dis_a0_.data());
+  // Inputs and outputs of the approximation band: scale 1 reads scale 0's
+  // (int16_t) and writes a1, scale 2 reads a1 and writes a2, scale 3 reads a2.
+  const std::int32_t* ref_in = scale == 2 ? ref_a1_.data() : ref_a2_.data();
+  const std::int32_t* dis_in = scale == 2 ? dis_a1_.data() : dis_a2_.data();
+  std::int32_t* ref_out = scale == 1 ? ref_a1_.data() : (scale == 2 ? ref_a2_.data() : nullptr);
+  std::int32_t* dis_out = scale == 1 ? dis_a1_.data() : (scale == 2 ? dis_a2_.data() : nullptr);
   const auto in_stride = static_cast<std::size_t>(g.in_w);
   const auto w = static_cast<std::size_t>(g.w);
   const DwtScratch<std::int32_t> tmp{tmp32_.data() + 1, tmp32_.data() + 1 + g.in_w + 3};
 
-  auto source_rows = [&](const std::int32_t* base, int i, const std::int32_t* rows[4]) {
+  auto source_rows = [&](const auto* base, int i, const auto* rows[4]) {
     for (int k = 0; k < 4; ++k) {
       rows[k] =
           base + static_cast<std::size_t>(reflect101_repeat_end(2 * i - 1 + k, g.in_h)) * in_stride;
     }
   };
+  auto out_row = [&](std::int32_t* base, int i) { return base ? base + i * w : nullptr; };
+  if (scale == 1) {
+    sweep<std::int32_t>(
+        scale,
+        [&](int i, DetailOut<std::int32_t>& r, DetailOut<std::int32_t>& d) {
+          const std::int16_t* rows[4];
+          source_rows(ref_a16_.data(), i, rows);
+          dwt_scale1_row(rows, g.in_w, tmp, DwtNRow{out_row(ref_out, i), r.v, r.h, r.d});
+          source_rows(dis_a16_.data(), i, rows);
+          dwt_scale1_row(rows, g.in_w, tmp, DwtNRow{out_row(dis_out, i), d.v, d.h, d.d});
+        },
+        sums);
+    return;
+  }
   sweep<std::int32_t>(
       scale,
       [&](int i, DetailOut<std::int32_t>& r, DetailOut<std::int32_t>& d) {
         const std::int32_t* rows[4];
         source_rows(ref_in, i, rows);
-        dwt_scale_n_row(rows, g.in_w, scale, tmp,
-                        DwtNRow{ref_out ? ref_out + i * w : nullptr, r.v, r.h, r.d});
+        dwt_scale_n_row(rows, g.in_w, scale, tmp, DwtNRow{out_row(ref_out, i), r.v, r.h, r.d});
         source_rows(dis_in, i, rows);
-        dwt_scale_n_row(rows, g.in_w, scale, tmp,
-                        DwtNRow{dis_out ? dis_out + i * w : nullptr, d.v, d.h, d.d});
+        dwt_scale_n_row(rows, g.in_w, scale, tmp, DwtNRow{out_row(dis_out, i), d.v, d.h, d.d});
       },
       sums);
 }

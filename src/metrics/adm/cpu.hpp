@@ -111,9 +111,11 @@ class AdmCpu {
   unsigned width_ = 0, height_ = 0, bpc_ = 0;
   std::array<ScaleGeometry, kScales> geo_{};
 
-  // Approximation bands feeding the next scale (ping-pong: scale 0 and 2
-  // write `a0`, scale 1 writes `a1`), for the reference and the distorted.
-  std::vector<std::int32_t> ref_a0_, dis_a0_, ref_a1_, dis_a1_;
+  // Approximation bands feeding the next scale, for the reference and the
+  // distorted: scale 0's as int16_t (it always fits: Dwt0Row::a16, half the
+  // bytes to write and to read back from beyond the cache), scale 1's and 2's.
+  std::vector<std::int16_t> ref_a16_, dis_a16_;
+  std::vector<std::int32_t> ref_a1_, dis_a1_, ref_a2_, dis_a2_;
   // Vertical-pass scratch rows (index -1 .. w + 1).
   std::vector<std::int16_t> tmp16_;
   std::vector<std::int32_t> tmp32_;

@@ -113,6 +113,16 @@ DecoupleParams make_decouple_params(double enhn_gain_limit) {
   return {enhn_gain_limit, static_cast<float>(std::cos(kOneDegree) * std::cos(kOneDegree))};
 }
 
+namespace reference {
+
+bool within_one_degree_n(std::int32_t oh, std::int32_t ov, std::int32_t th, std::int32_t tv,
+                         double cos_sq) {
+  const std::int64_t o_h = oh, o_v = ov, t_h = th, t_v = tv;
+  return within_one_degree(static_cast<float>(o_h * t_h + o_v * t_v),
+                           static_cast<float>(o_h * o_h + o_v * o_v),
+                           static_cast<float>(t_h * t_h + t_v * t_v), cos_sq);
+}
+
 VQX_CLONES void decouple_row(DetailRow<std::int16_t> ref, DetailRow<std::int16_t> dis, int begin,
                              int end, const DecoupleParams& p, std::int32_t* scratch,
                              DetailOut<std::int16_t> restored, DetailOut<std::int16_t> additive) {
@@ -216,5 +226,7 @@ VQX_CLONES void decouple_row(DetailRow<std::int32_t> ref, DetailRow<std::int32_t
                                       static_cast<std::uint32_t>(r_d));
   });
 }
+
+}  // namespace reference
 
 }  // namespace vqx::adm

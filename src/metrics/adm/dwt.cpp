@@ -50,18 +50,20 @@ VQX_FORCE_INLINE void vertical0(const Sample* const rows[4], int w, int bpc,
   });
 }
 
-template <typename Sample>
-VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
-                                 DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+// A is the approximation band's type: int32_t, or int16_t (Dwt0Row::a16).
+template <typename Sample, typename A>
+VQX_FORCE_INLINE void scale0_row_into(const Sample* const rows[4], int w, int bpc,
+                                      DwtScratch<std::int16_t> tmp, const Dwt0Row& out, A* a_out) {
   const int bw = (w + 1) / 2;
-  std::int32_t* __restrict a = out.a;
+  A* __restrict a = a_out;
   if (out.v == nullptr) {
     vertical0<Sample, false>(rows, w, bpc, tmp);
     pad_row(tmp.lo, w);
     const std::int16_t* __restrict lo = tmp.lo;
     for_columns<32>(0, bw, [=](int j) VQX_INLINE_LAMBDA {
       const std::int16_t* p = lo + 2 * j - 1;
-      a[j] = (L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kDwt0HorzAdd) >> kDwt0HorzShift;
+      a[j] = static_cast<A>((L0 * p[0] + L1 * p[1] + L2 * p[2] + L3 * p[3] + kDwt0HorzAdd) >>
+                            kDwt0HorzShift);
     });
     return;
   }
@@ -76,7 +78,7 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
   for_columns<32>(0, bw, [=](int j) VQX_INLINE_LAMBDA {
     const std::int16_t* p = lo + 2 * j - 1;
     const std::int32_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-    a[j] = (L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kDwt0HorzAdd) >> kDwt0HorzShift;
+    a[j] = static_cast<A>((L0 * p0 + L1 * p1 + L2 * p2 + L3 * p3 + kDwt0HorzAdd) >> kDwt0HorzShift);
     v[j] = static_cast<std::int16_t>((H0 * p0 + H1 * p1 + H2 * p2 + H3 * p3 + kDwt0HorzAdd) >>
                                      kDwt0HorzShift);
     const std::int16_t* q = hi + 2 * j - 1;
@@ -88,7 +90,19 @@ VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
   });
 }
 
+template <typename Sample>
+VQX_FORCE_INLINE void scale0_row(const Sample* const rows[4], int w, int bpc,
+                                 DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
+  if (out.a16 != nullptr) {
+    scale0_row_into(rows, w, bpc, tmp, out, out.a16);
+  } else {
+    scale0_row_into(rows, w, bpc, tmp, out, out.a);
+  }
+}
+
 }  // namespace
+
+namespace reference {
 
 VQX_CLONES void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc,
                                DwtScratch<std::int16_t> tmp, const Dwt0Row& out) {
@@ -100,8 +114,11 @@ VQX_CLONES void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bp
   scale0_row(rows, w, bpc, tmp, out);
 }
 
-VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
-                                DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
+namespace {
+
+template <typename Src>
+VQX_FORCE_INLINE void scale_n_row(const Src* const rows[4], int w, int scale,
+                                  DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
   // Rounding and shifts per scale (params.hpp, dwt_rounding).
   const DwtRounding rounding = dwt_rounding(scale);
   const std::int64_t vadd = rounding.vert_add;
@@ -109,10 +126,10 @@ VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int sc
   const std::int64_t hadd = rounding.horz_add;
   const int hsh = rounding.horz_shift;
 
-  const std::int32_t* __restrict r0 = rows[0];
-  const std::int32_t* __restrict r1 = rows[1];
-  const std::int32_t* __restrict r2 = rows[2];
-  const std::int32_t* __restrict r3 = rows[3];
+  const Src* __restrict r0 = rows[0];
+  const Src* __restrict r1 = rows[1];
+  const Src* __restrict r2 = rows[2];
+  const Src* __restrict r3 = rows[3];
   std::int32_t* __restrict lo = tmp.lo;
   std::int32_t* __restrict hi = tmp.hi;
   for_columns(0, w, [=](int j) VQX_INLINE_LAMBDA {
@@ -154,5 +171,19 @@ VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int sc
     detail(j);
   });
 }
+
+}  // namespace
+
+VQX_CLONES void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
+                                DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
+  scale_n_row(rows, w, scale, tmp, out);
+}
+
+VQX_CLONES void dwt_scale1_row(const std::int16_t* const rows[4], int w,
+                               DwtScratch<std::int32_t> tmp, const DwtNRow& out) {
+  scale_n_row(rows, w, 1, tmp, out);
+}
+
+}  // namespace reference
 
 }  // namespace vqx::adm

@@ -23,12 +23,16 @@ struct DwtScratch {
 
 // Scale 0 outputs: the approximation band widened to int32_t (the next
 // scale's input) and the three detail bands. v, h and d may all be null
-// when only the approximation is wanted (adm_skip_scale0).
+// when only the approximation is wanted (adm_skip_scale0). Where a16 is set,
+// the approximation band goes there as int16_t instead, and `a` is not
+// written: it always fits (at most 54822 * 2^15 / 2^16 = 27411 in
+// magnitude), and half the bytes written and read back a scale later.
 struct Dwt0Row {
   std::int32_t* a;
   std::int16_t* v;
   std::int16_t* h;
   std::int16_t* d;
+  std::int16_t* a16 = nullptr;
 };
 
 // Scales 1..3. `a` may be null when nobody reads it (the last scale).
@@ -41,6 +45,8 @@ struct DwtNRow {
 
 // Scale 0 from picture samples (uint8_t or uint16_t, `bpc` bits). `rows` are
 // the four input rows after the boundary rule, `w` the input width.
+// Explicit SIMD (dwt_simd.cpp, Highway, chosen at run time per row); the
+// same bits as the reference forms below.
 void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
                     const Dwt0Row& out);
 void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
@@ -49,5 +55,22 @@ void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
 // Scales 1..3 from the previous scale's approximation band.
 void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
                      DwtScratch<std::int32_t> tmp, const DwtNRow& out);
+// Scale 1 from scale 0's approximation band kept as int16_t (Dwt0Row::a16):
+// the same as dwt_scale_n_row(rows widened to int32_t, w, 1, ...).
+void dwt_scale1_row(const std::int16_t* const rows[4], int w, DwtScratch<std::int32_t> tmp,
+                    const DwtNRow& out);
+
+// The plain loops (dwt.cpp): the scalar reference every SIMD target is
+// tested against, and what runs where a row is narrower than a vector.
+namespace reference {
+void dwt_scale0_row(const std::uint8_t* const rows[4], int w, int bpc, DwtScratch<std::int16_t> tmp,
+                    const Dwt0Row& out);
+void dwt_scale0_row(const std::uint16_t* const rows[4], int w, int bpc,
+                    DwtScratch<std::int16_t> tmp, const Dwt0Row& out);
+void dwt_scale_n_row(const std::int32_t* const rows[4], int w, int scale,
+                     DwtScratch<std::int32_t> tmp, const DwtNRow& out);
+void dwt_scale1_row(const std::int16_t* const rows[4], int w, DwtScratch<std::int32_t> tmp,
+                    const DwtNRow& out);
+}  // namespace reference
 
 }  // namespace vqx::adm

@@ -39,6 +39,8 @@ VQX_FORCE_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, cons
 
 }  // namespace
 
+namespace reference {
+
 VQX_CLONES void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
                                const std::array<std::uint16_t, 3>& q, std::int32_t* flt_sum,
                                std::int32_t* ctr_sum) {
@@ -150,5 +152,7 @@ VQX_CLONES BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int
   }
   return sums;
 }
+
+}  // namespace reference
 
 }  // namespace vqx::adm

@@ -11,7 +11,9 @@
 //  * denominator: sum of |o|^3 of the reference detail bands.
 //
 // Each function handles columns [begin, end) of one band row; sums are
-// returned per band (h, v, d) for the caller to round per row.
+// returned per band (h, v, d) for the caller to round per row. They run
+// with explicit SIMD (masking_simd.cpp), with the same bits as the reference
+// forms at the end of this header.
 #pragma once
 
 #include <array>
@@ -58,5 +60,31 @@ BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr
 BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, int end);
 BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int end,
                             const RefCubeRounding& r);
+
+// The plain loops (masking.cpp): the scalar reference every SIMD target is
+// tested against, and what the SIMD kernels (masking_simd.cpp, Highway,
+// chosen at run time per row) run for a row's last columns.
+namespace reference {
+void csf_row_scale0(DetailRow<std::int16_t> src, int begin, int end,
+                    const std::array<std::uint16_t, 3>& q, std::int32_t* flt_sum,
+                    std::int32_t* ctr_sum);
+void csf_row_scale_n(DetailRow<std::int32_t> src, int begin, int end,
+                     const std::array<std::uint32_t, 3>& q, std::int32_t* flt_sum,
+                     std::int32_t* ctr_sum);
+
+void threshold_row(const std::int32_t* up, const std::int32_t* mid, const std::int32_t* down,
+                   const std::int32_t* ctr, int begin, int end, std::int32_t* col_scratch,
+                   std::int32_t* thr);
+
+BandSums masked_cubes_scale0(DetailRow<std::int16_t> x, const std::int32_t* thr, int begin, int end,
+                             const std::array<std::uint16_t, 3>& q, const CubeRoundings& r);
+BandSums masked_cubes_scale_n(DetailRow<std::int32_t> x, const std::int32_t* thr, int begin,
+                              int end, const std::array<std::uint32_t, 3>& q,
+                              const CubeRoundings& r);
+
+BandSumsU ref_cubes_scale0(DetailRow<std::int16_t> o, int begin, int end);
+BandSumsU ref_cubes_scale_n(DetailRow<std::int32_t> o, int begin, int end,
+                            const RefCubeRounding& r);
+}  // namespace reference
 
 }  // namespace vqx::adm

@@ -18,18 +18,7 @@
 #include "metrics/adm/decouple.hpp"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/masking.hpp"
-
-// simd_targets.hpp calls RecordProperty unqualified from a function outside
-// any test class, where GCC finds no declaration of it (the static member
-// testing::Test::RecordProperty); this one forwards to it. (Reported to the
-// lead: the header is not this test's to change.)
-namespace vqx::test {
-inline void RecordProperty(const std::string& key, const std::string& value) {
-  ::testing::Test::RecordProperty(key, value);
-}
-}  // namespace vqx::test
-
-#include "simd_targets.hpp"  // NOLINT(llvm-include-order): after the forwarder above
+#include "simd_targets.hpp"
 
 namespace vqx {
 namespace {

@@ -7,9 +7,10 @@
 // bench/simd.sh runs it in several builds and makes the table. The moments
 // kernel is also timed written with GCC vector types in this build's
 // dispatch (vector_kernels.cpp), to tell the dispatch from the loop's form.
-//  * moments: float_common::weighted_rows_moments, float VIF's 17-tap
+//  * moments: float_common::reference::weighted_rows_moments (the plain
+//    loop under VQX_CLONES; the library runs a Highway kernel), float VIF's 17-tap
 //    filter of its five moments, 1080 rows of 1920 floats;
-//  * dwt0: adm::dwt_scale0_row, integer ADM's first wavelet level of an
+//  * dwt0: adm::reference::dwt_scale0_row (likewise), integer ADM's first wavelet level of an
 //    8-bit 1920x1080 plane (540 output rows, every band).
 #include <algorithm>
 #include <array>
@@ -149,7 +150,7 @@ int main() {
   MomentsCase lib_moments;
   const auto library_moments = [&](const float* const* a, const float* const* b,
                                    float* const* out) {
-    vqx::float_common::weighted_rows_moments(lib_moments.taps, a, b, kWidth, out);
+    vqx::float_common::reference::weighted_rows_moments(lib_moments.taps, a, b, kWidth, out);
   };
   report("moments", library_version(), time_frames([&] { lib_moments.frame(library_moments); }));
 
@@ -172,8 +173,8 @@ int main() {
   const auto library_dwt = [&](const std::uint8_t* const rows[4], std::int16_t* lo,
                                std::int16_t* hi, std::int32_t* a, std::int16_t* v, std::int16_t* h,
                                std::int16_t* d) {
-    vqx::adm::dwt_scale0_row(rows, kWidth, 8, vqx::adm::DwtScratch<std::int16_t>{lo, hi},
-                             vqx::adm::Dwt0Row{a, v, h, d});
+    vqx::adm::reference::dwt_scale0_row(rows, kWidth, 8, vqx::adm::DwtScratch<std::int16_t>{lo, hi},
+                                        vqx::adm::Dwt0Row{a, v, h, d});
   };
   report("dwt0", library_version(), time_frames([&] { lib_dwt.frame(library_dwt); }));
 

@@ -43,6 +43,8 @@ VQX_FORCE_INLINE void accumulate(std::size_t ntaps, std::size_t width, float* __
 
 namespace reference {
 
+// (Still under VQX_CLONES: bench/simd.sh times them against Highway's.)
+VQX_CLONES
 void weighted_rows(std::span<const float> taps, const float* const* rows, unsigned width,
                    float* out) {
   const float* f = taps.data();
@@ -52,6 +54,7 @@ void weighted_rows(std::span<const float> taps, const float* const* rows, unsign
 
 // The five sums of one column block side by side, so that each sample is
 // loaded once for all five.
+VQX_CLONES
 void weighted_rows_moments(std::span<const float> taps, const float* const* a,
                            const float* const* b, unsigned width, float* const* out) {
   const float* f = taps.data();

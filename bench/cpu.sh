@@ -169,7 +169,7 @@ table() {
 
 cpu_name=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 {
-  echo "CPU: ${cpu_name:-unknown}, $(nproc) cores; vqx $("$vqx" --version 2>/dev/null | head -1)"
+  echo "CPU: ${cpu_name:-unknown}, $(nproc) cores; $("$vqx" --version 2>/dev/null | head -1); reference: ${ref:-none}"
   echo
   table
 } | if [ -n "$out" ]; then tee "$out"; else cat; fi

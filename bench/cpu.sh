@@ -11,12 +11,17 @@
 # Each row runs `-n --feature F` (the model rows: the default run, no -n),
 # vqx and the reference alternately, RUNS times each, and takes the medians:
 #   wall s      the whole process, as a user sees it;
-#   CPU ms/f    user + system CPU time less that of the read-only floor run
-#               (`-n --feature motion=motion_force_zero=true`: the same
-#               reading, start-up and output, no kernel), per frame: the cost
-#               of the family's kernels, which the machine's other load
-#               disturbs less than the wall time;
-#   ref / vqx   the reference's CPU ms/f over vqx's (2.00 = twice as fast).
+#   CPU s       user + system CPU time of the whole process, which the
+#               machine's other load disturbs less than the wall time;
+#   ref / vqx   the reference's CPU s over vqx's (2.00 = twice as fast);
+#   kernel ms/f CPU time less that of the read-only floor run (`-n --feature
+#               motion=motion_force_zero=true`: start-up, reading the luma,
+#               output, no kernel), per frame: the family's kernels, for the
+#               families whose cost is mostly theirs. (vqx reads only the
+#               planes the features read, so for a family that reads chroma
+#               the difference also holds reading the chroma, which the
+#               reference's floor run reads as well.)
+#   kernel ratio  the reference's kernel ms/f over vqx's.
 # Usage: bench/cpu.sh [options]
 #   --ref PATH        the reference's `vmaf` command (e.g. a meson build of
 #                     Netflix/vmaf, libvmaf/build/tools/vmaf); without it the
@@ -135,8 +140,8 @@ measure() {
 }
 
 table() {
-  echo "| size | threads | family | vqx wall s | vqx CPU ms/f | reference wall s | reference CPU ms/f | ref / vqx |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| size | threads | family | vqx wall s | vqx CPU s | reference wall s | reference CPU s | ref / vqx | vqx kernel ms/f | reference kernel ms/f | kernel ratio |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   for size in $sizes; do
     case "$size" in
       1080p) pair=P3; n=$frames ;;
@@ -157,11 +162,13 @@ table() {
         awk -v s="$size" -v t="$threads" -v f="$family" -v n="$n" \
           -v wv="$wall_vqx" -v cv="$cpu_vqx" -v fv="$floor_vqx" \
           -v wr="$wall_ref" -v cr="$cpu_ref" -v fr="$floor_ref" 'BEGIN {
-            mv = 1000 * (cv - fv) / n; line = sprintf("| %s | %s | %s | %.2f | %.1f |", s, t, f, wv, mv)
-            if (wr == "") { print line " | | |"; exit }
+            mv = 1000 * (cv - fv) / n
+            if (wr == "") { printf "| %s | %s | %s | %.2f | %.2f | | | | %.1f | | |\n", s, t, f, wv, cv, mv; exit }
             mr = 1000 * (cr - fr) / n
-            ratio = mv > 0 ? sprintf("%.2f", mr / mv) : "-"
-            printf "%s %.2f | %.1f | %s |\n", line, wr, mr, ratio }'
+            kratio = mv > 0 ? sprintf("%.2f", mr / mv) : "-"
+            ratio = cv > 0 ? sprintf("%.2f", cr / cv) : "-"
+            printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %.1f | %s |\n",
+              s, t, f, wv, cv, wr, cr, ratio, mv, mr, kratio }'
       done
     done
   done

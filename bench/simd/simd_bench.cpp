@@ -1,17 +1,18 @@
 // vqx_simd_bench: times two hot CPU kernels over a 1080p frame's worth of
-// rows, as this build of the library compiled them (target_clones, or one
-// target: VQX_CPU_TARGET) and as Highway versions of them compiled for each
-// of Highway's targets this CPU runs (hwy_kernels.cpp), after checking that
-// every version gives the library's bits. Prints one line per version:
+// rows in their plain-loop reference forms, as this build compiled them
+// (target_clones, or one target: VQX_CPU_TARGET), and as the library's own
+// Highway kernels under each Highway target this CPU runs, after checking
+// that every version gives the same bits. Prints one line per version:
 //   kernel<TAB>version<TAB>median ms per frame<TAB>fastest ms per frame
 // bench/simd.sh runs it in several builds and makes the table. The moments
 // kernel is also timed written with GCC vector types in this build's
 // dispatch (vector_kernels.cpp), to tell the dispatch from the loop's form.
-//  * moments: float_common::reference::weighted_rows_moments (the plain
-//    loop under VQX_CLONES; the library runs a Highway kernel), float VIF's 17-tap
-//    filter of its five moments, 1080 rows of 1920 floats;
-//  * dwt0: adm::reference::dwt_scale0_row (likewise), integer ADM's first wavelet level of an
-//    8-bit 1920x1080 plane (540 output rows, every band).
+//  * moments: float_common::reference::weighted_rows_moments against
+//    float_common::weighted_rows_moments, float VIF's 17-tap filter of its
+//    five moments, 1080 rows of 1920 floats;
+//  * dwt0: adm::reference::dwt_scale0_row against adm::dwt_scale0_row,
+//    integer ADM's first wavelet level of an 8-bit 1920x1080 plane (540
+//    output rows, every band).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -27,7 +28,7 @@
 #include "hwy/targets.h"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/float_common/convolve.hpp"
-#include "simd/hwy_kernels.hpp"
+#include "simd/vector_kernels.hpp"
 
 namespace {
 
@@ -178,14 +179,14 @@ int main() {
   };
   report("dwt0", library_version(), time_frames([&] { lib_dwt.frame(library_dwt); }));
 
-  // Highway's versions, one target at a time.
+  // The library's own Highway kernels, one target at a time.
   for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     const std::string name = std::string("highway ") + hwy::TargetName(target);
 
     MomentsCase m;
     const auto hwy_moments = [&](const float* const* a, const float* const* b, float* const* out) {
-      vqx::bench::hwy_moments(m.taps.data(), m.taps.size(), a, b, kWidth, out);
+      vqx::float_common::weighted_rows_moments(m.taps, a, b, kWidth, out);
     };
     const Timing tm = time_frames([&] { m.frame(hwy_moments); });
     if (m.out != lib_moments.out) {
@@ -197,7 +198,8 @@ int main() {
     DwtCase dw;
     const auto hwy_dwt = [&](const std::uint8_t* const rows[4], std::int16_t* lo, std::int16_t* hi,
                              std::int32_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* d) {
-      vqx::bench::hwy_dwt0(rows, kWidth, 8, lo, hi, a, v, h, d);
+      vqx::adm::dwt_scale0_row(rows, kWidth, 8, vqx::adm::DwtScratch<std::int16_t>{lo, hi},
+                               vqx::adm::Dwt0Row{a, v, h, d});
     };
     const Timing td = time_frames([&] { dw.frame(hwy_dwt); });
     if (!dw.same_as(lib_dwt)) {

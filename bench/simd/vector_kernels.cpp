@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "core/kernel_build.hpp"
-#include "simd/hwy_kernels.hpp"
+#include "simd/vector_kernels.hpp"
 
 // The vectors pass between forced-inline helpers only, never across a real
 // call, so the note that such a call's ABI differs between AVX and baseline

@@ -273,12 +273,14 @@ VQX_FORCE_INLINE double floor_small(double x) {
 // zeros). An index is the leading 1 and the 15 stored bits after it.
 constexpr int kIndexFraction = kLog2TableBits - 1;  // stored bits in an index
 VQX_FORCE_INLINE std::int32_t log2_exponent(double v) {
-  return static_cast<std::int32_t>(std::bit_cast<std::uint64_t>(v) >> 52) - 1023;
+  return static_cast<std::int32_t>(std::bit_cast<std::uint64_t>(v) >> kDoubleMantissaBits) -
+         kDoubleExponentBias;
 }
 VQX_FORCE_INLINE std::uint16_t log2_index(double v) {
   constexpr std::uint64_t kLeadingOne = std::uint64_t{1} << kIndexFraction;
   return static_cast<std::uint16_t>(
-      ((std::bit_cast<std::uint64_t>(v) >> (52 - kIndexFraction)) & (kLeadingOne - 1)) |
+      ((std::bit_cast<std::uint64_t>(v) >> (kDoubleMantissaBits - kIndexFraction)) &
+       (kLeadingOne - 1)) |
       kLeadingOne);
 }
 

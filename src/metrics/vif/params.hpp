@@ -59,6 +59,10 @@ inline constexpr std::int32_t kLogOne = 1 << kLogFracBits;  // log2(2) in Q11
 // The log2 table (log2_q11_table() in cpu.hpp) is indexed by the top 16
 // significant bits of a value; each bit dropped below them adds kLogOne.
 inline constexpr int kLog2TableBits = 16;
+// The layout of an IEEE 754 double, from which the CPU kernels read the log2
+// of an integer they hold exactly (vif/cpu.cpp, simd.cpp, simd_reference.cpp).
+inline constexpr int kDoubleMantissaBits = 52;
+inline constexpr int kDoubleExponentBias = 1023;
 
 // The gain g = sigma12 / (sigma1^2 + eps), with libvmaf's eps (1e-10 in
 // the units of the Q16 variances).

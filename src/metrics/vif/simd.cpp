@@ -253,15 +253,17 @@ HWY_INLINE VU32 MeanProduct(VU32 a, VU32 b) {
   return hn::OddEven(hn::BitCast(du32, odd), hn::BitCast(du32, hn::ShiftRight<32>(even)));
 }
 
-// The top bits of doubles that hold positive integers: bits >> 37 keeps
+// The top bits of doubles that hold positive integers: bits >> 37 (52 - 15) keeps
 // the biased exponent (above bit 15) and the 15 fraction bits of the log2
 // table index, as 32-bit lanes in the order of the halves.
 template <class DF>
 HWY_INLINE VU32 TopBits(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
   const hn::RebindToUnsigned<DF> du64;
   const hn::Rebind<std::uint32_t, DF> du32h;
-  const auto lo = hn::TruncateTo(du32h, hn::ShiftRight<37>(hn::BitCast(du64, lower)));
-  const auto hi = hn::TruncateTo(du32h, hn::ShiftRight<37>(hn::BitCast(du64, upper)));
+  const auto lo = hn::TruncateTo(
+      du32h, hn::ShiftRight<kDoubleMantissaBits - (kLog2TableBits - 1)>(hn::BitCast(du64, lower)));
+  const auto hi = hn::TruncateTo(
+      du32h, hn::ShiftRight<kDoubleMantissaBits - (kLog2TableBits - 1)>(hn::BitCast(du64, upper)));
   (void)df;
   return hn::Combine(DU32(), hi, lo);
 }
@@ -336,7 +338,8 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
   // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
-  constexpr std::int32_t kDenBias = (1023 + kLog2TableBits - 1 + kLog2SigmaNsq) << kLogFracBits;
+  constexpr std::int32_t kDenBias = (kDoubleExponentBias + kLog2TableBits - 1 + kLog2SigmaNsq)
+                                    << kLogFracBits;
   const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
   const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
   acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));

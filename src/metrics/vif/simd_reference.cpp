@@ -34,8 +34,11 @@ struct Log2Parts {
 };
 Log2Parts log2_parts(double v) {
   const auto bits = std::bit_cast<std::uint64_t>(v);
-  return {static_cast<std::int32_t>(bits >> 52) - 1023,
-          static_cast<std::uint16_t>(((bits >> 37) & 0x7fffU) | 0x8000U)};
+  constexpr int kStored = kLog2TableBits - 1;  // bits of an index after its leading 1
+  return {
+      static_cast<std::int32_t>(bits >> kDoubleMantissaBits) - kDoubleExponentBias,
+      static_cast<std::uint16_t>(
+          ((bits >> (kDoubleMantissaBits - kStored)) & ((1U << kStored) - 1)) | (1U << kStored))};
 }
 // 2048 * log2(v) - 2048 * 15: the table holds 2048 * log2 of the index.
 std::int32_t log2_q11(const std::uint16_t* lut, double v) {

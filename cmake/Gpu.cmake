@@ -1,7 +1,7 @@
 # The GPU backend (docs/gpu.md). One set of sources, src/**/*.cu, compiled
 # as CUDA (VQX_GPU=cuda: sm_80 and sm_90 machine code plus sm_90 PTX) or as
-# HIP by hipcc (VQX_GPU=hip: gfx90a, gfx1030, gfx1100; VQX_HIP_ARCHITECTURES
-# overrides). VQX_GPU=off compiles src/gpu/off/ instead, and nothing else
+# HIP by hipcc (VQX_GPU=hip: gfx90a, gfx1030, gfx1036, gfx1100;
+# VQX_HIP_ARCHITECTURES overrides). VQX_GPU=off compiles src/gpu/off/ instead, and nothing else
 # changes.
 if(NOT VQX_GPU MATCHES "^(off|cuda|hip)$")
   message(FATAL_ERROR "VQX_GPU must be off, cuda or hip (got '${VQX_GPU}')")
@@ -22,21 +22,25 @@ if(VQX_GPU STREQUAL "cuda")
 elseif(VQX_GPU STREQUAL "hip")
   # HIP sources are compiled by hipcc through custom commands rather than
   # CMake's HIP language, which (CMake 3.25) cannot find Debian's HIP
-  # packaging. Debian 12's rocm-device-libs (5.2) has no gfx1100 library:
-  # that target is left out, with a warning, where the library is missing.
+  # packaging. A target needs its ROCm device library (oclc_isa_version_*.bc):
+  # Debian 12's rocm-device-libs (5.2) has gfx1036's but no gfx1100's; a
+  # target whose library is missing is left out, with a warning.
   find_program(VQX_HIPCC hipcc REQUIRED)
   find_library(VQX_AMDHIP64 amdhip64 REQUIRED)
   if(NOT DEFINED VQX_HIP_ARCHITECTURES)
     set(VQX_HIP_ARCHITECTURES gfx90a gfx1030)
-    file(GLOB _gfx1100 /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/oclc_isa_version_1100.bc
-                       /opt/rocm*/amdgcn/bitcode/oclc_isa_version_1100.bc
-                       /usr/lib/llvm-*/lib/clang/*/lib/amdgcn/bitcode/oclc_isa_version_1100.bc)
-    if(_gfx1100)
-      list(APPEND VQX_HIP_ARCHITECTURES gfx1100)
-    else()
-      message(WARNING "VQX_GPU=hip: no ROCm device library for gfx1100 here; building for "
-                      "${VQX_HIP_ARCHITECTURES} only")
-    endif()
+    foreach(_arch IN ITEMS gfx1036 gfx1100)
+      string(REPLACE "gfx" "" _isa ${_arch})
+      file(GLOB _library /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/oclc_isa_version_${_isa}.bc
+                         /opt/rocm*/amdgcn/bitcode/oclc_isa_version_${_isa}.bc
+                         /usr/lib/llvm-*/lib/clang/*/lib/amdgcn/bitcode/oclc_isa_version_${_isa}.bc)
+      if(_library)
+        list(APPEND VQX_HIP_ARCHITECTURES ${_arch})
+      else()
+        message(WARNING "VQX_GPU=hip: no ROCm device library for ${_arch} here; left out")
+      endif()
+    endforeach()
+    message(STATUS "VQX_GPU=hip: building for ${VQX_HIP_ARCHITECTURES}")
   endif()
 endif()
 
@@ -48,8 +52,11 @@ function(vqx_gpu_target target sources)
   target_compile_definitions(${target} PRIVATE VQX_HAVE_GPU=1)
   if(VQX_GPU STREQUAL "cuda")
     # --fmad=false: no multiply-add is fused, so float and double arithmetic
-    # rounds as the CPU twin's does (bit-exact twins).
+    # rounds as the CPU twin's does (bit-exact twins). nvcc's defaults made
+    # explicit, as the SSIM twins rely on them (docs/gpu.md): IEEE float
+    # division and square root, correctly rounded, and denormals kept.
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false
+      --prec-div=true --prec-sqrt=true --ftz=false
       -Xcompiler=-Wall,-Wextra --expt-relaxed-constexpr>)
     if(VQX_WERROR)
       target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings>)
@@ -59,8 +66,10 @@ function(vqx_gpu_target target sources)
     target_compile_definitions(${target} PRIVATE VQX_GPU_HIP=1)
     # The library's floating-point rules (cmake/FloatingPoint.cmake), for the
     # device code as for the host code: -ffp-contract=off for the same reason
-    # as CUDA's --fmad=false.
-    set(_flags -std=c++20 -x hip -O3 -fPIC ${VQX_FP_RULES} -Wall -Wextra -DVQX_GPU_HIP=1
+    # as CUDA's --fmad=false; clang's HIP defaults made explicit, as for
+    # CUDA: float division and square root correctly rounded, denormals kept.
+    set(_flags -std=c++20 -x hip -O3 -fPIC ${VQX_FP_RULES} -fhip-fp32-correctly-rounded-divide-sqrt
+               -fno-gpu-flush-denormals-to-zero -Wall -Wextra -DVQX_GPU_HIP=1
                -DVQX_HAVE_GPU=1 -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src)
     if(VQX_WERROR)
       list(APPEND _flags -Werror)

@@ -10,9 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-targets=(vqx_gpu_tests vqx_gpu_first_frame_vif vqx_gpu_first_frame_adm vqx_gpu_first_frame_motion
-         vqx_gpu_first_frame_psnr vqx_gpu_first_frame_float_psnr vqx_gpu_first_frame_float_moment
-         vqx_gpu_fault_tests vqx_gpu_poison_test vqx_contract_tests vqx_contract_check_cli)
+targets=(vqx_gpu_tests vqx_gpu_first_frame vqx_gpu_fault_tests vqx_gpu_poison_test
+         vqx_contract_tests vqx_contract_check_cli)
 
 nvcc=$(command -v nvcc || true)
 if [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
 #include "gpu/pipeline.hpp"
+#include "metrics/ssim/geometry.hpp"
 
 namespace vqx::gputest {
 
@@ -163,15 +165,24 @@ Run read_run(const Context& ctx) {
 
 namespace {
 
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
 bool has_twin(const std::string& metric) {
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
-                        "float_psnr", "float_moment"}) {
-    if (metric.rfind(p, 0) == 0) return true;
+                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim"}) {
+    if (starts_with(metric, p)) return true;
   }
   return false;
 }
 
-bool is_float_feature(const std::string& metric) { return metric.rfind("float_", 0) == 0; }
+// Float features whose twins are bit-identical (docs/gpu.md).
+bool bit_identical_float(const std::string& metric) {
+  return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim");
+}
+
+bool is_float_feature(const std::string& metric) {
+  return starts_with(metric, "float_") && !bit_identical_float(metric);
+}
 
 std::uint64_t bits(double v) {
   std::uint64_t b = 0;
@@ -192,7 +203,12 @@ void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what)
       EXPECT_NE(gpu.backends.at(name), "cpu") << what << ": " << name << " did not run on the GPU";
     }
     for (std::size_t i = 0; i < cv.size(); ++i) {
-      if (is_float_feature(name)) {
+      if (bit_identical_float(name)) {
+        EXPECT_EQ(bits(cv[i]), bits(gv[i]))
+            << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i]
+            << " (difference " << gv[i] - cv[i] << ", relative "
+            << (gv[i] - cv[i]) / std::max(std::abs(cv[i]), 1e-300) << ")";
+      } else if (is_float_feature(name)) {
         const double tol = 1e-6 * std::max(std::abs(cv[i]), 1e-300);
         EXPECT_LE(std::abs(cv[i] - gv[i]), tol)
             << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i];
@@ -230,17 +246,61 @@ std::vector<std::string> twin_features() {
           "psnr",
           "psnr=enable_mse=true:enable_apsnr=true",
           "float_psnr",
-          "float_moment"};
+          "float_moment",
+          "float_ssim",
+          "float_ssim=enable_lcs=true",
+          "float_ms_ssim",
+          "float_ms_ssim=enable_lcs=true"};
 }
 
-std::vector<std::string> twin_features_apart() {
-  return {"psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5"};
+std::vector<std::vector<std::string>> ssim_feature_groups() {
+  return {
+      // The defaults (automatic scale) beside enable_lcs: they share names.
+      {"float_ssim", "float_ssim=enable_lcs=true", "float_ms_ssim",
+       "float_ms_ssim=enable_lcs=true"},
+      {"float_ssim=enable_db=true:enable_lcs=true", "float_ms_ssim=enable_db=true:enable_lcs=true"},
+      {"float_ssim=enable_db=true:clip_db=true", "float_ms_ssim=enable_db=true:clip_db=true"},
+      {"float_ssim=scale=1:enable_lcs=true"},  // full resolution
+      {"float_ssim=scale=2"},
+      {"float_ssim=scale=3:enable_lcs=true"},  // an odd box
+      {"float_ssim=scale=10:enable_db=true:clip_db=true"},
+  };
 }
 
-std::vector<RunOptions> twin_runs(Backend backend, unsigned threads) {
-  RunOptions all{backend, threads, twin_features(), twin_models()};
-  RunOptions apart{backend, threads, twin_features_apart(), {}};
-  return {all, apart};
+std::vector<std::vector<std::string>> twin_features_apart() {
+  std::vector<std::vector<std::string>> groups = ssim_feature_groups();
+  groups.erase(groups.begin());  // twin_features() has the first
+  groups.front().push_back("psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5");
+  return groups;
+}
+
+bool fits(const std::string& spec, const PictureFormat& fmt) {
+  if (starts_with(spec, "float_ms_ssim")) {
+    return ssim::check_ms_ssim_size(fmt.width, fmt.height).ok();
+  }
+  if (starts_with(spec, "float_ssim")) {
+    int scale = 0;
+    const auto at = spec.find("scale=");
+    if (at != std::string::npos) scale = std::atoi(spec.c_str() + at + 6);
+    return ssim::ssim_geometry(scale, fmt.width, fmt.height).ok();
+  }
+  return true;
+}
+
+std::vector<RunOptions> twin_runs(Backend backend, unsigned threads, const PictureFormat& fmt) {
+  auto fitting = [&](const std::vector<std::string>& specs) {
+    std::vector<std::string> out;
+    for (const auto& s : specs) {
+      if (fits(s, fmt)) out.push_back(s);
+    }
+    return out;
+  };
+  std::vector<RunOptions> runs = {{backend, threads, fitting(twin_features()), twin_models()}};
+  for (const auto& group : twin_features_apart()) {
+    std::vector<std::string> specs = fitting(group);
+    if (!specs.empty()) runs.push_back({backend, threads, std::move(specs), {}});
+  }
+  return runs;
 }
 
 std::vector<std::string> twin_models() {

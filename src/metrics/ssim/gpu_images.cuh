@@ -1,8 +1,7 @@
-// The pictures the SSIM twins' kernels read and write, on the device: the
-// uploaded luma read as floats in 8-bit units (as image.hpp's RowSource
-// converts it on the CPU), float images for the subsampled scales, and the
-// count of differing luma samples (equal pictures score exactly 1, as on the
-// CPU: image.hpp's same_luma).
+// The pictures of the SSIM twins on the device: views of the uploaded luma,
+// owned float images for the subsampled scales, and the count of differing
+// luma samples (equal pictures score exactly 1, as on the CPU: image.hpp's
+// same_luma).
 #pragma once
 
 #include <cstddef>
@@ -14,34 +13,16 @@
 #include "gpu/runtime.hpp"
 #include "gpu/twin.hpp"
 #include "metrics/ssim/geometry.hpp"
+#include "metrics/ssim/gpu_kernels.cuh"
 #include "metrics/ssim/params.hpp"
 
 namespace vqx::ssim {
 
-// The uploaded luma of `Sample`s, each read as static_cast<float>(sample) *
-// sample_unit(bpc): exact, and the CPU's conversion (image.cpp).
-template <typename Sample>
-struct LumaView {
-  const std::uint8_t* data;
-  std::size_t pitch;  // bytes
-  float unit;
-  __device__ float at(int x, int y) const {
-    const auto* row = reinterpret_cast<const Sample*>(data + pitch * static_cast<std::size_t>(y));
-    return static_cast<float>(row[x]) * unit;
-  }
-};
-
+// The uploaded plane as the kernels read it.
 template <typename Sample>
 LumaView<Sample> luma_view(const gpu::DevicePlane& p, unsigned bpc) {
   return {static_cast<const std::uint8_t*>(p.data), p.pitch, sample_unit(bpc)};
 }
-
-// A float image on the device (a subsampled scale), read as it is.
-struct FloatView {
-  const float* data;
-  std::size_t pitch;  // floats
-  __device__ float at(int x, int y) const { return data[pitch * static_cast<std::size_t>(y) + x]; }
-};
 
 // An owned float image: rows of `size.width` floats, `pitch` apart (a
 // multiple of 64 floats, so that every row starts on a 256-byte boundary).

@@ -13,6 +13,7 @@
 #include "metrics/ssim/gpu.hpp"
 #include "metrics/ssim/gpu_decimate.cuh"
 #include "metrics/ssim/gpu_images.cuh"
+#include "metrics/ssim/gpu_kernels.cuh"
 #include "metrics/ssim/gpu_window.cuh"
 #include "metrics/ssim/scores.hpp"
 

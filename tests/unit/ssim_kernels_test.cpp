@@ -250,10 +250,10 @@ TEST(SsimKernels, RowSumsAreRowSumToTheBit) {
       for (int m = 0; m < ssim::kWindowMaps; ++m) {
         double sum = 0.0;
         for (int k = 0; k < ssim::kWindow; ++k) {
-          sum += ssim::tap_term(maps[map_floats * static_cast<std::size_t>(m) +
-                                     pitch * static_cast<std::size_t>(y + k) +
-                                     static_cast<std::size_t>(x)],
-                                ssim::kGaussian[static_cast<std::size_t>(k)]);
+          sum += ssim::tap_term(
+              maps[map_floats * static_cast<std::size_t>(m) +
+                   pitch * static_cast<std::size_t>(y + k) + static_cast<std::size_t>(x)],
+              ssim::kGaussian[static_cast<std::size_t>(k)]);
         }
         f[m] = static_cast<float>(sum);
       }

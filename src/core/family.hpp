@@ -109,8 +109,8 @@ inline Expected<NoParams> read_no_params(const OptionSet& /*options*/) { return 
 // the context's ExtractorEnv when it takes one (a family that writes
 // files), else from them alone (or default-constructed when Params is
 // NoParams); `MakeTwin`, a function of the Params (or of nothing), makes
-// the GPU twin. Name it with VQX_TWIN(), which is nullptr in builds without
-// a GPU backend (no twin).
+// the GPU twin. Name it with VQX_TWIN() (core/twin_ref.hpp), which is
+// nullptr in builds without a GPU backend (no twin).
 template <typename Params, Expected<Params> (*Read)(const OptionSet&), typename Cpu,
           auto MakeTwin = nullptr>
 Expected<Factories> bind_family(const OptionSet& options) {
@@ -136,11 +136,5 @@ Expected<Factories> bind_family(const OptionSet& options) {
   }
   return f;
 }
-
-#if VQX_HAVE_GPU
-#define VQX_TWIN(make_twin) make_twin
-#else
-#define VQX_TWIN(make_twin) nullptr
-#endif
 
 }  // namespace vqx

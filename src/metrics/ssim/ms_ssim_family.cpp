@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/ssim/config.hpp"
 #include "metrics/ssim/db.hpp"

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/ssim/config.hpp"
 #include "metrics/ssim/db.hpp"

@@ -55,10 +55,14 @@ stage_libs() {
 
 stage_build() {
   local nvcc
+  source scripts/compiler_cache.sh
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  # The release build's settings otherwise (FFmpeg's headers too: its
+  # libraries are loaded only when a file needs them, and the device reads
+  # Y4M alone), so that a compiler cache gives every C++ object but the
+  # family definitions naming twins (scripts/test.sh).
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQX_WERROR=ON -DVQX_GPU=cuda \
-    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DVQX_WITH_LIBAV=OFF \
-    -DVQX_BUILD_BENCH=ON >/dev/null
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DVQX_BUILD_BENCH=ON >/dev/null
   cmake --build "$build" -j "$(nproc)" --target "${carry_targets[@]}"
   rm -rf "$carry/build" "$carry/lib" "$carry/ref" "$carry/programs.tar.xz"
   mkdir -p "$carry/build"

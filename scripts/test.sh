@@ -9,17 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-# A compiler cache (scripts/setup.sh installs ccache): the builds below
-# compile many sources with the same flags (the per-target build differs
-# from the release build only in the sources that include
-# core/kernel_build.hpp, the CUDA and HIP builds only in the GPU sources and
-# the family definitions that name twins), and paths are taken relative to
-# the checkout, so each of those objects is compiled once. A cache kept from
-# an earlier run (~/.cache/ccache by default) makes later runs faster still.
-if command -v ccache >/dev/null; then
-  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
-  ccache --zero-stats >/dev/null
-fi
+# A compiler cache for every build below (scripts/compiler_cache.sh).
+source scripts/compiler_cache.sh
+if command -v ccache >/dev/null; then ccache --zero-stats >/dev/null; fi
 
 # Each step's time, printed as a table at the end (CI has 90 minutes: the
 # table tells where they go).

@@ -585,7 +585,7 @@ struct SimdBuffers {
   std::size_t plane_stride = 0;
   std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
   std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
-  std::vector<std::uint16_t> scratch;  // row_stats()'s, 3 rows of `padded`
+  std::vector<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
 
   [[nodiscard]] std::int16_t* plane(int p) {
     return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
@@ -735,7 +735,7 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->simd.padded = round_up(std::min(std::size_t{width}, kStripSpan), simd::kBlock);
   ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
   ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
-  ws->simd.scratch.assign(3 * ws->simd.padded, 0);
+  ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded), 0);
   // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
   ws->simd.ring.assign(
       static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes * ws->simd.padded, 0);

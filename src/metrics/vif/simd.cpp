@@ -280,12 +280,16 @@ HWY_INLINE Log2Q11 Log2Of(VU32 top) {
   return {hn::BitCast(D32(), hn::ShiftLeft<kLogFracBits>(hn::ShiftRight<15>(top))), index};
 }
 
-// The table indices of a vector of pixels, for the row's lookups: 0
-// (whose entry is 0) where a term does not apply.
+// The table indices of the row's lookups, kept only for the vectors of
+// pixels that have a term of their kind (index 0, whose entry is 0, in the
+// lanes that have none): den counts informative vectors, num those with a
+// gain term.
 struct IndexRows {
   std::uint16_t* den;
   std::uint16_t* signal;
   std::uint16_t* noise;
+  std::size_t den_count;
+  std::size_t num_count;
 };
 HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint16_t* dst) {
   const DU32 du32;
@@ -294,9 +298,12 @@ HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint16_t* dst) {
 }
 
 // The statistics of one vector of pixels (the reference's row_stats, per
-// lane): sigma1^2, sigma2^2, sigma12 and which lanes are pixels.
+// lane): sigma1^2, sigma2^2, sigma12 and which lanes are pixels. A vector
+// whose pixels are all flat (or past the width) adds its linear sums only,
+// and one without a gain term skips the gain's double arithmetic: the
+// terms they skip are those every lane would have masked to 0.
 HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, double gain_limit,
-                           const IndexRows& rows, std::size_t at, RowLanes& acc) {
+                           IndexRows& rows, RowLanes& acc) {
   const D32 d32;
   const hn::Repartition<double, D16> df;
   const hn::Rebind<std::int32_t, decltype(df)> d32h;
@@ -305,14 +312,28 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const auto flat = hn::And(valid, hn::Lt(s11, nsq));
   const auto informative = hn::AndNot(flat, valid);
   const auto zero = hn::Zero(d32);
-  const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
 
   // The flat pixels' linear sums.
   const V32 lin = hn::IfThenElseZero(flat, s22);
   acc.num_lin = hn::Add(acc.num_lin, hn::PromoteTo(d64, hn::LowerHalf(lin)));
   acc.num_lin = hn::Add(acc.num_lin, hn::PromoteTo(d64, hn::UpperHalf(d32h, lin)));
   acc.den_lin = hn::Add(acc.den_lin, hn::VecFromMask(d32, flat));
+  if (hn::AllFalse(d32, informative)) return;
 
+  const auto nsq_d = hn::Set(df, static_cast<double>(kSigmaNsq));
+  // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
+  constexpr std::int32_t kDenBias = (kDoubleExponentBias + kLog2TableBits - 1 + kLog2SigmaNsq)
+                                    << kLogFracBits;
+  const auto den_lower = hn::Add(hn::PromoteTo(df, hn::LowerHalf(s11)), nsq_d);
+  const auto den_upper = hn::Add(hn::PromoteTo(df, hn::UpperHalf(d32h, s11)), nsq_d);
+  const Log2Q11 den_log = Log2Of(TopBits(df, den_lower, den_upper));
+  const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
+  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
+  StoreIndices(informative, den_log.index, rows.den + rows.den_count);
+  rows.den_count += hn::Lanes(d32);
+
+  const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
+  if (hn::AllFalse(d32, gain)) return;
   // The gain in double, with stand-ins (sigma1^2 = sigma_nsq, the others
   // 0) where it does not apply, in each half of the lanes.
   const V32 a32 = hn::IfThenElse(gain, s11, nsq);
@@ -320,8 +341,7 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const V32 c32 = hn::IfThenElseZero(gain, s12);
   const auto eps = hn::Set(df, kGainEps);
   const auto limit = hn::Set(df, gain_limit);
-  const auto nsq_d = hn::Set(df, static_cast<double>(kSigmaNsq));
-  hn::Vec<decltype(df)> signal[2], noise[2], den[2];
+  hn::Vec<decltype(df)> signal[2], noise[2];
   for (int half = 0; half < 2; ++half) {
     const auto pick = [&](V32 v) {
       return hn::PromoteTo(df, half == 0 ? hn::LowerHalf(v) : hn::UpperHalf(d32h, v));
@@ -332,112 +352,126 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
     g = hn::Min(g, limit);
     noise[half] = hn::Add(hn::PromoteTo(df, sv), nsq_d);
     signal[half] = hn::Add(hn::Floor(hn::Mul(hn::Mul(g, g), a)), noise[half]);
-    den[half] = hn::Add(pick(s11), nsq_d);
   }
-  const Log2Q11 den_log = Log2Of(TopBits(df, den[0], den[1]));
   const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
-  // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
-  constexpr std::int32_t kDenBias = (kDoubleExponentBias + kLog2TableBits - 1 + kLog2SigmaNsq)
-                                    << kLogFracBits;
-  const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
   const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
-  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
   acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
-  StoreIndices(informative, den_log.index, rows.den + at);
-  StoreIndices(gain, sig_log.index, rows.signal + at);
-  StoreIndices(gain, noise_log.index, rows.noise + at);
+  StoreIndices(gain, sig_log.index, rows.signal + rows.num_count);
+  StoreIndices(gain, noise_log.index, rows.noise + rows.num_count);
+  rows.num_count += hn::Lanes(d32);
 }
 
-// The horizontal filter as pairs of taps for pairwise multiply-adds: the
-// pair at `offset` weighs columns c + offset and c + offset + 1 of output
-// column c. Taps (t_2m, t_2m+1) at offsets 2m - half, the last with 0;
-// scale 3's centre tap (43728, no int16) is split between two pairs.
-struct TapPair {
+// The horizontal filter as pairs of taps for pairwise multiply-adds, each
+// applied to the plane read at one offset from the output columns: a vector
+// of int16 read at column c + offset gives, lane pair by lane pair, the
+// samples (c + offset + 2i, c + offset + 2i + 1); times the even pair it
+// adds two taps to output column c + 2i, times the odd pair two taps to
+// output column c + 2i + 1 (a pair of 0 when none). Scales 0..2 (half
+// even): offsets -half, -half + 2, ..., half; the even pairs (t_2m,
+// t_2m+1), the odd pairs (t_2m-1, t_2m), taps outside the filter 0. Scale
+// 3's centre tap (43728, no int16) is split between two pairs.
+struct TapTerm {
   int offset;
-  std::uint32_t first;
-  std::uint32_t second;
+  std::uint32_t even[2];
+  std::uint32_t odd[2];
 };
 template <int Scale>
-constexpr std::array<TapPair, kFilters[Scale].half + 1> tap_pairs() {
+constexpr int tap_term_count() {
+  return Scale == 3 ? 3 : kFilters[Scale].half + 1;
+}
+template <int Scale>
+constexpr std::array<TapTerm, tap_term_count<Scale>()> tap_terms() {
   constexpr int kHalf = kFilters[Scale].half;
-  std::array<TapPair, kHalf + 1> out{};
+  std::array<TapTerm, tap_term_count<Scale>()> out{};
   if constexpr (Scale == 3) {
     static_assert(kTaps3.size() == 3 && kTaps3[0] < 32768 && kTaps3[2] < 32768);
-    out[0] = {-1, kTaps3[0], kTaps3[1] / 2U};
-    out[1] = {0, kTaps3[1] - kTaps3[1] / 2U, kTaps3[2]};
+    const std::uint32_t centre_a = kTaps3[1] / 2U;
+    const std::uint32_t centre_b = kTaps3[1] - centre_a;
+    out[0] = {-1, {kTaps3[0], centre_a}, {0, 0}};
+    out[1] = {0, {centre_b, kTaps3[2]}, {kTaps3[0], centre_a}};
+    out[2] = {1, {0, 0}, {centre_b, kTaps3[2]}};
   } else {
+    static_assert(kHalf % 2 == 0 && kFilters[Scale].taps.size() == 2 * kHalf + 1);
     const auto& taps = Scale == 0   ? kFilters[0].taps
                        : Scale == 1 ? kFilters[1].taps
                                     : kFilters[2].taps;
+    const auto tap = [&](int k) { return k >= 0 && k <= 2 * kHalf ? std::uint32_t{taps[k]} : 0U; };
     for (int m = 0; m <= kHalf; ++m) {
-      const int k = 2 * m;
-      static_assert(Scale == 3 || kFilters[Scale].taps.size() == 2 * kHalf + 1);
-      out[m] = {k - kHalf, taps[k], k + 1 <= 2 * kHalf ? std::uint32_t{taps[k + 1]} : 0U};
+      out[m] = {2 * m - kHalf, {tap(2 * m), tap(2 * m + 1)}, {tap(2 * m - 1), tap(2 * m)}};
     }
   }
   return out;
 }
 
+// The horizontal pass of one row plane over columns [0, n) (n a multiple
+// of the vector): out holds, vector by vector, the sums of the even
+// columns then those of the odd ones.
+template <int Scale>
+HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uint32_t* out) {
+  const D16 d16;
+  const D32 d32;
+  constexpr auto kTerms = tap_terms<Scale>();
+  constexpr std::size_t kCount = kTerms.size();
+  V16 even[kCount], odd[kCount];
+  for (std::size_t t = 0; t < kCount; ++t) {
+    even[t] = PairOf(kTerms[t].even[0], kTerms[t].even[1]);
+    odd[t] = PairOf(kTerms[t].odd[0], kTerms[t].odd[1]);
+  }
+  const std::size_t lanes = hn::Lanes(d16);
+  const std::size_t half = hn::Lanes(d32);
+  for (std::size_t j = 0; j < n; j += lanes) {
+    V32 e = hn::Zero(d32), o = e;
+    for (std::size_t t = 0; t < kCount; ++t) {
+      const V16 v = hn::LoadU(d16, row + j + kTerms[t].offset);
+      if (kTerms[t].even[0] != 0 || kTerms[t].even[1] != 0) e = hn::Add(e, MulPairs(v, even[t]));
+      if (kTerms[t].odd[0] != 0 || kTerms[t].odd[1] != 0) o = hn::Add(o, MulPairs(v, odd[t]));
+    }
+    hn::StoreU(Unbias(e), DU32(), out + j);
+    hn::StoreU(Unbias(o), DU32(), out + j + half);
+  }
+}
+
 template <int Scale>
 void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
-  const std::size_t scratch_stride = round_up(std::size_t{w}, kBlock);
-  const D16 d16;
+  const std::size_t index_stride = round_up(std::size_t{w}, kBlock);
   const D32 d32;
   const DU32 du32;
   const hn::Repartition<std::int64_t, D16> d64;
-  constexpr int kHalf = kFilters[Scale].half;
-  constexpr int kPairs = kHalf + 1;
-  constexpr std::array<TapPair, kPairs> kTapPairs = tap_pairs<Scale>();
-  V16 pairs[kPairs];
-  for (int m = 0; m < kPairs; ++m) pairs[m] = PairOf(kTapPairs[m].first, kTapPairs[m].second);
-  const std::size_t lanes = hn::Lanes(d16);
+  const std::size_t lanes = hn::Lanes(D16());
+  const std::size_t half = hn::Lanes(d32);
   const V32 even_columns = hn::Add(hn::Iota(d32, 0), hn::Iota(d32, 0));  // 0, 2, 4, ...
   const V32 width = hn::Set(d32, static_cast<std::int32_t>(w));
   RowLanes acc{hn::Zero(d32), hn::Zero(d32), hn::Zero(d32), hn::Zero(d64)};
-  const IndexRows index_rows{scratch, scratch + scratch_stride, scratch + 2 * scratch_stride};
-  std::size_t at = 0;
+  auto* sums32 = reinterpret_cast<std::uint32_t*>(scratch + 3 * index_stride);
+  IndexRows index_rows{scratch, scratch + index_stride, scratch + 2 * index_stride, 0, 0};
+  const VU32 round = hn::Set(du32, kTapHalf);
 
-  for (std::size_t j = 0; j < w; j += lanes) {
-    // The horizontal sums of plane p: even columns j, j + 2, ... and odd.
-    const auto filter = [&](int p, VU32& even, VU32& odd) {
-      const std::int16_t* row = planes[p] + j;
-      V32 e = hn::Zero(d32), o = e;
-      for (int m = 0; m < kPairs; ++m) {
-        const std::int16_t* at = row + kTapPairs[m].offset;
-        e = hn::Add(e, MulPairs(hn::LoadU(d16, at), pairs[m]));
-        o = hn::Add(o, MulPairs(hn::LoadU(d16, at + 1), pairs[m]));
+  for (std::size_t c0 = 0; c0 < w; c0 += kStatsChunk) {
+    const std::size_t n = std::min(round_up(std::size_t{w} - c0, lanes), kStatsChunk);
+    for (int p = 0; p < kRowPlanes; ++p) {
+      HorizontalPlane<Scale>(planes[p] + c0, n, sums32 + p * kStatsChunk);
+    }
+    for (std::size_t j = 0; j < n; j += lanes) {
+      for (std::size_t odd = 0; odd < 2; ++odd) {
+        const auto load = [&](int p) {
+          return hn::LoadU(du32, sums32 + p * kStatsChunk + j + odd * half);
+        };
+        // E[.]: the 48-bit sum rounded by 16 bits, modulo 2^32.
+        const auto moment = [&](int hi) {
+          return hn::Add(load(hi), hn::ShiftRight<kTapBits>(hn::Add(load(hi + 1), round)));
+        };
+        const VU32 m1 = load(kMu1), m2 = load(kMu2);
+        const V32 s11 = hn::BitCast(d32, hn::Sub(moment(kXxHi), MeanProduct(m1, m1)));
+        const V32 s22 =
+            hn::Max(hn::BitCast(d32, hn::Sub(moment(kYyHi), MeanProduct(m2, m2))), hn::Zero(d32));
+        const V32 s12 = hn::BitCast(d32, hn::Sub(moment(kXyHi), MeanProduct(m1, m2)));
+        const V32 column =
+            hn::Add(even_columns, hn::Set(d32, static_cast<std::int32_t>(c0 + j + odd)));
+        PixelStats(s11, s22, s12, hn::Lt(column, width), gain_limit, index_rows, acc);
       }
-      even = Unbias(e);
-      odd = Unbias(o);
-    };
-    // E[.]: the 48-bit sum rounded by 16 bits, modulo 2^32.
-    const VU32 round = hn::Set(du32, kTapHalf);
-    const auto moment = [&](int hi, VU32& even, VU32& odd) {
-      VU32 he, ho, le, lo;
-      filter(hi, he, ho);
-      filter(hi + 1, le, lo);
-      even = hn::Add(he, hn::ShiftRight<kTapBits>(hn::Add(le, round)));
-      odd = hn::Add(ho, hn::ShiftRight<kTapBits>(hn::Add(lo, round)));
-    };
-    VU32 m1e, m1o, m2e, m2o;
-    filter(kMu1, m1e, m1o);
-    filter(kMu2, m2e, m2o);
-    VU32 xe, xo, ye, yo, ce, co;
-    moment(kXxHi, xe, xo);
-    moment(kYyHi, ye, yo);
-    moment(kXyHi, ce, co);
-    const auto col = hn::Add(even_columns, hn::Set(d32, static_cast<std::int32_t>(j)));
-    const auto stats = [&](VU32 m1, VU32 m2, VU32 xx, VU32 yy, VU32 xy, V32 column) {
-      const V32 s11 = hn::BitCast(d32, hn::Sub(xx, MeanProduct(m1, m1)));
-      const V32 s22 = hn::Max(hn::BitCast(d32, hn::Sub(yy, MeanProduct(m2, m2))), hn::Zero(d32));
-      const V32 s12 = hn::BitCast(d32, hn::Sub(xy, MeanProduct(m1, m2)));
-      PixelStats(s11, s22, s12, hn::Lt(column, width), gain_limit, index_rows, at, acc);
-      at += hn::Lanes(d32);
-    };
-    stats(m1e, m2e, xe, ye, ce, col);
-    stats(m1o, m2o, xo, yo, co, hn::Add(col, hn::Set(d32, 1)));
+    }
   }
 
   // The table entries, by plain loads: 16-bit entries have no gather, and
@@ -446,8 +480,8 @@ void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
   const volatile std::uint16_t* table = lut;
   std::int32_t den_table = 0;
   std::int32_t num_table = 0;
-  for (std::size_t i = 0; i < at; ++i) {
-    den_table += table[index_rows.den[i]];
+  for (std::size_t i = 0; i < index_rows.den_count; ++i) den_table += table[index_rows.den[i]];
+  for (std::size_t i = 0; i < index_rows.num_count; ++i) {
     num_table +=
         std::int32_t{table[index_rows.signal[i]]} - std::int32_t{table[index_rows.noise[i]]};
   }

@@ -75,8 +75,15 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
 
 // Horizontal pass of scale `scale`'s filter over row planes whose borders
 // are mirrored (half columns either side of [0, w)), then the statistics
-// of the w pixels of the row, added to `sums`. lut: log2_q11_table();
-// scratch: 3 * round_up(w, kBlock) samples the kernel may overwrite.
+// of the w pixels of the row, added to `sums`, kStatsChunk columns at a
+// time. lut: log2_q11_table(); scratch: row_stats_scratch(w) samples the
+// kernel may overwrite.
+inline constexpr std::size_t kStatsChunk = 512;
+[[nodiscard]] constexpr std::size_t row_stats_scratch(std::size_t w) {
+  // The log2 table indices of the row (3 rows), then the horizontal sums
+  // of a chunk (kRowPlanes rows of uint32).
+  return 3 * ((w + kBlock - 1) / kBlock * kBlock) + 2 * kRowPlanes * kStatsChunk;
+}
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
 

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <limits>
+#include <utility>
 
 #include "core/index_math.hpp"
 #include "metrics/vif/simd.hpp"
@@ -404,6 +405,42 @@ constexpr std::array<TapTerm, tap_term_count<Scale>()> tap_terms() {
   return out;
 }
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+// The vector of int16 at row + j + 2 * kDwords (|2 * kDwords| at most the
+// lanes) from the vectors before (a), at (b) and after (c) row + j: a
+// shift across the whole vector (AVX-512's valignd; on AVX2 the shift
+// within 128-bit blocks of b and c and of their middle), so that each
+// plane is read by one load per vector, not one unaligned load per offset
+// (loads that cross a cache line cost twice).
+template <int kDwords>
+HWY_INLINE V16 Window(V16 a, V16 b, V16 c) {
+  constexpr int kVectorDwords = static_cast<int>(hn::MaxLanes(D32()));
+  static_assert(-kVectorDwords <= kDwords && kDwords <= kVectorDwords);
+  if constexpr (kDwords == 0) {
+    return b;
+  } else if constexpr (kDwords < 0) {
+    return Window<kVectorDwords + kDwords>(a, a, b);
+  } else if constexpr (kDwords == kVectorDwords) {
+    return c;
+  } else {
+#if HWY_TARGET == HWY_AVX3
+    return V16{_mm512_alignr_epi32(c.raw, b.raw, kDwords)};
+#else
+    const D16 d16;
+    const V16 mid = hn::ConcatLowerUpper(d16, c, b);  // b's upper block, c's lower
+    constexpr int kBlockDwords = 4;
+    if constexpr (kDwords < kBlockDwords) {
+      return hn::CombineShiftRightBytes<4 * kDwords>(d16, mid, b);
+    } else if constexpr (kDwords == kBlockDwords) {
+      return mid;
+    } else {
+      return hn::CombineShiftRightBytes<4 * (kDwords - kBlockDwords)>(d16, c, mid);
+    }
+#endif
+  }
+}
+#endif
+
 // The horizontal pass of one row plane over columns [0, n) (n a multiple
 // of the vector): out holds, vector by vector, the sums of the even
 // columns then those of the odd ones.
@@ -420,12 +457,33 @@ HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uin
   }
   const std::size_t lanes = hn::Lanes(d16);
   const std::size_t half = hn::Lanes(d32);
+  const auto add_term = [&](std::size_t t, V16 v, V32& e, V32& o) {
+    if (kTerms[t].even[0] != 0 || kTerms[t].even[1] != 0) e = hn::Add(e, MulPairs(v, even[t]));
+    if (kTerms[t].odd[0] != 0 || kTerms[t].odd[1] != 0) o = hn::Add(o, MulPairs(v, odd[t]));
+  };
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+  if constexpr (Scale != 3) {  // even offsets: whole 32-bit lanes
+    V16 a = hn::LoadU(d16, row - lanes);
+    V16 b = hn::LoadU(d16, row);
+    for (std::size_t j = 0; j < n; j += lanes) {
+      const V16 c = hn::LoadU(d16, row + j + lanes);
+      V32 e = hn::Zero(d32), o = e;
+      [&]<std::size_t... kT>(std::index_sequence<kT...>) {
+        (add_term(kT, Window<kTerms[kT].offset / 2>(a, b, c), e, o), ...);
+      }
+      (std::make_index_sequence<kCount>());
+      hn::StoreU(Unbias(e), DU32(), out + j);
+      hn::StoreU(Unbias(o), DU32(), out + j + half);
+      a = b;
+      b = c;
+    }
+    return;
+  }
+#endif
   for (std::size_t j = 0; j < n; j += lanes) {
     V32 e = hn::Zero(d32), o = e;
     for (std::size_t t = 0; t < kCount; ++t) {
-      const V16 v = hn::LoadU(d16, row + j + kTerms[t].offset);
-      if (kTerms[t].even[0] != 0 || kTerms[t].even[1] != 0) e = hn::Add(e, MulPairs(v, even[t]));
-      if (kTerms[t].odd[0] != 0 || kTerms[t].odd[1] != 0) o = hn::Add(o, MulPairs(v, odd[t]));
+      add_term(t, hn::LoadU(d16, row + j + kTerms[t].offset), e, o);
     }
     hn::StoreU(Unbias(e), DU32(), out + j);
     hn::StoreU(Unbias(o), DU32(), out + j + half);

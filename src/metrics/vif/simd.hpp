@@ -33,7 +33,9 @@ inline constexpr std::int32_t kBias = 32768;
 // pyramid's rows to kBlock samples), row planes to kBlock samples with kPad
 // columns before column 0 and after the last block.
 inline constexpr std::size_t kBlock = 64;
-inline constexpr std::size_t kPad = 16;  // > kMaxHalf: the horizontal pass reads half + 1 past
+// The horizontal pass reads a whole vector before and after the columns it
+// filters.
+inline constexpr std::size_t kPad = 32;
 static_assert(kPad > kMaxHalf);
 
 // The integer sums of one scale (integer_vif.c's accumulators).

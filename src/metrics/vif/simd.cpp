@@ -260,13 +260,12 @@ HWY_INLINE VU32 MeanProduct(VU32 a, VU32 b) {
 template <class DF>
 HWY_INLINE VU32 TopBits(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
   const hn::RebindToUnsigned<DF> du64;
-  const hn::Rebind<std::uint32_t, DF> du32h;
-  const auto lo = hn::TruncateTo(
-      du32h, hn::ShiftRight<kDoubleMantissaBits - (kLog2TableBits - 1)>(hn::BitCast(du64, lower)));
-  const auto hi = hn::TruncateTo(
-      du32h, hn::ShiftRight<kDoubleMantissaBits - (kLog2TableBits - 1)>(hn::BitCast(du64, upper)));
+  constexpr int kShift = kDoubleMantissaBits - (kLog2TableBits - 1);
+  const auto lo = hn::ShiftRight<kShift>(hn::BitCast(du64, lower));
+  const auto hi = hn::ShiftRight<kShift>(hn::BitCast(du64, upper));
   (void)df;
-  return hn::Combine(DU32(), hi, lo);
+  // The low halves of the 64-bit lanes: the even 32-bit lanes.
+  return hn::ConcatEven(DU32(), hn::BitCast(DU32(), hi), hn::BitCast(DU32(), lo));
 }
 
 // The whole part (the biased exponent << 11, the callers take the biases
@@ -287,8 +286,7 @@ HWY_INLINE Log2Q11 Log2Of(VU32 top) {
 // gain term.
 struct IndexRows {
   std::uint16_t* den;
-  std::uint16_t* signal;
-  std::uint16_t* noise;
+  std::uint32_t* num;  // the signal's index | the noise's << 16
   std::size_t den_count;
   std::size_t num_count;
 };
@@ -358,8 +356,9 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
   const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
   acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
-  StoreIndices(gain, sig_log.index, rows.signal + rows.num_count);
-  StoreIndices(gain, noise_log.index, rows.noise + rows.num_count);
+  const VU32 both = hn::Or(sig_log.index, hn::ShiftLeft<16>(noise_log.index));
+  hn::StoreU(hn::IfThenElseZero(hn::RebindMask(DU32(), gain), both), DU32(),
+             rows.num + rows.num_count);
   rows.num_count += hn::Lanes(d32);
 }
 
@@ -503,7 +502,7 @@ void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
   const V32 width = hn::Set(d32, static_cast<std::int32_t>(w));
   RowLanes acc{hn::Zero(d32), hn::Zero(d32), hn::Zero(d32), hn::Zero(d64)};
   auto* sums32 = reinterpret_cast<std::uint32_t*>(scratch + 3 * index_stride);
-  IndexRows index_rows{scratch, scratch + index_stride, scratch + 2 * index_stride, 0, 0};
+  IndexRows index_rows{scratch, reinterpret_cast<std::uint32_t*>(scratch + index_stride), 0, 0};
   const VU32 round = hn::Set(du32, kTapHalf);
 
   for (std::size_t c0 = 0; c0 < w; c0 += kStatsChunk) {
@@ -532,19 +531,9 @@ void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
     }
   }
 
-  // The table entries, by plain loads: 16-bit entries have no gather, and
-  // 32-bit gathers are slower than these loads (the volatile keeps the
-  // compiler from making gathers of them).
-  const volatile std::uint16_t* table = lut;
-  std::int32_t den_table = 0;
-  std::int32_t num_table = 0;
-  for (std::size_t i = 0; i < index_rows.den_count; ++i) den_table += table[index_rows.den[i]];
-  for (std::size_t i = 0; i < index_rows.num_count; ++i) {
-    num_table +=
-        std::int32_t{table[index_rows.signal[i]]} - std::int32_t{table[index_rows.noise[i]]};
-  }
-  sums.den_log += den_table;
-  sums.num_log += num_table;
+  // The table entries, by plain loads (table_sums.cpp).
+  sums.den_log += den_table_sum(lut, index_rows.den, index_rows.den_count);
+  sums.num_log += num_table_sum(lut, index_rows.num, index_rows.num_count);
 
   // The row's lanes summed (each lane's sums are far from overflowing).
   alignas(64) std::int32_t l32[3][hn::MaxLanes(d32)];

@@ -89,6 +89,16 @@ inline constexpr std::size_t kStatsChunk = 512;
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
 
+// The log2 table's entries of a row's indices, summed (the last step of
+// row_stats; in plain code, compiled once: 16-bit entries have no gather,
+// and 32-bit gathers are slower than plain loads). den: n indices (n a
+// multiple of 4); num: n pairs (n even), each the index of a term to add
+// and, in its top 16 bits, the index of one to subtract.
+[[nodiscard]] std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint16_t* index,
+                                         std::size_t n);
+[[nodiscard]] std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* pairs,
+                                         std::size_t n);
+
 // The plain forms of the same kernels, which every target must match.
 namespace reference {
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out);

@@ -347,6 +347,55 @@ TEST(VifSimd, RowStatsSegmentsAtTheThresholds) {
   });
 }
 
+// One row of the pyramid: 8-bit scale 0, and 16-bit sources through each
+// filter (scale 0 at 10 to 16 bits, scales 1 and 2), with the vertical
+// rounding of each (params.hpp), at odd and even widths.
+TEST(VifSimd, DownsampleMatchesReference) {
+  std::mt19937 rng(18);
+  vqx::test::for_each_simd_target([&](const std::string&) {
+    struct Case {
+      int scale;
+      unsigned bpc;
+    };
+    for (const Case cs :
+         {Case{0, 8}, Case{0, 10}, Case{0, 16}, Case{1, 8}, Case{1, 12}, Case{2, 8}}) {
+      const int filter = cs.scale + 1;
+      const int taps_count = 2 * vif::kFilters[filter].half + 1;
+      const unsigned sample_bpc = cs.scale == 0 ? cs.bpc : 16;
+      const vif::Rounding vertical = vif::mean_rounding(cs.scale, cs.bpc);
+      for (const Content c : kContents) {
+        for (unsigned w = 2; w <= 70; w += (w < 40 ? 1 : 7)) {
+          SCOPED_TRACE(name(c) + " scale " + std::to_string(cs.scale) + " bpc " +
+                       std::to_string(cs.bpc) + " width " + std::to_string(w));
+          const std::size_t padded = round_up(std::size_t{w}, kBlock);
+          std::vector<std::vector<std::uint16_t>> rows16(taps_count);
+          std::vector<std::vector<std::uint8_t>> rows8(taps_count);
+          const std::uint16_t* p16[2 * vif::kMaxHalf + 1] = {};
+          const std::uint8_t* p8[2 * vif::kMaxHalf + 1] = {};
+          for (int k = 0; k < taps_count; ++k) {
+            const Samples s = make_samples(padded, sample_bpc, c, rng);
+            rows16[k].assign(s.ref.begin(), s.ref.end());
+            rows8[k].assign(s.ref.begin(), s.ref.end());
+            p16[k] = rows16[k].data();
+            p8[k] = rows8[k].data();
+          }
+          PlaneRows conv_got(1, w, 0), conv_want(1, w, 0);
+          std::vector<std::uint16_t> got(padded, 0), want(padded, 0);
+          if (sample_bpc == 8) {
+            vif::simd::downsample_8bit(p8, w, vertical, conv_got.rows[0], got.data());
+            vif::simd::reference::downsample_8bit(p8, w, vertical, conv_want.rows[0], want.data());
+          } else {
+            vif::simd::downsample_16bit(filter, p16, w, vertical, conv_got.rows[0], got.data());
+            vif::simd::reference::downsample_16bit(filter, p16, w, vertical, conv_want.rows[0],
+                                                   want.data());
+          }
+          for (unsigned j = 0; j < w / 2; ++j) ASSERT_EQ(got[j], want[j]) << "column " << j;
+        }
+      }
+    }
+  });
+}
+
 // Whole frames: the row kernels against the plain loops of cpu.cpp.
 Picture random_picture(unsigned w, unsigned h, unsigned bpc, const Samples& s) {
   Picture p = std::move(Picture::make(PictureFormat{w, h, bpc, ChromaFormat::k420}).value());

@@ -586,10 +586,12 @@ struct SimdBuffers {
   std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
   std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
   std::vector<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
+  std::vector<std::int16_t> conv;      // the downsampling's row: kPad, padded, kPad
 
   [[nodiscard]] std::int16_t* plane(int p) {
     return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
   }
+  [[nodiscard]] std::int16_t* conv_row() { return conv.data() + simd::kPad; }
   [[nodiscard]] std::int16_t* ring_row(int slot, int plane) {
     return ring.data() + (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * padded;
   }
@@ -658,6 +660,44 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
     }
   }
   return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
+}
+
+// Scale + 1 from scale through the row kernels (the reference: downsample
+// above), one output row at a time.
+constexpr int kPrefetchRows = 4;
+template <typename Src>
+void simd_downsample(int scale, const ScaleJob& job, SimdBuffers& b, std::uint16_t* out_ref,
+                     std::uint16_t* out_dis, std::size_t out_stride) {
+  const int filter = scale + 1;
+  const int half = kFilters[filter].half;
+  const int h = static_cast<int>(job.h);
+  const Rounding vertical = mean_rounding(scale, job.bpc);
+  for (int i = 0; i < h / 2; ++i) {
+    for (int which = 0; which < 2; ++which) {
+      const auto* base = static_cast<const Src*>(which == 0 ? job.ref : job.dis);
+      const std::size_t stride = which == 0 ? job.ref_stride : job.dis_stride;
+      const Src* rows[2 * kMaxHalf + 1];
+      for (int k = 0; k <= 2 * half; ++k) {
+        rows[k] = base + static_cast<std::size_t>(reflect101(2 * i + k - half, h)) * stride;
+      }
+      // The source rows a few output rows ahead are brought into the cache
+      // now (the picture was last read a whole scale ago).
+      for (int k = 1; k <= 2; ++k) {
+        const int y = 2 * (i + kPrefetchRows) + half + k;
+        if (y >= h) break;
+        const auto* row =
+            reinterpret_cast<const char*>(base + static_cast<std::size_t>(y) * stride);
+        for (std::size_t at = 0; at < job.w * sizeof(Src); at += 64) __builtin_prefetch(row + at);
+      }
+      std::uint16_t* out =
+          (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
+      if constexpr (sizeof(Src) == 1) {
+        simd::downsample_8bit(rows, job.w, vertical, b.conv_row(), out);
+      } else {
+        simd::downsample_16bit(filter, rows, job.w, vertical, b.conv_row(), out);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -736,6 +776,7 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
   ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
   ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded), 0);
+  ws->simd.conv.assign(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad, 0);
   // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
   ws->simd.ring.assign(
       static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes * ws->simd.padded, 0);
@@ -800,20 +841,28 @@ void compute_frame(Workspace& ws, unsigned width, unsigned height, unsigned bpc,
     std::uint16_t* next_ref = ws.pyr_ref[s - 1].data();
     std::uint16_t* next_dis = ws.pyr_dis[s - 1].data();
     const std::size_t next_stride = ws.pyr_stride[s - 1];
-    switch (s) {
-      case 1:
-        if (bpc == 8) {
-          downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
-        } else {
-          downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
-        }
-        break;
-      case 2:
-        downsample_scale1(job, next_ref, next_dis, next_stride);
-        break;
-      default:
-        downsample_scale2(job, next_ref, next_dis, next_stride);
-        break;
+    if (!reference) {
+      if (s == 1 && bpc == 8) {
+        simd_downsample<std::uint8_t>(s - 1, job, ws.simd, next_ref, next_dis, next_stride);
+      } else {
+        simd_downsample<std::uint16_t>(s - 1, job, ws.simd, next_ref, next_dis, next_stride);
+      }
+    } else {
+      switch (s) {
+        case 1:
+          if (bpc == 8) {
+            downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
+          } else {
+            downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
+          }
+          break;
+        case 2:
+          downsample_scale1(job, next_ref, next_dis, next_stride);
+          break;
+        default:
+          downsample_scale2(job, next_ref, next_dis, next_stride);
+          break;
+      }
     }
     job = ScaleJob{next_ref,    next_dis, next_stride,       next_stride, width >> s,
                    height >> s, bpc,      params.gain_limit, &ws};

@@ -49,6 +49,14 @@ void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double g
               const std::uint16_t* lut, std::uint16_t* /*scratch*/, RowSums& sums) {
   reference::row_stats(scale, planes, w, gain_limit, lut, sums);
 }
+void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
+                 std::uint16_t* out) {
+  reference::downsample_8bit(rows, w, vertical, conv, out);
+}
+void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                  std::int16_t* conv, std::uint16_t* out) {
+  reference::downsample_16bit(filter, rows, w, vertical, conv, out);
+}
 
 #else
 
@@ -564,6 +572,143 @@ void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double g
   }
 }
 
+// The pyramid's downsampling (simd.hpp: downsample_8bit, downsample_16bit).
+// The horizontal pass at the even columns as pairs of taps: a vector of
+// int16 read at conv column 2 * c + offset gives output column c + i the
+// samples (2 (c + i) + offset, + 1), times the pair. Offsets -half,
+// -half + 2, ..., half, pairs (t_2m, t_2m+1), the last with 0; filter 3's
+// centre tap (43728, no int16) split in two, its second half on its own.
+struct EvenTerm {
+  int offset;
+  std::uint32_t first;
+  std::uint32_t second;
+};
+template <int F>
+constexpr int even_term_count() {
+  return F == 3 ? 3 : kFilters[F].half + 1;
+}
+template <int F>
+constexpr std::array<EvenTerm, even_term_count<F>()> even_terms() {
+  constexpr int kHalf = kFilters[F].half;
+  std::array<EvenTerm, even_term_count<F>()> out{};
+  if constexpr (F == 3) {
+    const std::uint32_t centre_a = kTaps3[1] / 2U;
+    out[0] = {-1, kTaps3[0], centre_a};
+    out[1] = {0, kTaps3[1] - centre_a, 0};
+    out[2] = {1, kTaps3[2], 0};
+  } else {
+    const auto& taps = F == 1 ? kFilters[1].taps : kFilters[2].taps;
+    static_assert(kHalf % 2 == 0 && kFilters[F].taps.size() == 2 * kHalf + 1);
+    for (int m = 0; m <= kHalf; ++m) {
+      out[m] = {2 * m - kHalf, taps[2 * m],
+                2 * m + 1 <= 2 * kHalf ? std::uint32_t{taps[2 * m + 1]} : 0U};
+    }
+  }
+  return out;
+}
+
+// The horizontal half of a downsampling: conv mirrored, then out[0 .. w/2).
+template <int F>
+HWY_INLINE void DownsampleColumns(std::int16_t* conv, unsigned w, std::uint16_t* out) {
+  const D16 d16;
+  const D32 d32;
+  const DU32 du32;
+  const hn::Rebind<std::uint16_t, D32> du16h;
+  constexpr auto kTerms = even_terms<F>();
+  pad_reflect101(conv, static_cast<int>(w), kFilters[F].half);
+  V16 pairs[kTerms.size()];
+  for (std::size_t t = 0; t < kTerms.size(); ++t)
+    pairs[t] = PairOf(kTerms[t].first, kTerms[t].second);
+  const VU32 round = hn::Set(du32, kTapHalf);
+  const std::size_t half = hn::Lanes(d32);
+  for (std::size_t c = 0; c < w / 2; c += half) {
+    V32 sum = hn::Zero(d32);
+    for (std::size_t t = 0; t < kTerms.size(); ++t) {
+      sum = hn::Add(sum, MulPairs(hn::LoadU(d16, conv + 2 * c + kTerms[t].offset), pairs[t]));
+    }
+    const VU32 v = hn::ShiftRight<kTapBits>(hn::Add(Unbias(sum), round));
+    hn::StoreU(hn::DemoteTo(du16h, hn::BitCast(d32, v)), du16h, out + c);
+  }
+}
+
+void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
+                 std::uint16_t* out) {
+  const D16 d16;
+  const DU16 du16;
+  const hn::Rebind<std::uint8_t, DU16> d8;
+  const D32 d32;
+  const DU32 du32;
+  constexpr int kHalf = kFilters[1].half;
+  static_assert(kHalf % 2 == 0);
+  const std::uint16_t* t = kFilters[1].taps.data();
+  const VU32 add = hn::Set(du32, vertical.add);
+  for (std::size_t j = 0; j < w; j += hn::Lanes(d16)) {
+    const auto row = [&](int k) {
+      return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, rows[k] + j)));
+    };
+    // Rows k and 2 * half - k added (at most 510), then pairs of such sums.
+    V32 l = hn::Zero(d32), u = l;
+    for (int k = 0; k < kHalf; k += 2) {
+      const V16 a = hn::Add(row(k), row(2 * kHalf - k));
+      const V16 b = hn::Add(row(k + 1), row(2 * kHalf - k - 1));
+      const V16 tt = PairOf(t[k], t[k + 1]);
+      l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
+      u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+    }
+    const V16 c = row(kHalf);
+    const V16 tc = PairOf(t[kHalf], 0);
+    l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, c, hn::Zero(d16)), tc));
+    u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, c, hn::Zero(d16)), tc));
+    const auto rounded = [&](V32 v) {
+      return hn::ShiftRightSame(hn::Add(hn::BitCast(du32, v), add), vertical.shift);
+    };
+    StoreBiased(rounded(l), rounded(u), conv + j);
+  }
+  DownsampleColumns<1>(conv, w, out);
+}
+
+template <int F>
+void Downsample16T(const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                   std::int16_t* conv, std::uint16_t* out) {
+  const D16 d16;
+  const DU16 du16;
+  const DU32 du32;
+  const VU32 add = hn::Set(du32, vertical.add);
+  const auto flip = hn::Set(du16, 0x8000);  // v - 2^15 as int16: the top bit flipped
+  for (std::size_t j = 0; j < w; j += hn::Lanes(d16)) {
+    // The samples biased, rows k and 2 * half - k paired (VerticalPlane).
+    constexpr int kHalf = kFilters[F].half;
+    const std::uint16_t* t = kFilters[F].taps.data();
+    V32 l = hn::Zero(D32()), u = l;
+    for (int k = 0; k <= kHalf; ++k) {
+      const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(du16, rows[k] + j), flip));
+      const V16 b = k == kHalf
+                        ? a
+                        : hn::BitCast(d16, hn::Xor(hn::LoadU(du16, rows[2 * kHalf - k] + j), flip));
+      const V16 tt = k == kHalf ? PairOf(t[k] / 2, t[k] - t[k] / 2) : PairOf(t[k], t[k]);
+      l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
+      u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+    }
+    const auto rounded = [&](V32 v) {
+      return hn::ShiftRightSame(hn::Add(Unbias(v), add), vertical.shift);
+    };
+    StoreBiased(rounded(l), rounded(u), conv + j);
+  }
+  DownsampleColumns<F>(conv, w, out);
+}
+
+void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                  std::int16_t* conv, std::uint16_t* out) {
+  switch (filter) {
+    case 1:
+      return Downsample16T<1>(rows, w, vertical, conv, out);
+    case 2:
+      return Downsample16T<2>(rows, w, vertical, conv, out);
+    default:
+      return Downsample16T<3>(rows, w, vertical, conv, out);
+  }
+}
+
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace HWY_NAMESPACE
@@ -577,6 +722,8 @@ HWY_EXPORT(Vertical8);
 HWY_EXPORT(Prepare16);
 HWY_EXPORT(Vertical16);
 HWY_EXPORT(RowStats);
+HWY_EXPORT(Downsample8);
+HWY_EXPORT(Downsample16);
 
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
   HWY_DYNAMIC_DISPATCH(Vertical8)(taps, n, out);
@@ -592,6 +739,14 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
   HWY_DYNAMIC_DISPATCH(RowStats)(scale, planes, w, gain_limit, lut, scratch, sums);
+}
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(Downsample8)(rows, w, vertical, conv, out);
+}
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(Downsample16)(filter, rows, w, vertical, conv, out);
 }
 
 }  // namespace vqx::vif::simd

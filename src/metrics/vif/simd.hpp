@@ -89,6 +89,20 @@ inline constexpr std::size_t kStatsChunk = 512;
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
 
+// One row of the pyramid: filter `filter` (1 .. 3) applied to the scale
+// below (8-bit samples for the 8-bit form, scale 0 only), then every
+// second row and column. rows[k] (k = 0 .. 2 * half) are the source rows
+// of the filter's vertical taps about source row 2i (mirrored); w the
+// source width. The vertical sums rounded by `vertical` to 16 bits go to
+// conv, biased as row planes are (columns [0, w), kPad margins either
+// side, padded to kBlock; the kernel's scratch); the horizontal sums at the even
+// columns, rounded by kTapBits, to out[0 .. w / 2) (written up to whole
+// vectors: out padded to kBlock samples).
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out);
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out);
+
 // The log2 table's entries of a row's indices, summed (the last step of
 // row_stats; in plain code, compiled once: 16-bit entries have no gather,
 // and 32-bit gathers are slower than plain loads). den: n indices (n a
@@ -108,6 +122,10 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
                     std::int16_t* const* out);
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, RowSums& sums);  // needs no scratch
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out);
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out);
 }  // namespace reference
 
 }  // namespace vqx::vif::simd

@@ -9,8 +9,8 @@
 // Two forms of the moments and sums of a scale: the row kernels of
 // simd.hpp (Highway, what compute() runs), and the plain loops below,
 // written to be vectorised by the compiler and cloned for AVX2 and AVX-512
-// (core/kernel_build.hpp), what compute_reference() runs. The pyramid's
-// downsampling has the plain loops only (a twentieth of the time).
+// (core/kernel_build.hpp), what compute_reference() runs; likewise the
+// pyramid's downsampling (simd.hpp's downsample_* and the plain loops).
 #include "core/kernel_build.hpp"
 // The border rule and round_up, shared with the GPU twin.
 #include "core/index_math.hpp"

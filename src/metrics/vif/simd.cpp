@@ -8,13 +8,21 @@
 //  * 16-bit values (biased into int16) are filtered with pairwise 16-bit
 //    multiply-adds (ReorderWidenMulAccumulate, pmaddwd on x86): vertically
 //    the rows of taps k and 2 * half - k interleaved, times (t_k, t_k);
-//    horizontally the row read at even and at odd offsets, times the tap
-//    pairs (t_2m, t_2m+1), giving the even and the odd output columns;
+//    horizontally the row read once per vector at even offsets, times the
+//    tap pairs (t_2m, t_2m+1) for the even output columns and (t_2m-1,
+//    t_2m) for the odd ones (on AVX-512 and AVX2 the shifted vectors made
+//    from the row's aligned neighbours: Window);
 //  * the 32-bit products of 8-bit samples: pairwise multiply-adds of the
 //    samples with themselves (x_a^2 + x_b^2), times the tap;
+//  * 8-bit samples of two rows that share a tap added before the multiply
+//    (the downsampling's vertical pass: at most 510, an int16);
 //  * past the horizontal pass every column is a separate pixel of a sum,
 //    so the even and odd columns are never put back in order;
-//  * the log2 table read by plain loads of indices stored for the row.
+//  * the statistics of a vector of pixels skip what none of its pixels
+//    needs (PixelStats: all flat, or no gain term), which is what every
+//    lane would have masked to 0;
+//  * the log2 table read by plain loads (table_sums.cpp) of the indices
+//    stored for the row's non-flat vectors.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep

@@ -12,6 +12,8 @@
 //   * (cpu.cpp) the row planes' borders mirrored;
 //   * the horizontal pass, the local statistics and the log2 sums of the
 //     row, added to a RowSums.
+// The pyramid's downsampling (downsample_8bit, downsample_16bit) has row
+// kernels of its own.
 // Row planes hold each 16-bit value v as v - kBias in an int16, so that
 // the targets' signed 16-bit multiply-adds (pmaddwd) take it; the filters'
 // taps sum to 2^16, so a filtered sum comes back as the sum less 2^31.

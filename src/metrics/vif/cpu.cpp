@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -577,16 +579,36 @@ constexpr std::size_t kVectorSamples = 32;
 // rounded down.
 constexpr std::size_t kStripSpan = kStrip + 2 * kMaxHalf + kVectorSamples;
 
+// Zeroed storage aligned to a cache line (an AVX-512 vector): the row
+// kernels' vectors then never straddle two lines where their offsets are
+// whole vectors.
+template <typename T>
+class AlignedBuffer {
+ public:
+  void assign(std::size_t n) {
+    data_.reset(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{kAlignment})));
+    std::fill_n(data_.get(), n, T{});
+  }
+  [[nodiscard]] T* data() { return data_.get(); }
+
+ private:
+  static constexpr std::size_t kAlignment = 64;
+  struct Free {
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{kAlignment}); }
+  };
+  std::unique_ptr<T[], Free> data_;
+};
+
 // The buffers of the row kernels (simd.hpp): the row planes between the
 // vertical and the horizontal pass, and for 16-bit sources the ring of
 // prepared rows (row y in slot y mod (2 * half + 1), as above).
 struct SimdBuffers {
   std::size_t padded = 0;  // round_up(min(width, kStripSpan), simd::kBlock)
   std::size_t plane_stride = 0;
-  std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
-  std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
-  std::vector<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
-  std::vector<std::int16_t> conv;      // the downsampling's row: kPad, padded, kPad
+  AlignedBuffer<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
+  AlignedBuffer<std::int16_t> ring;      // slot-major, then source plane; `padded` each
+  AlignedBuffer<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
+  AlignedBuffer<std::int16_t> conv;      // the downsampling's row: kPad, padded, kPad
 
   [[nodiscard]] std::int16_t* plane(int p) {
     return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
@@ -774,12 +796,12 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->conv.assign(2 * ws->conv_stride, 0);
   ws->simd.padded = round_up(std::min(std::size_t{width}, kStripSpan), simd::kBlock);
   ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
-  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
-  ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded), 0);
-  ws->simd.conv.assign(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad, 0);
+  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride);
+  ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded));
+  ws->simd.conv.assign(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad);
   // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
-  ws->simd.ring.assign(
-      static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes * ws->simd.padded, 0);
+  ws->simd.ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes *
+                       ws->simd.padded);
   ws_ = std::move(ws);
   return Status::Ok();
 }

@@ -579,6 +579,9 @@ constexpr std::size_t kVectorSamples = 32;
 // rounded down.
 constexpr std::size_t kStripSpan = kStrip + 2 * kMaxHalf + kVectorSamples;
 
+// A cache line, and an AVX-512 vector, in bytes.
+constexpr std::size_t kCacheLine = 64;
+
 // Zeroed storage aligned to a cache line (an AVX-512 vector): the row
 // kernels' vectors then never straddle two lines where their offsets are
 // whole vectors.
@@ -586,15 +589,14 @@ template <typename T>
 class AlignedBuffer {
  public:
   void assign(std::size_t n) {
-    data_.reset(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{kAlignment})));
+    data_.reset(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{kCacheLine})));
     std::fill_n(data_.get(), n, T{});
   }
   [[nodiscard]] T* data() { return data_.get(); }
 
  private:
-  static constexpr std::size_t kAlignment = 64;
   struct Free {
-    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{kAlignment}); }
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{kCacheLine}); }
   };
   std::unique_ptr<T[], Free> data_;
 };
@@ -686,6 +688,8 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
 
 // Scale + 1 from scale through the row kernels (the reference: downsample
 // above), one output row at a time.
+// The downsampling's source rows are prefetched this many output rows
+// ahead, a cache line at a time.
 constexpr int kPrefetchRows = 4;
 template <typename Src>
 void simd_downsample(int scale, const ScaleJob& job, SimdBuffers& b, std::uint16_t* out_ref,
@@ -709,7 +713,9 @@ void simd_downsample(int scale, const ScaleJob& job, SimdBuffers& b, std::uint16
         if (y >= h) break;
         const auto* row =
             reinterpret_cast<const char*>(base + static_cast<std::size_t>(y) * stride);
-        for (std::size_t at = 0; at < job.w * sizeof(Src); at += 64) __builtin_prefetch(row + at);
+        for (std::size_t at = 0; at < job.w * sizeof(Src); at += kCacheLine) {
+          __builtin_prefetch(row + at);
+        }
       }
       std::uint16_t* out =
           (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;

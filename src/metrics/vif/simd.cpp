@@ -302,7 +302,7 @@ HWY_INLINE Log2Q11 Log2Of(VU32 top) {
 // gain term.
 struct IndexRows {
   std::uint16_t* den;
-  std::uint32_t* num;  // the signal's index | the noise's << 16
+  std::uint32_t* num;  // the signal's index | the noise's << kLog2TableBits
   std::size_t den_count;
   std::size_t num_count;
 };
@@ -372,7 +372,7 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
   const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
   acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
-  const VU32 both = hn::Or(sig_log.index, hn::ShiftLeft<16>(noise_log.index));
+  const VU32 both = hn::Or(sig_log.index, hn::ShiftLeft<kLog2TableBits>(noise_log.index));
   hn::StoreU(hn::IfThenElseZero(hn::RebindMask(DU32(), gain), both), DU32(),
              rows.num + rows.num_count);
   rows.num_count += hn::Lanes(d32);

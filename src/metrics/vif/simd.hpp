@@ -109,7 +109,7 @@ void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, 
 // row_stats; in plain code, compiled once: 16-bit entries have no gather,
 // and 32-bit gathers are slower than plain loads). den: n indices (n a
 // multiple of 4); num: n pairs (n even), each the index of a term to add
-// and, in its top 16 bits, the index of one to subtract.
+// and, in its top kLog2TableBits (16) bits, the index of one to subtract.
 [[nodiscard]] std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint16_t* index,
                                          std::size_t n);
 [[nodiscard]] std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* pairs,

@@ -16,7 +16,9 @@ std::uint64_t load64(const void* p) {
   return v;
 }
 
-constexpr std::uint64_t kIndexMask = 0xffff;
+// An index is kLog2TableBits (16) bits: four to a 64-bit word.
+constexpr int kIndex = kLog2TableBits;
+constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << kIndex) - 1;
 
 }  // namespace
 
@@ -25,8 +27,8 @@ std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint16_t* index,
   std::int32_t b = 0;
   for (std::size_t i = 0; i < n; i += 4) {
     const std::uint64_t v = load64(index + i);
-    a += lut[v & kIndexMask] + lut[(v >> 32) & kIndexMask];
-    b += lut[(v >> 16) & kIndexMask] + lut[v >> 48];
+    a += lut[v & kIndexMask] + lut[(v >> (2 * kIndex)) & kIndexMask];
+    b += lut[(v >> kIndex) & kIndexMask] + lut[v >> (3 * kIndex)];
   }
   return a + b;
 }
@@ -36,8 +38,8 @@ std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* pairs,
   std::int32_t b = 0;
   for (std::size_t i = 0; i < n; i += 2) {
     const std::uint64_t v = load64(pairs + i);
-    a += lut[v & kIndexMask] - lut[(v >> 16) & kIndexMask];
-    b += lut[(v >> 32) & kIndexMask] - lut[v >> 48];
+    a += lut[v & kIndexMask] - lut[(v >> kIndex) & kIndexMask];
+    b += lut[(v >> (2 * kIndex)) & kIndexMask] - lut[v >> (3 * kIndex)];
   }
   return a + b;
 }

@@ -36,6 +36,17 @@ void GsmFit::gather_blocks(const float* band) {
 
 bool GsmFit::fit(const float* band, float sigma_nn, BlockStats& out) {
   covariance_matrix(band, g_.op_w, g_.sub_w, g_.sub_h, cov_);
+  return fit_covariance(band, sigma_nn, out);
+}
+
+bool GsmFit::fit_from_sums(const double* lower, const float* band, float sigma_nn,
+                           BlockStats& out) {
+  covariance_from_sums(lower, g_.sub_w * g_.sub_h, cov_);
+  return fit_covariance(band, sigma_nn, out);
+}
+
+// The fit from the covariance matrix in cov_.
+bool GsmFit::fit_covariance(const float* band, float sigma_nn, BlockStats& out) {
   const Vector eigen = symmetric_eigenvalues(cov_);
   gather_blocks(band);
 

@@ -31,8 +31,13 @@ class GsmFit {
   // kEigenEps, or a vanishing pivot): the variances are then 0, as in
   // libvmaf.
   bool fit(const float* band, float sigma_nn, BlockStats& out);
+  // The same, with the covariance matrix's sums of products (`lower`:
+  // kLowerEntries of them, packed by lower_index(), pointwise.hpp) computed
+  // elsewhere: the GPU twins' host finish, whose sums come from the device.
+  bool fit_from_sums(const double* lower, const float* band, float sigma_nn, BlockStats& out);
 
  private:
+  bool fit_covariance(const float* band, float sigma_nn, BlockStats& out);
   void gather_blocks(const float* band);
 
   Geometry g_;

@@ -7,6 +7,7 @@
 
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
+#include "metrics/speed/gpu.hpp"
 #include "metrics/speed/outputs.hpp"
 #include "metrics/speed/params.hpp"
 #include "metrics/speed/rows.hpp"
@@ -92,7 +93,8 @@ const ExtractorFamily& speed_chroma_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .chroma = {ChromaRule::kAlways},
-      .bind = bind_family<Params, read_params, SpeedChromaExtractor>,
+      .bind = bind_family<Params, read_params, SpeedChromaExtractor,
+                          VQX_TWIN(&speed::make_chroma_twin)>,
   };
   return kFamily;
 }

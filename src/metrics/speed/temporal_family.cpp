@@ -20,6 +20,7 @@
 #include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
+#include "metrics/speed/gpu.hpp"
 #include "metrics/speed/outputs.hpp"
 #include "metrics/speed/params.hpp"
 #include "metrics/speed/rows.hpp"
@@ -154,7 +155,8 @@ const ExtractorFamily& speed_temporal_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .temporal = {TemporalRule::kAlways},
-      .bind = bind_family<Params, read_params, SpeedTemporalExtractor>,
+      .bind = bind_family<Params, read_params, SpeedTemporalExtractor,
+                          VQX_TWIN(&speed::make_temporal_twin)>,
   };
   return kFamily;
 }

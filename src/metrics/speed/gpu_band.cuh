@@ -1,0 +1,91 @@
+// The device side that speed_chroma's and speed_temporal's twins share
+// (gpu_band.cu): for each frame, the band-pass pictures of up to four
+// pictures and the sums of their covariance matrices (gpu_kernels.cuh),
+// read back into a result slot; then, on the host, the CPU twin's own code
+// fits each picture (gsm.cpp: GsmFit::fit_from_sums) and scores the pairs
+// (score.cpp: pair_score).
+//
+// Buffers: the decimated and band-pass pictures and the sums on the device,
+// each written in full by its kernel before any kernel reads it (so there
+// is nothing to clear), and their copies in pinned memory, one per result
+// slot. The prescale's taps are a constant table (rescale.cpp's axis_taps()
+// for the columns and the rows), which the pipeline uploads before init().
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpu/runtime.hpp"
+#include "gpu/twin.hpp"
+#include "metrics/speed/geometry.hpp"
+#include "metrics/speed/gpu_kernels.cuh"
+#include "metrics/speed/gsm.hpp"
+#include "metrics/speed/params.hpp"
+
+namespace vqx::speed {
+
+// One picture of a launch: `plane`, or with `minus` the difference
+// plane - minus; device rows `pitch` bytes apart.
+struct PictureOnDevice {
+  const void* plane = nullptr;
+  std::size_t pitch = 0;
+  const void* minus = nullptr;
+  std::size_t minus_pitch = 0;
+};
+
+using FramePictures = std::array<PictureOnDevice, kMaxPictures>;
+
+class GpuBand {
+ public:
+  // The prescale's table for pictures of geometry `g` (none without a
+  // prescale): Twin::constant_tables(). The host memory stays in this
+  // object.
+  std::vector<gpu::ConstantTable> tables(const Geometry& g, const Params& p);
+
+  // Allocates everything for `pictures` pictures a frame of geometry `g`,
+  // samples of `bpc` bits, and `slots` result slots; `family` names the
+  // launches in errors.
+  Status init(const Geometry& g, const Params& p, unsigned bpc, unsigned pictures, unsigned slots,
+              const gpu::Resources& res, const std::string& family);
+
+  // Queues the kernels on the frame's pictures and the readback of the
+  // band-pass pictures and the sums into result slot `slot`.
+  Status launch(const FramePictures& pictures, unsigned slot, const gpu::Stream& s);
+
+  // Host, once slot `slot`'s work has finished: fits picture `k` of it.
+  // False when its covariance matrix is singular (gsm.hpp).
+  bool fit(unsigned slot, unsigned k, BlockStats& out);
+
+ private:
+  template <typename Sample>
+  Status launch_as(const FramePictures& pictures, unsigned slot, const gpu::Stream& s);
+  [[nodiscard]] bool resampled() const;
+  [[nodiscard]] std::string table_name() const;
+
+  Geometry g_;
+  Params p_;
+  unsigned bpc_ = 8;
+  unsigned pictures_ = 0;
+  std::size_t picture_floats_ = 0;  // op_w * op_h
+  std::string family_;
+  std::string decimate_name_;
+  std::string band_name_;
+  std::string stats_name_;
+  FilterTaps antialias_{};  // taps.cpp's filters, as kernel arguments
+  FilterTaps blur_{};
+  // The prescale's table: its name and host bytes (tables()), then its
+  // device copy (init()).
+  std::string table_;
+  std::vector<unsigned char> table_bytes_;
+  const unsigned char* table_on_device_ = nullptr;
+  gpu::DeviceBuffer<float> decimated_;
+  gpu::DeviceBuffer<float> band_;
+  gpu::DeviceBuffer<double> sums_;
+  gpu::PinnedBuffer<float> band_results_;   // per result slot
+  gpu::PinnedBuffer<double> sums_results_;  // per result slot
+  GsmFit gsm_;                              // the host's finish
+};
+
+}  // namespace vqx::speed

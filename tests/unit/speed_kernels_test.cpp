@@ -312,16 +312,25 @@ TEST(SpeedKernels, SpeedChromaThroughTheTwinsLaunchesEqualsTheCpuTwin) {
       {200, 170, 12, ChromaFormat::k422, {{"speed_weight_var_mode", "2"}}},
       {181, 99, 16, ChromaFormat::k444, {{"speed_weight_var_mode", "3"}}},
       {401, 300, 8, ChromaFormat::k420, {{"speed_weight_var_mode", "4"}}},
-      {352, 288, 10, ChromaFormat::k420,
+      {352,
+       288,
+       10,
+       ChromaFormat::k420,
        {{"speed_weight_var_mode", "5"},
         {"speed_sigma_nn", "0.19"},
         {"speed_nn_floor", "0.1"},
         {"speed_max_val", "45"}}},
-      {640, 360, 8, ChromaFormat::k420,
+      {640,
+       360,
+       8,
+       ChromaFormat::k420,
        {{"speed_weight_var_mode", "6"},
         {"speed_prescale", "0.5"},
         {"speed_prescale_method", "bilinear"}}},
-      {300, 240, 12, ChromaFormat::k444,
+      {300,
+       240,
+       12,
+       ChromaFormat::k444,
        {{"speed_prescale", "1.5"}, {"speed_prescale_method", "lanczos4"}}},
       {250, 250, 9, ChromaFormat::k420, {{"speed_kernelscale", "1.5"}, {"speed_max_val", "0.01"}}},
   };
@@ -343,8 +352,7 @@ TEST(SpeedKernels, SpeedChromaThroughTheTwinsLaunchesEqualsTheCpuTwin) {
     const std::size_t floats = std::size_t{g->op_w} * g->op_h;
     const auto fit = [&](unsigned k, speed::BlockStats& stats) {
       return gsm.fit_from_sums(gpu.sums.data() + static_cast<std::size_t>(speed::kLowerEntries) * k,
-                               gpu.band.data() + floats * k, static_cast<float>(p.sigma_nn),
-                               stats);
+                               gpu.band.data() + floats * k, static_cast<float>(p.sigma_nn), stats);
     };
     speed::BlockStats a;
     speed::BlockStats b;
@@ -365,8 +373,8 @@ TEST(SpeedKernels, SpeedChromaThroughTheTwinsLaunchesEqualsTheCpuTwin) {
     ASSERT_EQ(cpu.size(), 3U);
     for (std::size_t i = 0; i < cpu.size(); ++i) {
       EXPECT_TRUE(same_bits(cpu[i], gpu_out.values[i]))
-          << describe(fmt, options) << " " << spec.outputs[i].name << ": cpu " << cpu[i]
-          << " gpu " << gpu_out.values[i];
+          << describe(fmt, options) << " " << spec.outputs[i].name << ": cpu " << cpu[i] << " gpu "
+          << gpu_out.values[i];
     }
   }
 }
@@ -417,8 +425,8 @@ TEST(SpeedKernels, SpeedTemporalThroughTheTwinsLaunchesEqualsTheCpuTwin) {
         const BandResults out = band_on_host(
             {{&refs[f - 1].plane(0), &refs[f].plane(0)}, {&dists[f - 1].plane(0), &minus}}, *g, p,
             bpc);
-        const bool ref_ok = gsm.fit_from_sums(out.sums.data(), out.band.data(),
-                                              static_cast<float>(p.sigma_nn), a);
+        const bool ref_ok =
+            gsm.fit_from_sums(out.sums.data(), out.band.data(), static_cast<float>(p.sigma_nn), a);
         const bool dis_ok =
             gsm.fit_from_sums(out.sums.data() + speed::kLowerEntries, out.band.data() + floats,
                               static_cast<float>(p.sigma_nn), b);

@@ -38,7 +38,7 @@ class SpeedChromaTwin final : public gpu::Twin {
 
   Status init(const PictureFormat& fmt, unsigned slots, const gpu::Resources& res) override {
     VQX_ASSIGN_OR_RETURN(const Geometry g, chroma_geometry(fmt, params_));
-    VQX_RETURN_IF_ERROR(band_.init(g, params_, fmt.bpc, kChromaPictures, slots, res, kFamily));
+    VQX_RETURN_IF_ERROR(band_.allocate(g, params_, fmt.bpc, kChromaPictures, slots, res, kFamily));
     try {
       ref_.allocate(g.blocks());
       dis_.allocate(g.blocks());

@@ -47,8 +47,8 @@ class GpuBand {
   // Allocates everything for `pictures` pictures a frame of geometry `g`,
   // samples of `bpc` bits, and `slots` result slots; `family` names the
   // launches in errors.
-  Status init(const Geometry& g, const Params& p, unsigned bpc, unsigned pictures, unsigned slots,
-              const gpu::Resources& res, const std::string& family);
+  Status allocate(const Geometry& g, const Params& p, unsigned bpc, unsigned pictures,
+                  unsigned slots, const gpu::Resources& res, const std::string& family);
 
   // Queues the kernels on the frame's pictures and the readback of the
   // band-pass pictures and the sums into result slot `slot`.
@@ -76,7 +76,7 @@ class GpuBand {
   FilterTaps antialias_{};  // taps.cpp's filters, as kernel arguments
   FilterTaps blur_{};
   // The prescale's table: its name and host bytes (tables()), then its
-  // device copy (init()).
+  // device copy (allocate()).
   std::string table_;
   std::vector<unsigned char> table_bytes_;
   const unsigned char* table_on_device_ = nullptr;

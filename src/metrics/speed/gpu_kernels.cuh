@@ -57,8 +57,7 @@ struct SourcePicture {
   std::size_t minus_pitch;
   float unit;
   __device__ float at(int x, int y) const {
-    const auto* row =
-        reinterpret_cast<const Sample*>(plane + pitch * static_cast<std::size_t>(y));
+    const auto* row = reinterpret_cast<const Sample*>(plane + pitch * static_cast<std::size_t>(y));
     const float v = sample_value(row[x], unit);
     if (minus == nullptr) return v;
     const auto* other =
@@ -146,8 +145,8 @@ inline bool resamples(const Geometry& g, const Params& p) {
 inline std::vector<unsigned char> rescale_table(const Geometry& g, ScaleMethod m) {
   const AxisTaps columns = axis_taps(m, g.width, g.scaled_w);
   const AxisTaps rows = axis_taps(m, g.height, g.scaled_h);
-  std::vector<unsigned char> bytes(
-      (columns.index.size() + rows.index.size()) * (sizeof(int) + sizeof(float)));
+  std::vector<unsigned char> bytes((columns.index.size() + rows.index.size()) *
+                                   (sizeof(int) + sizeof(float)));
   unsigned char* at = bytes.data();
   const auto put = [&at](const auto& v) {
     std::memcpy(at, v.data(), v.size() * sizeof(v[0]));
@@ -188,9 +187,8 @@ inline bool filter_taps(const Taps& t, FilterTaps& out) {
 }
 
 inline BandShape band_shape(const Geometry& g) {
-  return {static_cast<int>(g.scaled_w), static_cast<int>(g.scaled_h),
-          static_cast<int>(g.op_w),     static_cast<int>(g.op_h),
-          static_cast<int>(g.sub_w),    static_cast<int>(g.sub_h),
+  return {static_cast<int>(g.scaled_w), static_cast<int>(g.scaled_h), static_cast<int>(g.op_w),
+          static_cast<int>(g.op_h),     static_cast<int>(g.sub_w),    static_cast<int>(g.sub_h),
           std::size_t{g.op_w} * g.op_h};
 }
 

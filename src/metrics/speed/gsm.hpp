@@ -23,6 +23,9 @@ struct BlockStats {
 
 class GsmFit {
  public:
+  GsmFit() = default;
+  // Allocated for `g` (init()).
+  explicit GsmFit(const Geometry& g) { init(g); }
   // Allocates every buffer.
   void init(const Geometry& g);
   // Fits the band-pass picture `band` (op_w x op_h, row stride op_w); `out`

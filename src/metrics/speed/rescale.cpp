@@ -114,8 +114,8 @@ void weighted_sums(const float* rows, std::size_t src_w, const int* index, const
     const auto source = [&](int j, int column) {
       return rows[(static_cast<std::size_t>(j) * src_w) + static_cast<std::size_t>(column)];
     };
-    out[x] = resample<T, Normalise>(index + (std::size_t{x} * T), wx + (std::size_t{x} * T), wy,
-                                    source);
+    out[x] =
+        resample<T, Normalise>(index + (std::size_t{x} * T), wx + (std::size_t{x} * T), wy, source);
   }
 }
 

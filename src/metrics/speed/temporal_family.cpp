@@ -126,7 +126,7 @@ class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
   Params params_;
   PictureFormat fmt_;
   speed::Geometry geometry_;
-  SequentialStages sequential_;  // extract()'s copy of the previous frame
+  SequentialStages sequential_;           // extract()'s copy of the previous frame
   std::vector<speed::ScoreResult> ring_;  // frame i's score at i % size
   std::vector<Lane> lanes_;
   unsigned frames_ = 0;  // frames finished so far = next index expected

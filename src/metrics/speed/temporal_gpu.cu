@@ -41,7 +41,8 @@ class SpeedTemporalTwin final : public gpu::Twin {
 
   Status init(const PictureFormat& fmt, unsigned slots, const gpu::Resources& res) override {
     VQX_ASSIGN_OR_RETURN(const Geometry g, temporal_geometry(fmt, params_));
-    VQX_RETURN_IF_ERROR(band_.init(g, params_, fmt.bpc, kTemporalPictures, slots, res, kFamily));
+    VQX_RETURN_IF_ERROR(
+        band_.allocate(g, params_, fmt.bpc, kTemporalPictures, slots, res, kFamily));
     row_bytes_ = std::size_t{fmt.width} * fmt.bytes_per_sample();
     rows_ = fmt.height;
     pitch_ = round_up(row_bytes_, kPitchAlign);
@@ -78,8 +79,8 @@ class SpeedTemporalTwin final : public gpu::Twin {
       VQX_RETURN_IF_ERROR(band_.launch(pictures, slot, s));
     }
     // This frame becomes the one the next frame reads.
-    VQX_RETURN_IF_ERROR(gpu::copy_rows_on_device_async(prev_ref_.get(), pitch_, ref.data,
-                                                       ref.pitch, row_bytes_, rows_, s));
+    VQX_RETURN_IF_ERROR(gpu::copy_rows_on_device_async(prev_ref_.get(), pitch_, ref.data, ref.pitch,
+                                                       row_bytes_, rows_, s));
     return gpu::copy_rows_on_device_async(prev_dis_.get(), pitch_, dis.data, dis.pitch, row_bytes_,
                                           rows_, s);
   }

@@ -78,11 +78,17 @@ struct HostPicture {
   const Plane* minus;  // or null
 };
 
-// The device side of one launch: the band-pass pictures (op_w x op_h each,
-// one after the other) and the kLowerEntries sums of each.
+// The device side of one launch, what the twin reads back: the band-pass
+// pictures (op_w x op_h each, one after the other), the kLowerEntries sums
+// of each, the pivots' verdicts and the blocks' variances; and the factors
+// Q^T and R of each.
 struct BandResults {
   std::vector<float> band;
   std::vector<double> sums;
+  std::vector<float> factors;
+  std::vector<int> verdicts;
+  std::vector<float> variance;
+  std::size_t blocks = 0;
 };
 
 template <typename Sample>
@@ -116,7 +122,30 @@ BandResults run_band(const std::vector<HostPicture>& pictures, const Geometry& g
   run_grid({n, 1, 1}, {speed::kStatsThreads, 1, 1}, [&] {
     speed::stats_kernel<speed::kStatsThreads>(out.band.data(), shape, out.sums.data());
   });
+  out.factors.assign(speed::kFactorFloats * n, -7.0F);
+  out.verdicts.assign(n, -7);
+  out.blocks = g.blocks();
+  out.variance.assign(out.blocks * n, -7.0F);
+  run_grid({n, 1, 1}, {speed::kQrThreads, 1, 1}, [&] {
+    speed::qr_kernel<speed::kQrThreads>(out.sums.data(), shape, out.factors.data(),
+                                        out.verdicts.data());
+  });
+  run_grid({ceil_div(g.blocks(), speed::kSolveThreads), n, 1}, {speed::kSolveThreads, 1, 1}, [&] {
+    speed::solve_kernel<speed::kSolveThreads>(out.band.data(), out.factors.data(), shape,
+                                              static_cast<int>(g.blocks_x),
+                                              static_cast<int>(g.blocks()), out.variance.data());
+  });
   return out;
+}
+
+// gpu_band.cu's fit(): picture k's fit on the host from what the device
+// read back.
+bool fit_on_host(const BandResults& r, unsigned k, speed::GsmFit& gsm, const Params& p,
+                 speed::BlockStats& out) {
+  const std::size_t floats = r.band.size() / r.verdicts.size();
+  return gsm.fit_solved(r.sums.data() + static_cast<std::size_t>(speed::kLowerEntries) * k,
+                        r.band.data() + floats * k, r.variance.data() + r.blocks * k,
+                        r.verdicts[k] != 0, static_cast<float>(p.sigma_nn), out);
 }
 
 BandResults band_on_host(const std::vector<HostPicture>& pictures, const Geometry& g,
@@ -209,20 +238,23 @@ std::string describe(const PictureFormat& fmt, const OptionMap& options) {
 
 // The band-pass pictures of single planes and of frame differences, every
 // depth, the prescale's four methods both ways and two kernel scales:
-// decimate_kernel and band_kernel against bandpass.cpp, bit for bit.
+// decimate_kernel and band_kernel against bandpass.cpp, stats_kernel's sums
+// against covariance.cpp's chains, qr_kernel's and solve_kernel's variances
+// against gsm.cpp's fit(), bit for bit; a flat picture's singular fit too.
 TEST(SpeedKernels, BandPassPicturesEqualTheCpuTwinBitForBit) {
   const std::vector<std::tuple<unsigned, unsigned, unsigned, OptionMap>> cases = {
       {80, 80, 8, {}},  // the smallest: one block
-      {163, 97, 10, {}},
-      {250, 181, 12, {{"speed_kernelscale", "0.5"}}},
-      {201, 170, 16, {{"speed_kernelscale", "3"}}},
-      {331, 200, 8, {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}},
-      {190, 140, 10, {{"speed_prescale", "1.7"}, {"speed_prescale_method", "nearest"}}},
-      {177, 151, 8, {{"speed_prescale", "0.8"}, {"speed_prescale_method", "bicubic"}}},
-      {120, 100, 12, {{"speed_prescale", "1.3"}, {"speed_prescale_method", "lanczos4"}}},
-      {300, 200, 9, {{"speed_prescale", "0.6"}, {"speed_prescale_method", "lanczos4"}}},
+      {420, 330, 10, {}},
+      {330, 250, 12, {{"speed_kernelscale", "0.5"}}},
+      {401, 330, 16, {{"speed_kernelscale", "3"}}},
+      {660, 400, 8, {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}},
+      {300, 250, 10, {{"speed_prescale", "1.7"}, {"speed_prescale_method", "nearest"}}},
+      {450, 420, 8, {{"speed_prescale", "0.8"}, {"speed_prescale_method", "bicubic"}}},
+      {300, 240, 12, {{"speed_prescale", "1.3"}, {"speed_prescale_method", "lanczos4"}}},
+      {600, 500, 9, {{"speed_prescale", "0.6"}, {"speed_prescale_method", "lanczos4"}}},
       {81, 83, 8, {{"speed_prescale", "1.0005"}}},  // within the tolerance: no prescale
   };
+  unsigned solved = 0;  // regular fits, whose QR solve counts
   for (const auto& [w, h, bpc, options] : cases) {
     const PictureFormat fmt = testutil::format(w, h, bpc, ChromaFormat::k444);
     const Params p = params_of(options, speed_temporal_family());
@@ -230,9 +262,18 @@ TEST(SpeedKernels, BandPassPicturesEqualTheCpuTwinBitForBit) {
     ASSERT_TRUE(g.ok()) << g.status().message();
     const Picture a = picture(fmt, 0, 12);
     const Picture b = picture(fmt, 1, 12);
-    const std::vector<HostPicture> pictures = {
-        {&a.plane(0), nullptr}, {&b.plane(1), nullptr}, {&a.plane(0), &b.plane(0)}};
+    const Picture flat = testutil::flat_picture(fmt, 3U << (bpc - 8), 9);  // singular
+    const std::vector<HostPicture> pictures = {{&a.plane(0), nullptr},
+                                               {&b.plane(1), nullptr},
+                                               {&a.plane(0), &b.plane(0)},
+                                               {&flat.plane(0), nullptr}};
     const BandResults gpu = band_on_host(pictures, *g, p, bpc);
+    speed::GsmFit gsm_gpu(*g);
+    speed::GsmFit gsm_cpu(*g);
+    speed::BlockStats gpu_stats;
+    speed::BlockStats cpu_stats;
+    gpu_stats.allocate(g->blocks());
+    cpu_stats.allocate(g->blocks());
     for (std::size_t k = 0; k < pictures.size(); ++k) {
       const std::vector<float> cpu = band_on_cpu(pictures[k], *g, p, bpc);
       const float* got = gpu.band.data() + cpu.size() * k;
@@ -253,8 +294,32 @@ TEST(SpeedKernels, BandPassPicturesEqualTheCpuTwinBitForBit) {
       speed::covariance_matrix(cpu.data(), g->op_w, g->sub_w, g->sub_h, cpu_cov);
       EXPECT_EQ(std::memcmp(from_sums.data(), cpu_cov.data(), sizeof cpu_cov), 0)
           << describe(fmt, options) << ", picture " << k;
+      // The QR solve's variances and the fit (gsm.cpp's fit() on the CPU's
+      // band-pass picture against fit_solved() on the kernels' results).
+      const bool cpu_ok = gsm_cpu.fit(cpu.data(), static_cast<float>(p.sigma_nn), cpu_stats);
+      const bool gpu_ok = fit_on_host(gpu, static_cast<unsigned>(k), gsm_gpu, p, gpu_stats);
+      EXPECT_EQ(cpu_ok, gpu_ok) << describe(fmt, options) << ", picture " << k;
+      if (k == 3) {
+        EXPECT_FALSE(cpu_ok) << describe(fmt, options) << ": a flat picture";
+      }
+      solved += cpu_ok ? 1U : 0U;
+      if (cpu_ok) {
+        EXPECT_EQ(std::memcmp(cpu_stats.variance.data(), gpu.variance.data() + gpu.blocks * k,
+                              gpu.blocks * sizeof(float)),
+                  0)
+            << describe(fmt, options) << ", picture " << k << ": the kernel's variances";
+      }
+      EXPECT_EQ(std::memcmp(cpu_stats.variance.data(), gpu_stats.variance.data(),
+                            gpu.blocks * sizeof(float)),
+                0)
+          << describe(fmt, options) << ", picture " << k;
+      EXPECT_EQ(std::memcmp(cpu_stats.entropy.data(), gpu_stats.entropy.data(),
+                            gpu.blocks * sizeof(float)),
+                0)
+          << describe(fmt, options) << ", picture " << k;
     }
   }
+  EXPECT_GE(solved, 15U);
 }
 
 // The sums' order matters: a chain in another order (columns first) gives
@@ -347,20 +412,14 @@ TEST(SpeedKernels, SpeedChromaThroughTheTwinsLaunchesEqualsTheCpuTwin) {
                                           {&dist.plane(2), nullptr}},
                                          *g, p, bpc);
     // gpu_band.cu's fit() and chroma_gpu.cu's collect().
-    speed::GsmFit gsm;
-    gsm.init(*g);
-    const std::size_t floats = std::size_t{g->op_w} * g->op_h;
-    const auto fit = [&](unsigned k, speed::BlockStats& stats) {
-      return gsm.fit_from_sums(gpu.sums.data() + static_cast<std::size_t>(speed::kLowerEntries) * k,
-                               gpu.band.data() + floats * k, static_cast<float>(p.sigma_nn), stats);
-    };
+    speed::GsmFit gsm(*g);
     speed::BlockStats a;
     speed::BlockStats b;
     a.allocate(g->blocks());
     b.allocate(g->blocks());
     const auto channel = [&](unsigned r, unsigned d) {
-      const bool ref_ok = fit(r, a);
-      const bool dis_ok = fit(d, b);
+      const bool ref_ok = fit_on_host(gpu, r, gsm, p, a);
+      const bool dis_ok = fit_on_host(gpu, d, gsm, p, b);
       return speed::pair_score(ref_ok, a, dis_ok, b, p, p.weight_var_mode);
     };
     const speed::ScoreResult u = channel(0, 1);
@@ -410,13 +469,11 @@ TEST(SpeedKernels, SpeedTemporalThroughTheTwinsLaunchesEqualsTheCpuTwin) {
     ASSERT_TRUE(ex->init(fmt).ok());
     testutil::MapWriter cpu;
     testutil::MapWriter gpu;
-    speed::GsmFit gsm;
-    gsm.init(*g);
+    speed::GsmFit gsm(*g);
     speed::BlockStats a;
     speed::BlockStats b;
     a.allocate(g->blocks());
     b.allocate(g->blocks());
-    const std::size_t floats = std::size_t{g->op_w} * g->op_h;
     for (unsigned f = 0; f < refs.size(); ++f) {
       ASSERT_TRUE(ex->extract(refs[f], dists[f], f, cpu).ok());
       speed::ScoreResult r;
@@ -425,11 +482,8 @@ TEST(SpeedKernels, SpeedTemporalThroughTheTwinsLaunchesEqualsTheCpuTwin) {
         const BandResults out = band_on_host(
             {{&refs[f - 1].plane(0), &refs[f].plane(0)}, {&dists[f - 1].plane(0), &minus}}, *g, p,
             bpc);
-        const bool ref_ok =
-            gsm.fit_from_sums(out.sums.data(), out.band.data(), static_cast<float>(p.sigma_nn), a);
-        const bool dis_ok =
-            gsm.fit_from_sums(out.sums.data() + speed::kLowerEntries, out.band.data() + floats,
-                              static_cast<float>(p.sigma_nn), b);
+        const bool ref_ok = fit_on_host(out, 0, gsm, p, a);
+        const bool dis_ok = fit_on_host(out, 1, gsm, p, b);
         r = speed::pair_score(ref_ok, a, dis_ok, b, p, 0);
       }
       speed::write_temporal(f, r, gpu);

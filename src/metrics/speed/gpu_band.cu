@@ -59,6 +59,8 @@ Status GpuBand::allocate(const Geometry& g, const Params& p, unsigned bpc, unsig
   decimate_name_ = family + " decimate_kernel";
   band_name_ = family + " band_kernel";
   stats_name_ = family + " stats_kernel";
+  qr_name_ = family + " qr_kernel";
+  solve_name_ = family + " solve_kernel";
   if (pictures > kMaxPictures) {
     return Error(Errc::kInternal, family + ": too many pictures for one launch");
   }
@@ -78,8 +80,16 @@ Status GpuBand::allocate(const Geometry& g, const Params& p, unsigned bpc, unsig
   VQX_ASSIGN_OR_RETURN(decimated_, gpu::DeviceBuffer<float>::allocate(floats));
   VQX_ASSIGN_OR_RETURN(band_, gpu::DeviceBuffer<float>::allocate(floats));
   VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<double>::allocate(sums));
+  VQX_ASSIGN_OR_RETURN(factors_, gpu::DeviceBuffer<float>::allocate(kFactorFloats * pictures));
+  VQX_ASSIGN_OR_RETURN(verdicts_, gpu::DeviceBuffer<int>::allocate(pictures));
+  VQX_ASSIGN_OR_RETURN(variance_,
+                       gpu::DeviceBuffer<float>::allocate(std::size_t{g.blocks()} * pictures));
   VQX_ASSIGN_OR_RETURN(band_results_, gpu::PinnedBuffer<float>::allocate(floats * slots));
   VQX_ASSIGN_OR_RETURN(sums_results_, gpu::PinnedBuffer<double>::allocate(sums * slots));
+  VQX_ASSIGN_OR_RETURN(verdict_results_,
+                       gpu::PinnedBuffer<int>::allocate(std::size_t{pictures} * slots));
+  VQX_ASSIGN_OR_RETURN(variance_results_,
+                       gpu::PinnedBuffer<float>::allocate(variance_.size() * slots));
   try {
     gsm_ = GsmFit(g);  // (not a call named init: tests/contract reads names)
   } catch (const std::bad_alloc&) {
@@ -111,10 +121,22 @@ Status GpuBand::launch_as(const FramePictures& pictures, unsigned slot, const gp
   stats_kernel<kStatsThreads>
       <<<pictures_, kStatsThreads, 0, s.handle()>>>(band_.get(), shape, sums_.get());
   VQX_RETURN_IF_ERROR(gpu::check_launch(stats_name_.c_str()));
+  qr_kernel<kQrThreads><<<pictures_, kQrThreads, 0, s.handle()>>>(sums_.get(), shape,
+                                                                  factors_.get(), verdicts_.get());
+  VQX_RETURN_IF_ERROR(gpu::check_launch(qr_name_.c_str()));
+  const auto blocks = static_cast<int>(g_.blocks());
+  const dim3 solve_grid(ceil_div(g_.blocks(), kSolveThreads), pictures_);
+  solve_kernel<kSolveThreads><<<solve_grid, kSolveThreads, 0, s.handle()>>>(
+      band_.get(), factors_.get(), shape, static_cast<int>(g_.blocks_x), blocks, variance_.get());
+  VQX_RETURN_IF_ERROR(gpu::check_launch(solve_name_.c_str()));
   VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(band_results_.get() + band_.size() * slot,
                                               band_.get(), band_.bytes(), s));
-  return gpu::copy_to_host_async(sums_results_.get() + sums_.size() * slot, sums_.get(),
-                                 sums_.bytes(), s);
+  VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(sums_results_.get() + sums_.size() * slot,
+                                              sums_.get(), sums_.bytes(), s));
+  VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(verdict_results_.get() + verdicts_.size() * slot,
+                                              verdicts_.get(), verdicts_.bytes(), s));
+  return gpu::copy_to_host_async(variance_results_.get() + variance_.size() * slot, variance_.get(),
+                                 variance_.bytes(), s);
 }
 
 Status GpuBand::launch(const FramePictures& pictures, unsigned slot, const gpu::Stream& s) {
@@ -126,7 +148,10 @@ bool GpuBand::fit(unsigned slot, unsigned k, BlockStats& out) {
   const float* band = band_results_.get() + band_.size() * slot + picture_floats_ * k;
   const double* sums =
       sums_results_.get() + sums_.size() * slot + static_cast<std::size_t>(kLowerEntries) * k;
-  return gsm_.fit_from_sums(sums, band, static_cast<float>(p_.sigma_nn), out);
+  const float* variance =
+      variance_results_.get() + variance_.size() * slot + std::size_t{g_.blocks()} * k;
+  const bool pivots_ok = verdict_results_[verdicts_.size() * slot + k] != 0;
+  return gsm_.fit_solved(sums, band, variance, pivots_ok, static_cast<float>(p_.sigma_nn), out);
 }
 
 }  // namespace vqx::speed

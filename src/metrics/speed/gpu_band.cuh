@@ -1,15 +1,18 @@
 // The device side that speed_chroma's and speed_temporal's twins share
-// (gpu_band.cu): for each frame, the band-pass pictures of up to four
-// pictures and the sums of their covariance matrices (gpu_kernels.cuh),
-// read back into a result slot; then, on the host, the CPU twin's own code
-// fits each picture (gsm.cpp: GsmFit::fit_from_sums) and scores the pairs
-// (score.cpp: pair_score).
+// (gpu_band.cu): for each frame, for up to four pictures, the band-pass
+// picture, the sums of its covariance matrix, the QR decomposition of that
+// and every block's variance estimate (gpu_kernels.cuh), read back into a
+// result slot with the pivots' verdicts; then, on the host, the CPU twin's
+// own code finishes each picture's fit (gsm.cpp: GsmFit::fit_solved: the
+// eigenvalues and the entropies) and scores the pairs (score.cpp:
+// pair_score).
 //
-// Buffers: the decimated and band-pass pictures and the sums on the device,
-// each written in full by its kernel before any kernel reads it (so there
-// is nothing to clear), and their copies in pinned memory, one per result
-// slot. The prescale's taps are a constant table (rescale.cpp's axis_taps()
-// for the columns and the rows), which the pipeline uploads before init().
+// Buffers: the decimated and band-pass pictures, the sums, the factors, the
+// verdicts and the variances on the device, each written in full by its
+// kernel before any kernel reads it (so there is nothing to clear), and
+// their copies in pinned memory, one per result slot. The prescale's taps are a constant table
+// (rescale.cpp's axis_taps() for the columns and the rows), which the pipeline uploads before
+// init().
 #pragma once
 
 #include <array>
@@ -73,6 +76,8 @@ class GpuBand {
   std::string decimate_name_;
   std::string band_name_;
   std::string stats_name_;
+  std::string qr_name_;
+  std::string solve_name_;
   FilterTaps antialias_{};  // taps.cpp's filters, as kernel arguments
   FilterTaps blur_{};
   // The prescale's table: its name and host bytes (tables()), then its
@@ -83,9 +88,15 @@ class GpuBand {
   gpu::DeviceBuffer<float> decimated_;
   gpu::DeviceBuffer<float> band_;
   gpu::DeviceBuffer<double> sums_;
-  gpu::PinnedBuffer<float> band_results_;   // per result slot
-  gpu::PinnedBuffer<double> sums_results_;  // per result slot
-  GsmFit gsm_;                              // the host's finish
+  gpu::DeviceBuffer<float> factors_;
+  gpu::DeviceBuffer<int> verdicts_;
+  gpu::DeviceBuffer<float> variance_;
+  // Per result slot:
+  gpu::PinnedBuffer<float> band_results_;
+  gpu::PinnedBuffer<double> sums_results_;
+  gpu::PinnedBuffer<int> verdict_results_;
+  gpu::PinnedBuffer<float> variance_results_;
+  GsmFit gsm_;  // the host's finish
 };
 
 }  // namespace vqx::speed

@@ -24,11 +24,21 @@
 //    sums of products of centred values (one thread each, in double, in
 //    row-major order from 0.0): covariance.cpp's chains exactly, one thread
 //    per chain, so that every sum has the CPU's one order.
-// The host reads back the band-pass pictures and the sums and finishes with
-// the CPU's own code (gsm.cpp: fit_from_sums; score.cpp: pair_score).
+//  * qr_kernel: one block per picture: the covariance matrix from the sums
+//    (covariance_from_sums()'s entries), then linalg.cpp's Householder QR
+//    decomposition, each matrix entry by one thread, each product's sum
+//    and each norm in linalg.cpp's order; Q^T, R and the pivots' verdict.
+//  * solve_kernel: one thread per 5x5 block: Q^T y, the back substitution
+//    and the variance estimate, each chain in linalg.cpp's and gsm.cpp's
+//    order.
+// The host reads back the sums (for the eigenvalues: linalg.cpp's own
+// symmetric_eigenvalues() on the host), the verdict, the variances and the
+// band-pass pictures (for a singular fit's zero solution), and finishes with
+// the CPU's own code (gsm.cpp: GsmFit::fit_solved; score.cpp: pair_score).
 // No atomics: every value is computed by one thread in one fixed order.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -288,6 +298,163 @@ __global__ void __launch_bounds__(Threads)
     }
   }
   sums[static_cast<std::size_t>(kLowerEntries) * blockIdx.x + static_cast<std::size_t>(t)] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// The solve: linalg.cpp's QR decomposition of the covariance matrix and its
+// application to every block (gsm.cpp's variances)
+
+// A block per picture; each thread takes every kQrThreads-th entry of the
+// 25x25 matrices.
+inline constexpr unsigned kQrThreads = 128;
+inline constexpr std::size_t kMatrixFloats = std::size_t{kBlockElems} * kBlockElems;
+// What qr_kernel leaves per picture: Q^T, then R (row-major); and apart,
+// the pivots' verdict (1: no |R_ii| below kEigenEps).
+inline constexpr std::size_t kFactorFloats = 2 * kMatrixFloats;
+
+__device__ inline int entry(int i, int j) { return i * static_cast<int>(kBlockElems) + j; }
+
+// linalg.cpp's sqrt_to_float(): the double square root (correctly rounded
+// on the device as on the CPU), rounded to float.
+__device__ inline float root_to_float(float v) {
+  return static_cast<float>(sqrt(static_cast<double>(v)));
+}
+
+// Entry (i, j) of x y for 25x25 row-major x and y: linalg.cpp's multiply(),
+// a float sum over k in order from 0.
+__device__ inline float product_entry(const float* x, const float* y, int i, int j) {
+  float sum = 0.0F;
+  for (int k = 0; k < static_cast<int>(kBlockElems); ++k) sum += x[entry(i, k)] * y[entry(k, j)];
+  return sum;
+}
+
+// householder_qr(): the accumulated reflectors Q^T and R = Q^T a of the
+// covariance matrix a (from the sums, as covariance_from_sums()), step by
+// step as linalg.cpp takes them: each matrix entry by one thread, each
+// chain (the products' sums, the norms) in linalg.cpp's order.
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+    qr_kernel(const double* sums, BandShape g, float* factors, int* verdicts) {
+  constexpr int n = static_cast<int>(kBlockElems);
+  constexpr int entries = n * n;
+  constexpr int per_thread = (entries + Threads - 1) / Threads;
+  __shared__ float s_a[kMatrixFloats];
+  __shared__ float s_z[kMatrixFloats];
+  __shared__ float s_h[kMatrixFloats];
+  __shared__ float s_qt[kMatrixFloats];
+  __shared__ float s_v[kBlockElems];
+  __shared__ float s_length;
+  const int t = static_cast<int>(threadIdx.x);
+  const double* lower = sums + static_cast<std::size_t>(kLowerEntries) * blockIdx.x;
+  const auto count = static_cast<unsigned>(g.sub_w * g.sub_h);
+  for (int e = t; e < entries; e += Threads) {
+    const int i = e / n;
+    const int j = e % n;
+    const float c = covariance_entry(lower[i >= j ? lower_index(i, j) : lower_index(j, i)], count);
+    s_a[e] = c;
+    s_z[e] = c;
+    s_qt[e] = i == j ? 1.0F : 0.0F;
+  }
+  __syncthreads();
+  for (int k = 0; k < n - 1; ++k) {
+    // The leading k rows and columns of the running product become I's.
+    for (int e = t; e < entries; e += Threads) {
+      const int i = e / n;
+      const int j = e % n;
+      if (i < k || j < k) s_z[e] = i == j ? 1.0F : 0.0F;
+    }
+    __syncthreads();
+    if (t < n) s_v[t] = s_z[entry(t, k)];
+    __syncthreads();
+    if (t == 0) {
+      const float norm = root_to_float(squares_sum(s_v));
+      s_v[k] += static_cast<float>(sign_of(s_a[entry(k, k)])) * norm;
+      s_length = root_to_float(squares_sum(s_v));
+    }
+    __syncthreads();
+    if (t < n) s_v[t] /= s_length;
+    __syncthreads();
+    for (int e = t; e < entries; e += Threads) {
+      s_h[e] = reflector_entry(s_v[e / n], s_v[e % n], e / n == e % n);
+    }
+    __syncthreads();
+    float z[per_thread];
+    float qt[per_thread];
+    for (int m = 0, e = t; e < entries; ++m, e += Threads) {
+      z[m] = product_entry(s_h, s_z, e / n, e % n);
+      qt[m] = product_entry(s_h, s_qt, e / n, e % n);
+    }
+    __syncthreads();
+    for (int m = 0, e = t; e < entries; ++m, e += Threads) {
+      s_z[e] = z[m];
+      s_qt[e] = qt[m];
+    }
+    __syncthreads();
+  }
+  float* out = factors + kFactorFloats * blockIdx.x;
+  for (int e = t; e < entries; e += Threads) {
+    out[e] = s_qt[e];
+    const float r = product_entry(s_qt, s_a, e / n, e % n);
+    out[kMatrixFloats + static_cast<std::size_t>(e)] = r;
+    s_h[e] = r;
+  }
+  __syncthreads();
+  if (t == 0) {
+    // apply_qr()'s check, from the bottom row up.
+    bool ok = true;
+    for (int d = n - 1; d >= 0 && ok; --d) {
+      ok = !(static_cast<double>(fabsf(s_h[entry(d, d)])) < kEigenEps);
+    }
+    verdicts[blockIdx.x] = ok ? 1 : 0;
+  }
+}
+
+inline constexpr unsigned kSolveThreads = 64;
+
+// One thread per 5x5 block (blockIdx.y: the picture): the block's samples y
+// (gsm.cpp's gather_blocks()), Q^T y and the back substitution (apply_qr():
+// each a float chain in its order), then the variance estimate, the terms
+// y_p x_p / 25 added from p = 0 (gsm.cpp: variances()). Meaningful only
+// where qr_kernel's verdict is 1; the host uses the zero solution
+// otherwise, as the CPU does.
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+    solve_kernel(const float* band, const float* factors, BandShape g, int blocks_x, int blocks,
+                 float* variance) {
+  constexpr int n = static_cast<int>(kBlockElems);
+  const int block = static_cast<int>(kBlock);
+  __shared__ float s_qt[kMatrixFloats];
+  __shared__ float s_r[kMatrixFloats];
+  const float* f = factors + kFactorFloats * blockIdx.y;
+  for (int e = static_cast<int>(threadIdx.x); e < n * n; e += Threads) {
+    s_qt[e] = f[e];
+    s_r[e] = f[kMatrixFloats + static_cast<std::size_t>(e)];
+  }
+  __syncthreads();
+  const int b = static_cast<int>(blockIdx.x * Threads + threadIdx.x);
+  if (b >= blocks) return;
+  const float* picture = band + g.picture_floats * blockIdx.y;
+  const int by = b / blocks_x;
+  const int bx = b % blocks_x;
+  float y[kBlockElems];
+  for (int p = 0; p < n; ++p) {
+    y[p] = picture[(by * block + p / block) * g.op_w + bx * block + p % block];
+  }
+  float qtb[kBlockElems];
+  for (int r = 0; r < n; ++r) {
+    float sum = 0.0F;
+    for (int k = 0; k < n; ++k) sum += s_qt[entry(r, k)] * y[k];
+    qtb[r] = sum;
+  }
+  float x[kBlockElems];
+  for (int r = n - 1; r >= 0; --r) {
+    float xr = qtb[r];
+    for (int k = r + 1; k < n; ++k) xr -= x[k] * s_r[entry(r, k)];
+    x[r] = xr / s_r[entry(r, r)];
+  }
+  float s = variance_term(x[0], y[0]);
+  for (int p = 1; p < n; ++p) s += variance_term(x[p], y[p]);
+  variance[static_cast<std::size_t>(blocks) * blockIdx.y + static_cast<std::size_t>(b)] = s;
 }
 
 }  // namespace vqx::speed

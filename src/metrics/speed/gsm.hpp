@@ -35,12 +35,18 @@ class GsmFit {
   // libvmaf.
   bool fit(const float* band, float sigma_nn, BlockStats& out);
   // The same, with the covariance matrix's sums of products (`lower`:
-  // kLowerEntries of them, packed by lower_index(), pointwise.hpp) computed
-  // elsewhere: the GPU twins' host finish, whose sums come from the device.
-  bool fit_from_sums(const double* lower, const float* band, float sigma_nn, BlockStats& out);
+  // kLowerEntries of them, packed by lower_index(), pointwise.hpp) and the
+  // blocks' variances computed elsewhere (the GPU twins' device: `variance`,
+  // one per block, valid when `pivots_ok`, i.e. when no pivot of the QR
+  // solve was below kEigenEps); `band` gives the blocks when the fit is
+  // singular (a zero solution, as fit()).
+  bool fit_solved(const double* lower, const float* band, const float* variance, bool pivots_ok,
+                  float sigma_nn, BlockStats& out);
 
  private:
-  bool fit_covariance(const float* band, float sigma_nn, BlockStats& out);
+  static bool regular(const Vector& eigen);  // no eigenvalue below kEigenEps
+  void variances(BlockStats& out) const;     // from solution_ and neighbourhoods_
+  void entropies(const Vector& eigen, float sigma_nn, BlockStats& out) const;
   void gather_blocks(const float* band);
 
   Geometry g_;

@@ -63,6 +63,36 @@ constexpr float covariance_entry(double sum, unsigned count) {
   return static_cast<float>(sum / static_cast<double>(count));
 }
 
+// A block's variance estimate s = y' K^-1 y / 25 (gsm.cpp), term by term:
+// x = K^-1 y's entry p times y's, over 25, rounded to float (the terms added
+// in order from p = 0).
+constexpr float variance_term(float x, float y) {
+  return (x * y) / static_cast<float>(kBlockElems);
+}
+
+// The 25x25 QR decomposition's arithmetic (linalg.cpp: householder_qr;
+// the GPU twins' qr_kernel):
+// the sign libvmaf's solvers take (speed.c): 0 counts as positive;
+constexpr int sign_of(float x) { return x >= 0 ? 1 : -1; }
+// the float sum of squares of the kN entries of a vector, in order from 0
+// (its norm is the float of the double square root of this);
+constexpr float squares_sum(const float* v) {
+  float sum = 0;
+  for (unsigned i = 0; i < kBlockElems; ++i) {
+    sum += v[i] * v[i];
+  }
+  return sum;
+}
+// entry (i, j) of the reflector I - 2 v v': -2 v_i v_j, plus 1 on the
+// diagonal.
+constexpr float reflector_entry(float vi, float vj, bool diagonal) {
+  float h = -2 * vi * vj;
+  if (diagonal) {
+    h += 1;
+  }
+  return h;
+}
+
 // The entries (p, q), q <= p, of the 25x25 covariance matrix, packed row
 // by row: (p, q) at p (p + 1) / 2 + q.
 inline constexpr int kLowerEntries = static_cast<int>(kBlockElems * (kBlockElems + 1) / 2);

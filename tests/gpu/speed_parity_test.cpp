@@ -101,7 +101,7 @@ TEST(GpuParity, SpeedTwinsRefuseWhatTheCpuRefuses) {
       {"speed_temporal", {79, 200, 8, ChromaFormat::k420}},
       {"speed_temporal=speed_prescale=0.5", {150, 300, 10, ChromaFormat::k420}},
       {"speed_chroma", {159, 400, 8, ChromaFormat::k420}},  // chroma 79 wide
-      {"speed_chroma", {200, 100, 8, ChromaFormat::k444}},
+      {"speed_chroma", {200, 79, 8, ChromaFormat::k444}},
       {"speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear",
        {260, 260, 12, ChromaFormat::k420}},
   };

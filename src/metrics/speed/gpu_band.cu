@@ -76,20 +76,15 @@ Status GpuBand::allocate(const Geometry& g, const Params& p, unsigned bpc, unsig
   }
   picture_floats_ = std::size_t{g.op_w} * g.op_h;
   const std::size_t floats = picture_floats_ * pictures;
-  const std::size_t sums = static_cast<std::size_t>(kLowerEntries) * pictures;
+  layout_.band = sizeof(double) * static_cast<std::size_t>(kLowerEntries) * pictures;
+  layout_.variance = layout_.band + sizeof(float) * floats;
+  layout_.verdicts = layout_.variance + sizeof(float) * g.blocks() * pictures;
+  layout_.bytes = round_up(layout_.verdicts + sizeof(int) * pictures, sizeof(double));
   VQX_ASSIGN_OR_RETURN(decimated_, gpu::DeviceBuffer<float>::allocate(floats));
-  VQX_ASSIGN_OR_RETURN(band_, gpu::DeviceBuffer<float>::allocate(floats));
-  VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<double>::allocate(sums));
   VQX_ASSIGN_OR_RETURN(factors_, gpu::DeviceBuffer<float>::allocate(kFactorFloats * pictures));
-  VQX_ASSIGN_OR_RETURN(verdicts_, gpu::DeviceBuffer<int>::allocate(pictures));
-  VQX_ASSIGN_OR_RETURN(variance_,
-                       gpu::DeviceBuffer<float>::allocate(std::size_t{g.blocks()} * pictures));
-  VQX_ASSIGN_OR_RETURN(band_results_, gpu::PinnedBuffer<float>::allocate(floats * slots));
-  VQX_ASSIGN_OR_RETURN(sums_results_, gpu::PinnedBuffer<double>::allocate(sums * slots));
-  VQX_ASSIGN_OR_RETURN(verdict_results_,
-                       gpu::PinnedBuffer<int>::allocate(std::size_t{pictures} * slots));
-  VQX_ASSIGN_OR_RETURN(variance_results_,
-                       gpu::PinnedBuffer<float>::allocate(variance_.size() * slots));
+  VQX_ASSIGN_OR_RETURN(results_, gpu::DeviceBuffer<unsigned char>::allocate(layout_.bytes));
+  VQX_ASSIGN_OR_RETURN(readback_,
+                       gpu::PinnedBuffer<unsigned char>::allocate(layout_.bytes * slots));
   try {
     gsm_ = GsmFit(g);  // (not a call named init: tests/contract reads names)
   } catch (const std::bad_alloc&) {
@@ -115,28 +110,23 @@ Status GpuBand::launch_as(const FramePictures& pictures, unsigned slot, const gp
   decimate_kernel<Sample>
       <<<grid, kBandThreads, 0, s.handle()>>>(in, r, antialias_, shape, decimated_.get());
   VQX_RETURN_IF_ERROR(gpu::check_launch(decimate_name_.c_str()));
+  unsigned char* out = results_.get();
+  float* band = part<float>(out, layout_.band);
+  double* sums = part<double>(out, 0);
   band_kernel<kBandThreads>
-      <<<grid, kBandThreads, 0, s.handle()>>>(decimated_.get(), blur_, shape, band_.get());
+      <<<grid, kBandThreads, 0, s.handle()>>>(decimated_.get(), blur_, shape, band);
   VQX_RETURN_IF_ERROR(gpu::check_launch(band_name_.c_str()));
-  stats_kernel<kStatsThreads>
-      <<<pictures_, kStatsThreads, 0, s.handle()>>>(band_.get(), shape, sums_.get());
+  stats_kernel<kStatsThreads><<<pictures_, kStatsThreads, 0, s.handle()>>>(band, shape, sums);
   VQX_RETURN_IF_ERROR(gpu::check_launch(stats_name_.c_str()));
-  qr_kernel<kQrThreads><<<pictures_, kQrThreads, 0, s.handle()>>>(sums_.get(), shape,
-                                                                  factors_.get(), verdicts_.get());
+  qr_kernel<kQrThreads><<<pictures_, kQrThreads, 0, s.handle()>>>(sums, shape, factors_.get(),
+                                                                  part<int>(out, layout_.verdicts));
   VQX_RETURN_IF_ERROR(gpu::check_launch(qr_name_.c_str()));
-  const auto blocks = static_cast<int>(g_.blocks());
   const dim3 solve_grid(ceil_div(g_.blocks(), kSolveThreads), pictures_);
   solve_kernel<kSolveThreads><<<solve_grid, kSolveThreads, 0, s.handle()>>>(
-      band_.get(), factors_.get(), shape, static_cast<int>(g_.blocks_x), blocks, variance_.get());
+      band, factors_.get(), shape, static_cast<int>(g_.blocks_x), static_cast<int>(g_.blocks()),
+      part<float>(out, layout_.variance));
   VQX_RETURN_IF_ERROR(gpu::check_launch(solve_name_.c_str()));
-  VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(band_results_.get() + band_.size() * slot,
-                                              band_.get(), band_.bytes(), s));
-  VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(sums_results_.get() + sums_.size() * slot,
-                                              sums_.get(), sums_.bytes(), s));
-  VQX_RETURN_IF_ERROR(gpu::copy_to_host_async(verdict_results_.get() + verdicts_.size() * slot,
-                                              verdicts_.get(), verdicts_.bytes(), s));
-  return gpu::copy_to_host_async(variance_results_.get() + variance_.size() * slot, variance_.get(),
-                                 variance_.bytes(), s);
+  return gpu::copy_to_host_async(readback_.get() + layout_.bytes * slot, out, layout_.bytes, s);
 }
 
 Status GpuBand::launch(const FramePictures& pictures, unsigned slot, const gpu::Stream& s) {
@@ -145,12 +135,11 @@ Status GpuBand::launch(const FramePictures& pictures, unsigned slot, const gpu::
 }
 
 bool GpuBand::fit(unsigned slot, unsigned k, BlockStats& out) {
-  const float* band = band_results_.get() + band_.size() * slot + picture_floats_ * k;
-  const double* sums =
-      sums_results_.get() + sums_.size() * slot + static_cast<std::size_t>(kLowerEntries) * k;
-  const float* variance =
-      variance_results_.get() + variance_.size() * slot + std::size_t{g_.blocks()} * k;
-  const bool pivots_ok = verdict_results_[verdicts_.size() * slot + k] != 0;
+  unsigned char* in = readback_.get() + layout_.bytes * slot;
+  const double* sums = part<double>(in, 0) + static_cast<std::size_t>(kLowerEntries) * k;
+  const float* band = part<float>(in, layout_.band) + picture_floats_ * k;
+  const float* variance = part<float>(in, layout_.variance) + std::size_t{g_.blocks()} * k;
+  const bool pivots_ok = part<int>(in, layout_.verdicts)[k] != 0;
   return gsm_.fit_solved(sums, band, variance, pivots_ok, static_cast<float>(p_.sigma_nn), out);
 }
 

@@ -9,8 +9,9 @@
 //
 // Buffers: the decimated and band-pass pictures, the sums, the factors, the
 // verdicts and the variances on the device, each written in full by its
-// kernel before any kernel reads it (so there is nothing to clear), and
-// their copies in pinned memory, one per result slot. The prescale's taps are a constant table
+// kernel before any kernel reads it (so there is nothing to clear); what the
+// host reads back is in one device buffer, copied with one readback into
+// pinned memory, one copy per result slot. The prescale's taps are a constant table
 // (rescale.cpp's axis_taps() for the columns and the rows), which the pipeline uploads before
 // init().
 #pragma once
@@ -85,18 +86,26 @@ class GpuBand {
   std::string table_;
   std::vector<unsigned char> table_bytes_;
   const unsigned char* table_on_device_ = nullptr;
+  // What the host reads back, in one buffer (one copy a frame): the sums
+  // (doubles, first), the band-pass pictures, the variances, the verdicts;
+  // byte offsets.
+  struct Results {
+    std::size_t band = 0;
+    std::size_t variance = 0;
+    std::size_t verdicts = 0;
+    std::size_t bytes = 0;
+  };
+  template <typename T>
+  static T* part(unsigned char* base, std::size_t offset) {
+    return reinterpret_cast<T*>(base + offset);
+  }
+
   gpu::DeviceBuffer<float> decimated_;
-  gpu::DeviceBuffer<float> band_;
-  gpu::DeviceBuffer<double> sums_;
   gpu::DeviceBuffer<float> factors_;
-  gpu::DeviceBuffer<int> verdicts_;
-  gpu::DeviceBuffer<float> variance_;
-  // Per result slot:
-  gpu::PinnedBuffer<float> band_results_;
-  gpu::PinnedBuffer<double> sums_results_;
-  gpu::PinnedBuffer<int> verdict_results_;
-  gpu::PinnedBuffer<float> variance_results_;
-  GsmFit gsm_;  // the host's finish
+  Results layout_;
+  gpu::DeviceBuffer<unsigned char> results_;
+  gpu::PinnedBuffer<unsigned char> readback_;  // layout_.bytes per result slot
+  GsmFit gsm_;                                 // the host's finish
 };
 
 }  // namespace vqx::speed

@@ -26,15 +26,17 @@ std::string describe(const PictureFormat& f, const std::string& content) {
          "-bit chroma " + std::to_string(static_cast<int>(f.chroma)) + " " + content;
 }
 
-// The vmaf_v1.0.16 models (speed_chroma with their options, adm, motion;
-// cambi on the CPU).
+// Every vmaf_v1.0.16 and _hfr model (speed_chroma with their options, adm,
+// motion; cambi on the CPU).
 std::vector<std::string> v1016_models() {
   return {"version=vmaf_v1.0.16_3d0h:name=m3d0h",
           "version=vmaf_v1.0.16_3d0h_2160:name=m3d0h_2160",
           "version=vmaf_v1.0.16_5d0h:name=m5d0h",
           "version=vmaf_v1.0.16_1d5h_2160:name=m1d5h_2160",
           "version=vmaf_v1.0.16_hfr_3d0h:name=hfr3d0h",
-          "version=vmaf_v1.0.16_hfr_5d0h:name=hfr5d0h"};
+          "version=vmaf_v1.0.16_hfr_3d0h_2160:name=hfr3d0h_2160",
+          "version=vmaf_v1.0.16_hfr_5d0h:name=hfr5d0h",
+          "version=vmaf_v1.0.16_hfr_1d5h_2160:name=hfr1d5h_2160"};
 }
 
 // Every SpEED variant that takes the pictures, in one context, on the CPU

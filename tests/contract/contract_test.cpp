@@ -91,6 +91,18 @@ TEST(Contract, TheSsimTwinSourcesAreChecked) {
   }
 }
 
+// Every source of the SpEED twins is read by the check (issue 13).
+TEST(Contract, TheSpeedTwinSourcesAreChecked) {
+  const auto files = gpu_sources(VQX_SOURCE_DIR);
+  for (const char* want : {"src/metrics/speed/gpu.hpp", "src/metrics/speed/chroma_gpu.cu",
+                           "src/metrics/speed/temporal_gpu.cu", "src/metrics/speed/gpu_band.cu",
+                           "src/metrics/speed/gpu_band.cuh", "src/metrics/speed/gpu_kernels.cuh"}) {
+    bool found = false;
+    for (const auto& f : files) found = found || f.path == want;
+    EXPECT_TRUE(found) << want << " is not among the checked GPU sources";
+  }
+}
+
 TEST(Contract, DeviceCodeIsOnlyInTheCheckedSources) {
   const auto others = other_sources(VQX_SOURCE_DIR);
   ASSERT_GE(others.size(), 100U);

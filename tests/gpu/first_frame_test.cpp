@@ -4,9 +4,10 @@
 // process: a context at 640x360 scores and is closed (or stays open), then
 // a context at 3840x2160 scores; its values must equal the CPU's. A
 // recycled device allocation that still held the small context's sums, or
-// a clear queued before the upload, shows here. Motion, stateful, scores
-// two frames in each context: its first frame is 0 by definition, and its
-// state buffer is what a recycled allocation would corrupt.
+// a clear queued before the upload, shows here. Motion and speed_temporal,
+// stateful, score two frames in each context: their first frame is 0 by
+// definition, and their kept frames are what a recycled allocation would
+// corrupt.
 #include <cstdio>
 #include <map>
 
@@ -29,12 +30,16 @@ const std::map<std::string, std::string>& specs() {
       {"float_moment", "float_moment"},
       {"float_ssim", "float_ssim=enable_lcs=true"},
       {"float_ms_ssim", "float_ms_ssim=enable_lcs=true"},
+      {"speed_chroma",
+       "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5"},
+      {"speed_temporal", "speed_temporal=speed_use_ref_diff=true"},
   };
   return kSpecs;
 }
 
 std::string spec() { return specs().at(g_feature); }
-unsigned frames() { return g_feature == "motion" ? 2 : 1; }
+// Temporal twins score two frames in each context.
+unsigned frames() { return g_feature == "motion" || g_feature == "speed_temporal" ? 2 : 1; }
 
 Video small_video() {
   return make_video({640, 360, 8, ChromaFormat::k420}, Content::kNoise, frames(), 60, 11);

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <random>
 
+#include "core/feature_spec.hpp"
 #include "gpu/pipeline.hpp"
+#include "metrics/registry.hpp"
 #include "metrics/ssim/geometry.hpp"
 
 namespace vqx::gputest {
@@ -168,8 +170,9 @@ namespace {
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 bool has_twin(const std::string& metric) {
-  for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
-                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim"}) {
+  for (const char* p :
+       {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_", "float_psnr",
+        "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma", "speed_temporal"}) {
     if (starts_with(metric, p)) return true;
   }
   return false;
@@ -177,7 +180,8 @@ bool has_twin(const std::string& metric) {
 
 // Float features whose twins are bit-identical (docs/gpu.md).
 bool bit_identical_float(const std::string& metric) {
-  return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim");
+  return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
+         starts_with(metric, "speed_");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -232,25 +236,50 @@ void expect_identical(const Run& a, const Run& b, const std::string& what) {
 }
 
 std::vector<std::string> twin_features() {
-  return {"vif",
-          "vif=vif_enhn_gain_limit=1.0:debug=true",
-          "vif=vif_skip_scale0=true:debug=true",
-          "adm=debug=true",
-          "adm=adm_enhn_gain_limit=1.0",
+  return {"vif", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_skip_scale0=true:debug=true",
+          "adm=debug=true", "adm=adm_enhn_gain_limit=1.0",
           "adm=adm_csf_mode=1:adm_norm_view_dist=4.5",
-          "adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true",
-          "motion=debug=true",
+          "adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true", "motion=debug=true",
           "motion=motion_five_frame_window=true:motion_moving_average=true",
-          "motion=motion_force_zero=true",
-          "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
-          "psnr",
-          "psnr=enable_mse=true:enable_apsnr=true",
-          "float_psnr",
-          "float_moment",
-          "float_ssim",
-          "float_ssim=enable_lcs=true",
-          "float_ms_ssim",
-          "float_ms_ssim=enable_lcs=true"};
+          "motion=motion_force_zero=true", "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
+          "psnr", "psnr=enable_mse=true:enable_apsnr=true", "float_psnr", "float_moment",
+          "float_ssim", "float_ssim=enable_lcs=true", "float_ms_ssim",
+          "float_ms_ssim=enable_lcs=true", "speed_chroma",
+          // vmaf_v1.0.16_3d0h's options, then _3d0h_2160's prescale
+          "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+          "speed_weight_var_mode=5:speed_max_val=45.0",
+          "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=6",
+          "speed_temporal",
+          "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
+          "speed_prescale_method=bicubic"};
+}
+
+std::vector<std::vector<std::string>> speed_feature_groups() {
+  // Every option of both families; each variant writes names of its own
+  // (every SpEED option renames the outputs), so one context holds them.
+  return {
+      {"speed_chroma",
+       "speed_chroma=speed_weight_var_mode=1:speed_max_val=0.5",
+       "speed_chroma=speed_weight_var_mode=2:speed_sigma_nn=0.5",
+       "speed_chroma=speed_weight_var_mode=3:speed_nn_floor=0.3",
+       "speed_chroma=speed_weight_var_mode=4:speed_kernelscale=1.5",
+       "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+       "speed_weight_var_mode=5:speed_max_val=45.0",
+       "speed_chroma=speed_weight_var_mode=6:speed_kernelscale=0.5",
+       "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
+       "speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear",
+       "speed_chroma=speed_prescale=1.5:speed_prescale_method=nearest",
+       "speed_chroma=speed_prescale=0.8:speed_prescale_method=bicubic",
+       "speed_chroma=speed_prescale=1.25:speed_prescale_method=lanczos4",
+       "speed_temporal",
+       "speed_temporal=speed_use_ref_diff=true",
+       "speed_temporal=speed_sigma_nn=1.0:speed_nn_floor=0.5:speed_max_val=2",
+       "speed_temporal=speed_kernelscale=3",
+       "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear",
+       "speed_temporal=speed_prescale=2.0:speed_prescale_method=nearest",
+       "speed_temporal=speed_prescale=0.7:speed_prescale_method=bicubic:speed_use_ref_diff=true",
+       "speed_temporal=speed_prescale=0.9:speed_prescale_method=lanczos4"},
+  };
 }
 
 std::vector<std::vector<std::string>> ssim_feature_groups() {
@@ -275,6 +304,19 @@ std::vector<std::vector<std::string>> twin_features_apart() {
 }
 
 bool fits(const std::string& spec, const PictureFormat& fmt) {
+  if (starts_with(spec, "speed_") || starts_with(spec, "cambi")) {
+    // The family's own check, on the format the family sees (a context
+    // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
+    PictureFormat seen = fmt;
+    if (!starts_with(spec, "speed_temporal") && seen.chroma == ChromaFormat::k400) {
+      seen.chroma = ChromaFormat::k420;
+    }
+    auto req = parse_feature_spec(spec);
+    const ExtractorFamily* family = req.ok() ? find_family(req->name) : nullptr;
+    if (family == nullptr) return false;
+    auto s = family->make_spec(req->options);
+    return s.ok() && s->make()->init(seen).ok();
+  }
   if (starts_with(spec, "float_ms_ssim")) {
     return ssim::check_ms_ssim_size(fmt.width, fmt.height).ok();
   }

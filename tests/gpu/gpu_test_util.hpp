@@ -98,9 +98,15 @@ std::vector<std::string> twin_models();
 // The float_ssim and float_ms_ssim variants: every option and every
 // output, grouped by context as twin_features_apart() is.
 std::vector<std::vector<std::string>> ssim_feature_groups();
+// The speed_chroma and speed_temporal variants: every option of each (one
+// context holds them all: every SpEED option renames the outputs).
+std::vector<std::vector<std::string>> speed_feature_groups();
 // Whether a feature request takes pictures of `fmt` (float_ms_ssim needs
-// 176 samples per side, float_ssim its window after subsampling; the
-// others take every size the GPU tests use).
+// 176 samples per side, float_ssim its window after subsampling; SpEED
+// (one 5x5 block after decimating by 16: 80x80 luma for speed_temporal,
+// 80x80 chroma for speed_chroma, each scaled by the prescale) and cambi are
+// asked through their CPU extractors' own checks; the others take every size
+// the GPU tests use).
 bool fits(const std::string& spec, const PictureFormat& fmt);
 // The contexts that together score every twin variant that fits `fmt`:
 // twin_features() with twin_models(), then each group of

@@ -43,6 +43,21 @@ TEST(TwinList, FloatSsimAndMsSsimHaveTwinsInAGpuBuild) {
   if (backend == nullptr) std::printf("no GPU backend in this build: every feature is cpu only\n");
 }
 
+TEST(TwinList, SpeedChromaAndSpeedTemporalHaveTwinsInAGpuBuild) {
+  const char* backend = gpu::compiled_backend();
+  unsigned seen = 0;
+  for (const FeatureInfo& f : list_features()) {
+    if (f.name != "speed_chroma" && f.name != "speed_temporal") continue;
+    ++seen;
+    if (backend == nullptr) {
+      EXPECT_EQ(f.backends, std::vector<std::string>{"cpu"}) << f.name;
+    } else {
+      EXPECT_EQ(f.backends, (std::vector<std::string>{"cpu", backend})) << f.name;
+    }
+  }
+  EXPECT_EQ(seen, 2U);
+}
+
 TEST(TwinList, EveryTwinHasItsGpuTests) {
   const std::set<std::string> twins = families_with_twins();
   if (gpu::compiled_backend() == nullptr) {

@@ -11,36 +11,16 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <barrier>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <vector>
 
-// ---------------------------------------------------------------------------
-// What nvcc and hipcc provide, for host threads
-
-struct dim3 {
-  unsigned x = 1;
-  unsigned y = 1;
-  unsigned z = 1;
-};
-thread_local dim3 threadIdx;
-thread_local dim3 blockIdx;
-thread_local std::barrier<>* t_block_barrier = nullptr;
-inline void __syncthreads() { t_block_barrier->arrive_and_wait(); }
-#define __global__
-#define __device__
-#define __launch_bounds__(...)
-// One array per kernel instantiation, which a block's threads share; the
-// blocks run one after the other.
-#define __shared__ static
-
+#include "gpu_on_host.hpp"  // before the kernels: what nvcc and hipcc provide
 #include "metrics/families.hpp"
 #include "metrics/ssim/decimate.hpp"
 #include "metrics/ssim/geometry.hpp"
@@ -63,33 +43,7 @@ using ssim::RowSource;
 using ssim::Size;
 using ssim::WindowMeans;
 
-// Runs `kernel()` as a grid of blocks of `block.x * block.y` threads: one
-// host thread per GPU thread of a block, the blocks one after the other (a
-// barrier between them). Every thread reaches every barrier, as CUDA
-// requires of __syncthreads.
-template <typename Kernel>
-void run_grid(dim3 grid, dim3 block, const Kernel& kernel) {
-  const unsigned threads = block.x * block.y;
-  std::barrier<> barrier(threads);
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (unsigned ty = 0; ty < block.y; ++ty) {
-    for (unsigned tx = 0; tx < block.x; ++tx) {
-      pool.emplace_back([&, tx, ty] {
-        threadIdx = {tx, ty, 0};
-        t_block_barrier = &barrier;
-        for (unsigned by = 0; by < grid.y; ++by) {
-          for (unsigned bx = 0; bx < grid.x; ++bx) {
-            blockIdx = {bx, by, 0};
-            kernel();
-            barrier.arrive_and_wait();  // the block's end
-          }
-        }
-      });
-    }
-  }
-  for (auto& t : pool) t.join();
-}
+using gpu_on_host::run_grid;
 
 unsigned blocks(int n, unsigned per_block) { return ceil_div(static_cast<unsigned>(n), per_block); }
 

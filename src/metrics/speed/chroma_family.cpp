@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
 #include "metrics/speed/gpu.hpp"

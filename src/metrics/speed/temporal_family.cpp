@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"

@@ -91,6 +91,19 @@ TEST(Contract, TheSsimTwinSourcesAreChecked) {
   }
 }
 
+// Every source of the CAMBI twin is read by the check (issue 13).
+TEST(Contract, TheCambiTwinSourcesAreChecked) {
+  const auto files = gpu_sources(VQX_SOURCE_DIR);
+  for (const char* want :
+       {"src/metrics/cambi/gpu.hpp", "src/metrics/cambi/gpu.cu",
+        "src/metrics/cambi/gpu_kernels.cuh", "src/metrics/cambi/gpu_pool_kernels.cuh",
+        "src/metrics/cambi/gpu_buffers.cuh"}) {
+    bool found = false;
+    for (const auto& f : files) found = found || f.path == want;
+    EXPECT_TRUE(found) << want << " is not among the checked GPU sources";
+  }
+}
+
 TEST(Contract, DeviceCodeIsOnlyInTheCheckedSources) {
   const auto others = other_sources(VQX_SOURCE_DIR);
   ASSERT_GE(others.size(), 100U);

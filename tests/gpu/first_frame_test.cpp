@@ -29,6 +29,7 @@ const std::map<std::string, std::string>& specs() {
       {"float_moment", "float_moment"},
       {"float_ssim", "float_ssim=enable_lcs=true"},
       {"float_ms_ssim", "float_ms_ssim=enable_lcs=true"},
+      {"cambi", "cambi=full_ref=true"},
   };
   return kSpecs;
 }

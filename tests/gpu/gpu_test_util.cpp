@@ -5,8 +5,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <sstream>
 
 #include "gpu/pipeline.hpp"
+#include "metrics/cambi/setup.hpp"
+#include "metrics/families.hpp"
 #include "metrics/ssim/geometry.hpp"
 
 namespace vqx::gputest {
@@ -169,7 +172,7 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 
 bool has_twin(const std::string& metric) {
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
-                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim"}) {
+                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "cambi"}) {
     if (starts_with(metric, p)) return true;
   }
   return false;
@@ -177,7 +180,8 @@ bool has_twin(const std::string& metric) {
 
 // Float features whose twins are bit-identical (docs/gpu.md).
 bool bit_identical_float(const std::string& metric) {
-  return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim");
+  return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
+         starts_with(metric, "cambi");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -250,7 +254,9 @@ std::vector<std::string> twin_features() {
           "float_ssim",
           "float_ssim=enable_lcs=true",
           "float_ms_ssim",
-          "float_ms_ssim=enable_lcs=true"};
+          "float_ms_ssim=enable_lcs=true",
+          "cambi=full_ref=true",
+          "cambi=max_log_contrast=3:topk=0.01"};
 }
 
 std::vector<std::vector<std::string>> ssim_feature_groups() {
@@ -274,7 +280,25 @@ std::vector<std::vector<std::string>> twin_features_apart() {
   return groups;
 }
 
+OptionMap options_of(const std::string& spec) {
+  OptionMap options;
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos) return options;
+  std::stringstream list(spec.substr(eq + 1));
+  for (std::string item; std::getline(list, item, ':');) {
+    const auto at = item.find('=');
+    options[item.substr(0, at)] = at == std::string::npos ? "" : item.substr(at + 1);
+  }
+  return options;
+}
+
 bool fits(const std::string& spec, const PictureFormat& fmt) {
+  if (starts_with(spec, "cambi")) {  // at least 216 a side, and its window
+    auto s = cambi_family().make_spec(options_of(spec));
+    if (!s.ok()) return false;
+    auto params = cambi::read_params(s->options);
+    return params.ok() && cambi::make_setup(*params, fmt).ok();
+  }
   if (starts_with(spec, "float_ms_ssim")) {
     return ssim::check_ms_ssim_size(fmt.width, fmt.height).ok();
   }

@@ -78,8 +78,8 @@ Run read_run(const Context& ctx);
 // The twin rule, per metric and frame; `what` names the case in failures.
 // Also checks that every feature with a GPU twin ran on the GPU. Integer
 // features, the model scores built on them, and the float features whose
-// twins are bit-identical by construction (float_ssim*, float_ms_ssim*:
-// docs/gpu.md) must be equal to the bit; the other float features within
+// twins are bit-identical by construction (float_ssim*, float_ms_ssim*,
+// cambi*: docs/gpu.md) must be equal to the bit; the other float features within
 // ARCHITECTURE.md's 1e-6.
 void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what);
 // Bit-identical runs (determinism).
@@ -98,9 +98,12 @@ std::vector<std::string> twin_models();
 // The float_ssim and float_ms_ssim variants: every option and every
 // output, grouped by context as twin_features_apart() is.
 std::vector<std::vector<std::string>> ssim_feature_groups();
+// The options of a request ("cambi=full_ref=true:topk=0.1").
+std::map<std::string, std::string> options_of(const std::string& spec);
 // Whether a feature request takes pictures of `fmt` (float_ms_ssim needs
-// 176 samples per side, float_ssim its window after subsampling; the
-// others take every size the GPU tests use).
+// 176 samples per side, float_ssim its window after subsampling, cambi 216
+// samples on one side and its window at the smallest scale; the others
+// take every size the GPU tests use).
 bool fits(const std::string& spec, const PictureFormat& fmt);
 // The contexts that together score every twin variant that fits `fmt`:
 // twin_features() with twin_models(), then each group of

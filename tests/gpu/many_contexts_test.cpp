@@ -1,6 +1,6 @@
 // (c) Many contexts: ten contexts of mixed sizes and depths used at once
-// from ten threads on one device (the integer twins, and the SSIM twins
-// where the pictures take them), each equal to the CPU; and many short
+// from ten threads on one device (the integer twins, and the SSIM and
+// CAMBI twins where the pictures take them), each equal to the CPU; and many short
 // videos, one after another, each in its own context (a context is one
 // video; its device memory goes back when it closes and the next one reuses
 // it), each equal to the CPU.
@@ -20,13 +20,14 @@ struct Job {
 };
 
 // The integer twins through the models and with their debug outputs, and
-// the SSIM twins with every output where the pictures take them.
+// the SSIM and CAMBI twins with every output where the pictures take them.
 RunOptions options(Backend b, const PictureFormat& fmt) {
   RunOptions o;
   o.backend = b;
   o.models = twin_models();
   o.features = {"vif=debug=true", "adm=debug=true", "motion=debug=true"};
-  for (const char* f : {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true"}) {
+  for (const char* f :
+       {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true", "cambi=full_ref=true"}) {
     if (fits(f, fmt)) o.features.emplace_back(f);
   }
   return o;

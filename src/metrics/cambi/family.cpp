@@ -9,7 +9,7 @@
 //
 // CAMBI keeps nothing from frame to frame, so it is a plain extractor; with
 // heatmaps_path it is made temporal, so that one instance owns the heatmap
-// files.
+// files. Its GPU twin is gpu.cu (docs/gpu.md).
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "metrics/cambi/contrast.hpp"
+#include "metrics/cambi/gpu.hpp"
 #include "metrics/cambi/heatmap.hpp"
 #include "metrics/cambi/params.hpp"
 #include "metrics/cambi/scorer.hpp"
@@ -113,7 +114,7 @@ const ExtractorFamily& cambi_family() {
       // Heatmaps are written frame after frame, in order.
       .temporal = {TemporalRule::kWhenSet, "heatmaps_path"},
       .luma_only = true,
-      .bind = bind_family<Params, cambi::read_params, CambiExtractor>,
+      .bind = bind_family<Params, cambi::read_params, CambiExtractor, VQX_TWIN(&cambi::make_twin)>,
   };
   return kFamily;
 }

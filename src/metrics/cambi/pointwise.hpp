@@ -85,7 +85,7 @@ struct TenBit {
   const std::uint16_t ab = a < b ? a : b;
   const std::uint16_t smallest = ab < c ? ab : c;
   const std::uint16_t rest = b == c ? b : smallest;
-  return (a == b) | (a == c) ? a : rest;
+  return ((a == b) | (a == c)) ? a : rest;
 }
 
 // The code of a pixel: its level - band_base when it is flat and in the
@@ -93,7 +93,7 @@ struct TenBit {
 [[nodiscard]] constexpr std::uint16_t code_of(std::uint16_t level, std::uint8_t flat,
                                               std::uint16_t band_base, std::uint16_t band_size) {
   const auto code = static_cast<std::uint16_t>(level - band_base);
-  return (flat != 0) & (code < band_size) ? code : kNoCode;
+  return ((flat != 0) & (code < band_size)) ? code : kNoCode;
 }
 
 // ---------------------------------------------------------------------------

@@ -390,51 +390,66 @@ std::string describe(const PictureFormat& f, const OptionMap& options) {
 
 // ---------------------------------------------------------------------------
 
-// Every option that changes the arithmetic, at every depth the family
-// takes, odd sizes, both pooling paths that occur on pictures (at most k
-// values non-zero; more, with topk small), every num_diffs (1 to 32).
-TEST(CambiKernels, OutputsEqualTheCpuTwinBitForBit) {
-  struct Case {
-    unsigned w, h, bpc;
-    OptionMap options;
-    double base, span;
-    int noise;
-  };
-  const std::vector<Case> cases = {
-      {300, 220, 8, {}, 60, 40, 2},                             // anti-dithered
-      {257, 231, 10, {}, 60, 30, 1},                            // odd sizes
-      {241, 216, 9, {{"max_log_contrast", "0"}}, 50, 30, 1},    // K = 1
-      {250, 220, 10, {{"max_log_contrast", "0"}}, 50, 8, 0},    // K = 1, steps of 1
-      {233, 250, 12, {{"max_log_contrast", "3"}}, 70, 60, 3},   // K = 8, rounding down
-      {216, 217, 16, {{"max_log_contrast", "4"}}, 40, 80, 2},   // K = 16
-      {300, 219, 11, {{"max_log_contrast", "5"}}, 30, 120, 4},  // K = 32
-      {280, 230, 10, {{"topk", "0.0001"}}, 60, 40, 1},          // the k largest
-      {280, 230, 8, {{"cambi_topk", "1.0"}}, 60, 40, 1},        // every value
-      {260, 240, 10, {{"tvi_threshold", "0.1"}, {"eotf", "pq"}}, 100, 80, 2},
-      {260, 240, 10, {{"cambi_vis_lum_threshold", "5"}, {"cambi_eotf", "pq"}}, 40, 60, 1},
-      {320, 230, 10, {{"window_size", "127"}}, 60, 30, 1},  // the widest window
-      {320, 230, 10, {{"window_size", "15"}}, 60, 30, 1},   // radius 0
-      {900, 700, 10, {{"window_size", "31"}}, 60, 30, 1},
-      {400, 300, 10, {{"enc_width", "320"}, {"enc_height", "240"}}, 60, 30, 1},  // resampled
-      {400, 300, 10, {{"enc_width", "217"}, {"enc_height", "163"}}, 60, 30, 1},  // odd steps
-      {300, 240, 10, {{"enc_bitdepth", "8"}}, 60, 30, 1},  // anti-dithered 10-bit
-      {400, 300, 8, {{"full_ref", "true"}}, 60, 30, 2},
-      {400,
-       300,
-       10,
-       {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "240"}},
-       60,
-       30,
-       1},
-      {240, 136, 8, {{"cambi_max_val", "0.5"}}, 60, 40, 2},  // clipped
-  };
-  unsigned seed = 1;
+// One picture pair (banded) and the options it is scored with.
+struct Case {
+  unsigned w, h, bpc;
+  OptionMap options;
+  double base, span;
+  int noise;
+};
+
+void expect_cases(const std::vector<Case>& cases, unsigned seed) {
   for (const Case& c : cases) {
     const PictureFormat fmt = testutil::format(c.w, c.h, c.bpc);
     const Picture dist = banded(fmt, seed++, c.base, c.span, c.noise);
     const Picture ref = banded(fmt, seed++, c.base + 3, c.span / 2, 0);
     expect_same_outputs(c.options, ref, dist, describe(fmt, c.options));
   }
+}
+
+// Every depth the family takes, odd sizes, both pooling paths that occur
+// on pictures (at most k values non-zero; more, with topk small), every
+// num_diffs (1 to 32), the thresholds and EOTFs.
+TEST(CambiKernels, OutputsEqualTheCpuTwinBitForBit) {
+  expect_cases(
+      {
+          {300, 220, 8, {}, 60, 40, 2},                             // anti-dithered
+          {257, 231, 10, {}, 60, 30, 1},                            // odd sizes
+          {241, 216, 9, {{"max_log_contrast", "0"}}, 50, 30, 1},    // K = 1
+          {250, 220, 10, {{"max_log_contrast", "0"}}, 50, 8, 0},    // K = 1, steps of 1
+          {233, 250, 12, {{"max_log_contrast", "3"}}, 70, 60, 3},   // K = 8, rounding down
+          {216, 217, 16, {{"max_log_contrast", "4"}}, 40, 80, 2},   // K = 16
+          {300, 219, 11, {{"max_log_contrast", "5"}}, 30, 120, 4},  // K = 32
+          {280, 230, 10, {{"topk", "0.0001"}}, 60, 40, 1},          // the k largest
+          {280, 230, 8, {{"cambi_topk", "1.0"}}, 60, 40, 1},        // every value
+          {260, 240, 10, {{"tvi_threshold", "0.1"}, {"eotf", "pq"}}, 100, 80, 2},
+          {260, 240, 10, {{"cambi_vis_lum_threshold", "5"}, {"cambi_eotf", "pq"}}, 40, 60, 1},
+      },
+      1);
+}
+
+// Windows of radius 0 to 32, resampling, the encoding depth, full_ref with
+// a source size, clipping.
+TEST(CambiKernels, SizesAndOutputsEqualTheCpuTwinBitForBit) {
+  expect_cases(
+      {
+          {320, 230, 10, {{"window_size", "127"}}, 60, 30, 1},  // the widest window
+          {320, 230, 10, {{"window_size", "15"}}, 60, 30, 1},   // radius 0
+          {900, 700, 10, {{"window_size", "31"}}, 60, 30, 1},
+          {400, 300, 10, {{"enc_width", "320"}, {"enc_height", "240"}}, 60, 30, 1},  // resampled
+          {400, 300, 10, {{"enc_width", "217"}, {"enc_height", "163"}}, 60, 30, 1},  // odd steps
+          {300, 240, 10, {{"enc_bitdepth", "8"}}, 60, 30, 1},  // anti-dithered 10-bit
+          {400, 300, 8, {{"full_ref", "true"}}, 60, 30, 2},
+          {400,
+           300,
+           10,
+           {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "240"}},
+           60,
+           30,
+           1},
+          {240, 136, 8, {{"cambi_max_val", "0.5"}}, 60, 40, 2},  // clipped
+      },
+      100);
 }
 
 // Flat, all-max, all-zero and noise pictures, and a full-range ramp.

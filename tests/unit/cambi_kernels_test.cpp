@@ -77,6 +77,7 @@ struct HostCount {
     std::atomic_ref<unsigned long long>(*total).fetch_add(v);
   }
   void bump(unsigned* bin) const { std::atomic_ref<unsigned>(*bin).fetch_add(1U); }
+  void add_to(unsigned* bin, unsigned n) const { std::atomic_ref<unsigned>(*bin).fetch_add(n); }
 };
 
 // A grid whose blocks synchronise: one host thread per GPU thread of a

@@ -31,13 +31,14 @@ namespace vqx::cambi {
 namespace {
 
 // The kernels' integer counts on the device: gpu/reduce.cuh's exact
-// integer atomics (one per block for the sums, one per value for the
-// histograms).
+// integer atomics (one per block for the sums; for the histograms one per
+// value in the block's shared histogram, then one per bin in the global).
 struct DeviceCount {
   __device__ void add(unsigned long long* total, unsigned long long v) const {
     gpu::add_exact_block(total, v);
   }
   __device__ void bump(unsigned* bin) const { gpu::count_one(bin); }
+  __device__ void add_to(unsigned* bin, unsigned n) const { gpu::count_add(bin, n); }
 };
 
 // One pass's fixed facts.

@@ -35,7 +35,8 @@
 //    the pixel's first one, the largest kept, in the CPU's order; every
 //    pixel's value into `values` (zeros included, rows of the scale's
 //    width: the CPU's spread array), their exact sum in units, the count of
-//    non-zero ones and the histogram of their buckets.
+//    non-zero ones and the histogram of their buckets (the block's in shared
+//    memory, then added to the scale's: integer counts, in any order).
 #pragma once
 
 #include <cstddef>
@@ -356,12 +357,14 @@ template <unsigned K, typename Count>
 __global__ void __launch_bounds__(kPixelThreads)
     values_kernel(ValueArgs a, ContrastArgs t, Count count) {
   __shared__ std::uint16_t tile[kTileSpan * kTileSpan];
+  __shared__ unsigned buckets[kBucketCount];  // the block's histogram
   const unsigned r = a.radius;
   const unsigned side = 2 * r + 1;
   const unsigned span = kTileWidth + 2 * r;
   const int x0 = static_cast<int>(blockIdx.x * kTileWidth);
   const int y0 = static_cast<int>(blockIdx.y * kTileHeight);
   const unsigned thread = threadIdx.y * kPixelThreadsX + threadIdx.x;
+  for (unsigned b = thread; b < kBucketCount; b += kPixelThreads) buckets[b] = 0;
   for (unsigned i = thread; i < span * span; i += kPixelThreads) {
     const int gy = y0 - static_cast<int>(r) + static_cast<int>(i / span);
     const int gx = x0 - static_cast<int>(r) + static_cast<int>(i % span);
@@ -404,7 +407,11 @@ __global__ void __launch_bounds__(kPixelThreads)
     units += value_units(value);
     nonzero += value > 0.0f ? 1U : 0U;
     const std::uint32_t b = bucket_of(value);
-    if (b != 0) count.bump(a.buckets + b);
+    if (b != 0) count.bump(buckets + b);
+  }
+  __syncthreads();  // the block's histogram is complete
+  for (unsigned b = thread; b < kBucketCount; b += kPixelThreads) {
+    if (buckets[b] != 0) count.add_to(a.buckets + b, buckets[b]);
   }
   count.add(&a.sums->units, units);
   count.add(&a.sums->nonzero, nonzero);

@@ -276,7 +276,7 @@ class CambiTwin final : public gpu::Twin {
   // values_kernel for this configuration's num_diffs.
   Status launch_values(const ValueArgs& a, const gpu::Stream& s, const DeviceCount& count) const {
     const dim3 grid(tile_blocks_x(a.width), tile_blocks_y(a.height));
-    const dim3 block(kPixelThreadsX, kPixelThreadsY);
+    const dim3 block(kPixelThreadsX, kValueThreadsY);
     switch (setup_.tables.num_diffs) {
       case 1:
         values_kernel<1><<<grid, block, 0, s.handle()>>>(a, contrast_, count);

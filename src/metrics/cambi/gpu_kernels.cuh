@@ -57,14 +57,17 @@ inline constexpr unsigned kPixelThreadsY = 8;
 inline constexpr unsigned kPixelThreads = kPixelThreadsX * kPixelThreadsY;
 // The range check's second step: one thread per input row.
 inline constexpr unsigned kRowThreads = 256;
-// values_kernel: a tile of 32 x 32 pixels per block of 32 x 8 threads, each
-// thread a column of 4 consecutive pixels; the tile's codes with a margin
-// of the radius on every side in shared memory.
+// values_kernel: a tile of 32 x 64 pixels per block of 32 x 4 threads, each
+// thread a column of 16 consecutive pixels (its window's counts slide down
+// while the code stays the same, so longer columns count less); the tile's
+// codes with a margin of the radius on every side in shared memory.
+inline constexpr unsigned kValueThreadsY = 4;
+inline constexpr unsigned kValueThreads = kPixelThreadsX * kValueThreadsY;
+inline constexpr unsigned kRowsPerThread = 16;
 inline constexpr unsigned kTileWidth = kPixelThreadsX;
-inline constexpr unsigned kRowsPerThread = 4;
-inline constexpr unsigned kTileHeight = kPixelThreadsY * kRowsPerThread;
-inline constexpr unsigned kTileSpan = kTileWidth + 2 * kMaxRadius;  // kTileHeight too
-static_assert(kTileWidth == kTileHeight);
+inline constexpr unsigned kTileHeight = kValueThreadsY * kRowsPerThread;
+inline constexpr unsigned kTileSpanX = kTileWidth + 2 * kMaxRadius;
+inline constexpr unsigned kTileSpanY = kTileHeight + 2 * kMaxRadius;
 
 // ---------------------------------------------------------------------------
 // Arguments
@@ -354,18 +357,19 @@ __device__ inline float contrast_value(const WindowCounts<K>& n, const ContrastA
 // K = num_diffs. Every thread of the block reaches `count.add` (no early
 // return): the device's add_exact_block synchronises the block.
 template <unsigned K, typename Count>
-__global__ void __launch_bounds__(kPixelThreads)
+__global__ void __launch_bounds__(kValueThreads)
     values_kernel(ValueArgs a, ContrastArgs t, Count count) {
-  __shared__ std::uint16_t tile[kTileSpan * kTileSpan];
+  __shared__ std::uint16_t tile[kTileSpanX * kTileSpanY];
   __shared__ unsigned buckets[kBucketCount];  // the block's histogram
   const unsigned r = a.radius;
   const unsigned side = 2 * r + 1;
-  const unsigned span = kTileWidth + 2 * r;
+  const unsigned span = kTileWidth + 2 * r;  // a tile row
+  const unsigned span_rows = kTileHeight + 2 * r;
   const int x0 = static_cast<int>(blockIdx.x * kTileWidth);
   const int y0 = static_cast<int>(blockIdx.y * kTileHeight);
   const unsigned thread = threadIdx.y * kPixelThreadsX + threadIdx.x;
-  for (unsigned b = thread; b < kBucketCount; b += kPixelThreads) buckets[b] = 0;
-  for (unsigned i = thread; i < span * span; i += kPixelThreads) {
+  for (unsigned b = thread; b < kBucketCount; b += kValueThreads) buckets[b] = 0;
+  for (unsigned i = thread; i < span * span_rows; i += kValueThreads) {
     const int gy = y0 - static_cast<int>(r) + static_cast<int>(i / span);
     const int gx = x0 - static_cast<int>(r) + static_cast<int>(i % span);
     const bool inside =
@@ -410,7 +414,7 @@ __global__ void __launch_bounds__(kPixelThreads)
     if (b != 0) count.bump(buckets + b);
   }
   __syncthreads();  // the block's histogram is complete
-  for (unsigned b = thread; b < kBucketCount; b += kPixelThreads) {
+  for (unsigned b = thread; b < kBucketCount; b += kValueThreads) {
     if (buckets[b] != 0) count.add_to(a.buckets + b, buckets[b]);
   }
   count.add(&a.sums->units, units);

@@ -214,6 +214,11 @@ bench() {
     for f in float_ssim float_ms_ssim; do
       $b --backend cuda --threads 8 --frames 2000 --size 1920x1080 --feature "$f" --label "$f"
     done
+    # cambi as the vmaf_v1.0.16 models ask for it (issue 13), and with its defaults.
+    $b --backend cuda --threads 8 --frames 1000 --size 1920x1080 --size 3840x2160 \
+      --feature "cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17" \
+      --label "cambi (vmaf_v1.0.16)"
+    $b --backend cuda --threads 8 --frames 300 --size 3840x2160 --feature cambi --label cambi
     $b --backend cpu --threads 16 --frames 40 --size 3840x2160 --label vmaf_v0.6.1
     $b --backend cpu --threads 16 --frames 150 --size 1920x1080 --size 576x324 --label vmaf_v0.6.1
   } 2>&1 | tee "$out/bench.txt"

@@ -76,7 +76,6 @@ class CambiTwin final : public gpu::Twin {
     }
     check_range_ = depth_can_overflow(fmt.bpc);
     VQX_RETURN_IF_ERROR(buffers_.allocate(setup_, params_.full_ref, fmt.height));
-    slots_ = slots;
     VQX_ASSIGN_OR_RETURN(
         sums_, gpu::PinnedBuffer<ScaleSums>::allocate(std::size_t{slots} * kPasses * kScaleCount));
     if (check_range_) {
@@ -327,7 +326,6 @@ class CambiTwin final : public gpu::Twin {
   bool check_range_ = false;
   bool positions_written_ = false;
   DeviceBuffers buffers_;
-  unsigned slots_ = 0;
   gpu::PinnedBuffer<ScaleSums> sums_;         // per slot: kPasses x kScaleCount
   gpu::PinnedBuffer<std::uint32_t> row_max_;  // per slot: kPasses x input rows
   gpu::PinnedBuffer<float> heat_;             // per slot: every scale's values (heatmaps)

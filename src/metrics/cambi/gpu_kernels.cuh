@@ -48,6 +48,11 @@
 
 namespace vqx::cambi {
 
+// The kernels are static: this header is compiled by its twin's .cu and, as
+// host code, by the device-free kernel tests (tests/unit/gpu_on_host.hpp);
+// internal linkage keeps the launch stubs of a CUDA build and the tests'
+// host functions of the same names from meeting at link time.
+
 // ---------------------------------------------------------------------------
 // Shapes
 
@@ -110,7 +115,7 @@ struct ScaleSums {
 // Preprocessing
 
 // Thread 0 writes the out_size positions of one side (pointwise.hpp).
-__global__ void __launch_bounds__(1)
+static __global__ void __launch_bounds__(1)
     positions_kernel(unsigned in_size, unsigned out_size, unsigned* pos) {
   if (threadIdx.x != 0) return;
   const float ratio = position_ratio(in_size, out_size);
@@ -126,7 +131,7 @@ __global__ void __launch_bounds__(1)
 // the largest of its columns lane, lane + 32, ... into lanes[y * 32 + lane];
 // row_max_kernel, a thread per row: the largest of its 32.
 template <typename Sample>
-__global__ void __launch_bounds__(kPixelThreads)
+static __global__ void __launch_bounds__(kPixelThreads)
     row_lanes_kernel(LumaPlane p, std::uint32_t* lanes) {
   const unsigned y = blockIdx.y * kPixelThreadsY + threadIdx.y;
   if (y >= p.height) return;
@@ -138,7 +143,7 @@ __global__ void __launch_bounds__(kPixelThreads)
   lanes[std::size_t{y} * kPixelThreadsX + threadIdx.x] = m;
 }
 
-__global__ void __launch_bounds__(kRowThreads)
+static __global__ void __launch_bounds__(kRowThreads)
     row_max_kernel(const std::uint32_t* lanes, unsigned rows, std::uint32_t* row_max) {
   const unsigned y = blockIdx.x * kRowThreads + threadIdx.x;
   if (y >= rows) return;
@@ -171,7 +176,7 @@ __device__ inline std::uint16_t level_at(const PreprocessArgs& a, unsigned x, un
 }
 
 template <typename Sample>
-__global__ void __launch_bounds__(kPixelThreads) preprocess_kernel(PreprocessArgs a) {
+static __global__ void __launch_bounds__(kPixelThreads) preprocess_kernel(PreprocessArgs a) {
   const unsigned x = blockIdx.x * kPixelThreadsX + threadIdx.x;
   const unsigned y = blockIdx.y * kPixelThreadsY + threadIdx.y;
   if (x >= a.width || y >= a.height) return;
@@ -195,7 +200,7 @@ __global__ void __launch_bounds__(kPixelThreads) preprocess_kernel(PreprocessArg
 // ---------------------------------------------------------------------------
 // The flatness mask
 
-__global__ void __launch_bounds__(kPixelThreads)
+static __global__ void __launch_bounds__(kPixelThreads)
     derivative_kernel(const std::uint16_t* img, unsigned w, unsigned h, std::uint8_t* flags) {
   const unsigned x = blockIdx.x * kPixelThreadsX + threadIdx.x;
   const unsigned y = blockIdx.y * kPixelThreadsY + threadIdx.y;
@@ -207,7 +212,7 @@ __global__ void __launch_bounds__(kPixelThreads)
                               has_below ? img[at + w] : std::uint16_t{0}, has_right, has_below);
 }
 
-__global__ void __launch_bounds__(kPixelThreads)
+static __global__ void __launch_bounds__(kPixelThreads)
     mask_kernel(const std::uint8_t* flags, unsigned w, unsigned h, int threshold,
                 std::uint8_t* mask) {
   const unsigned x = blockIdx.x * kPixelThreadsX + threadIdx.x;
@@ -230,7 +235,7 @@ __global__ void __launch_bounds__(kPixelThreads)
 
 // dst: every second sample of every second row of the w x h src.
 template <typename T>
-__global__ void __launch_bounds__(kPixelThreads)
+static __global__ void __launch_bounds__(kPixelThreads)
     decimate_kernel(const T* src, unsigned w, unsigned h, T* dst) {
   const unsigned w2 = (w + 1) / 2;
   const unsigned h2 = (h + 1) / 2;
@@ -263,7 +268,7 @@ __device__ inline std::uint16_t horizontal_mode_at(const ModeArgs& a, unsigned x
   return mode3(row[x - 1], row[x], row[x + 1]);
 }
 
-__global__ void __launch_bounds__(kPixelThreads) mode_codes_kernel(ModeArgs a) {
+static __global__ void __launch_bounds__(kPixelThreads) mode_codes_kernel(ModeArgs a) {
   const unsigned x = blockIdx.x * kPixelThreadsX + threadIdx.x;
   const unsigned y = blockIdx.y * kPixelThreadsY + threadIdx.y;
   if (x >= a.width || y >= a.height) return;
@@ -357,7 +362,7 @@ __device__ inline float contrast_value(const WindowCounts<K>& n, const ContrastA
 // K = num_diffs. Every thread of the block reaches `count.add` (no early
 // return): the device's add_exact_block synchronises the block.
 template <unsigned K, typename Count>
-__global__ void __launch_bounds__(kValueThreads)
+static __global__ void __launch_bounds__(kValueThreads)
     values_kernel(ValueArgs a, ContrastArgs t, Count count) {
   __shared__ std::uint16_t tile[kTileSpanX * kTileSpanY];
   __shared__ unsigned buckets[kBucketCount];  // the block's histogram

@@ -32,6 +32,11 @@
 
 namespace vqx::cambi {
 
+// The kernels are static: this header is compiled by its twin's .cu and, as
+// host code, by the device-free kernel tests (tests/unit/gpu_on_host.hpp);
+// internal linkage keeps the launch stubs of a CUDA build and the tests'
+// host functions of the same names from meeting at link time.
+
 inline constexpr unsigned kPoolThreads = 256;
 inline constexpr unsigned kBucketsPerThread = kBucketCount / kPoolThreads;
 inline constexpr unsigned kLowPerThread = kLowCounts / kPoolThreads;
@@ -68,7 +73,7 @@ __device__ inline unsigned long long counts_above(unsigned long long own,
   return scratch[t];
 }
 
-__global__ void __launch_bounds__(kPoolThreads) split_kernel(PoolArgs a) {
+static __global__ void __launch_bounds__(kPoolThreads) split_kernel(PoolArgs a) {
   __shared__ unsigned long long scratch[kPoolThreads];
   const auto path = pool_path(a.sums->units, a.sums->nonzero, a.k);
   const unsigned t = threadIdx.x;
@@ -97,7 +102,7 @@ __global__ void __launch_bounds__(kPoolThreads) split_kernel(PoolArgs a) {
 // A grid-stride loop over the values: those above the split bucket added
 // (units), those in it counted by their low bits.
 template <typename Count>
-__global__ void __launch_bounds__(kPass2Threads) pass2_kernel(PoolArgs a, Count count) {
+static __global__ void __launch_bounds__(kPass2Threads) pass2_kernel(PoolArgs a, Count count) {
   if (static_cast<PoolPath>(a.sums->path) != PoolPath::kLargest) return;  // every thread
   const std::uint32_t split = a.sums->split;
   unsigned long long units = 0;
@@ -116,7 +121,7 @@ __global__ void __launch_bounds__(kPass2Threads) pass2_kernel(PoolArgs a, Count 
 
 // The largest k - above values of the split bucket, from its largest down.
 template <typename Count>
-__global__ void __launch_bounds__(kPoolThreads) finish_kernel(PoolArgs a, Count count) {
+static __global__ void __launch_bounds__(kPoolThreads) finish_kernel(PoolArgs a, Count count) {
   __shared__ unsigned long long scratch[kPoolThreads];
   if (static_cast<PoolPath>(a.sums->path) != PoolPath::kLargest || a.sums->split == 0) return;
   const std::uint32_t split = a.sums->split;
@@ -138,7 +143,7 @@ __global__ void __launch_bounds__(kPoolThreads) finish_kernel(PoolArgs a, Count 
 }
 
 // libvmaf's selection and ordered sum, in one thread.
-__global__ void __launch_bounds__(1) ordered_kernel(PoolArgs a) {
+static __global__ void __launch_bounds__(1) ordered_kernel(PoolArgs a) {
   if (threadIdx.x != 0 || static_cast<PoolPath>(a.sums->path) != PoolPath::kOrdered) return;
   a.sums->ordered = ordered_largest_sum_in(a.values, static_cast<std::ptrdiff_t>(a.n),
                                            static_cast<std::ptrdiff_t>(a.k));

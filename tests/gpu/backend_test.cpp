@@ -2,6 +2,7 @@
 // clear error (never a silent CPU run), auto takes the GPU when one is
 // present, and the output records what computed each feature. Runs in CI
 // (no device): the expectations follow what this build and machine have.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -47,6 +48,38 @@ TEST(Backend, ANonexistentDeviceIndexIsAnError) {
   auto ctx = Context::create(s);
   ASSERT_FALSE(ctx.ok());
   EXPECT_NE(ctx.status().message().find("999"), std::string::npos) << ctx.status().message();
+}
+
+// Issue 13: with the SpEED and CAMBI twins, every vmaf_v1.0.16 and _hfr
+// model computes every one of its features on the GPU; only the model's
+// own score (the SVM) is the CPU's.
+TEST(Backend, EveryV1016ModelComputesEveryFeatureOnTheGpu) {
+  VQX_REQUIRE_GPU();
+  const Video v = make_video({1280, 720, 8, ChromaFormat::k420}, Content::kSmooth, 2, 7, 3);
+  for (const char* model :
+       {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h",
+        "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160",
+        "vmaf_v1.0.16_hfr_5d0h", "vmaf_v1.0.16_hfr_1d5h_2160"}) {
+    ContextSettings s;
+    s.backend = gpu_backend();
+    auto ctx = Context::create(s);
+    ASSERT_TRUE(ctx.ok()) << ctx.status().message();
+    ASSERT_TRUE((*ctx)->use_features_from_model(std::string("version=") + model).ok()) << model;
+    for (unsigned i = 0; i < v.size(); ++i) {
+      ASSERT_TRUE((*ctx)->read_pictures(clone(v[i].ref), clone(v[i].dist), i).ok()) << model;
+    }
+    ASSERT_TRUE((*ctx)->flush().ok()) << model;
+    const auto models = (*ctx)->model_names();
+    unsigned features = 0;
+    for (const std::string& name : (*ctx)->metric_names()) {
+      const bool is_model = std::find(models.begin(), models.end(), name) != models.end();
+      auto backend = (*ctx)->metric_backend(name);
+      ASSERT_TRUE(backend.ok()) << model << " " << name;
+      EXPECT_EQ(*backend, is_model ? "cpu" : gpu::compiled_backend()) << model << " " << name;
+      features += is_model ? 0 : 1;
+    }
+    EXPECT_GE(features, 4U) << model;  // adm, motion, cambi, speed_chroma at least
+  }
 }
 
 TEST(Backend, AutoTakesTheGpuWhenPresentAndTheOutputSaysSo) {

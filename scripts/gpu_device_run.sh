@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # The GPU tests and benchmark on a device machine, in one call (docs/gpu.md).
 #
-#   scripts/gpu_device_run.sh build    here: builds VQX_GPU=cuda (no FFmpeg:
-#                                      the device machine has no Debian
-#                                      libraries) and stages what the device
-#                                      needs in .gpu_carry/ (git-ignored)
+#   scripts/gpu_device_run.sh build    here: builds VQX_GPU=cuda (FFmpeg's
+#                                      libraries, which the device machine
+#                                      lacks, are loaded only for files that
+#                                      need them: it reads Y4M) and stages
+#                                      what the device needs in .gpu_carry/
+#                                      (git-ignored)
 #   scripts/gpu_device_run.sh device   there: ctest -L "gpu|contract",
 #                                      then the benchmark and the speed
 #                                      table (bench/speed.sh); logs to $OUT
 #   scripts/gpu_device_run.sh speed    there: the speed table alone, every
 #                                      depth for the CPU rows too (a call of
 #                                      its own: about 9 minutes at most)
+#   scripts/gpu_device_run.sh twins    there: each twin alone at 4K, GPU
+#                                      and 16 CPU threads (VQX_TWINS=1 adds
+#                                      it to `device`)
 #
 # With the device tool, the one call is:
 #   run(command="bash scripts/gpu_device_run.sh device", carry=[".gpu_carry"])
@@ -172,6 +177,7 @@ device() {
   grep -E "tests passed|tests failed|Total Test time|\*\*\*|Failed|SKIPPED" "$out/ctest.log" | tail -25
   [ "${VQX_GPU_BENCH:-1}" = 0 ] || bench "$out"
   [ ! -x "$carry/before/vqx_gpu_bench" ] || bench_pairs "$out"
+  [ "${VQX_TWINS:-0}" = 0 ] || twins "$out"
   # What is left of the call's budget, less the length of the last row.
   local left=$((${VQX_DEVICE_BUDGET:-480} - (SECONDS - started) - 30))
   [ "${VQX_SPEED:-1}" = 0 ] || speed "$out" $((left > 60 ? left : 60)) ${VQX_SPEED_ARGS:---cpu-bits 8}
@@ -238,6 +244,26 @@ bench() {
   } 2>&1 | tee "$out/bench.txt"
 }
 
+# twins OUT: each twin alone at 3840x2160 8-bit through the API, on the GPU
+# and on the device machine's CPU with 16 threads (issue 13: each twin's
+# time beside the CPU's on the same machine); a Markdown table in
+# OUT/twins.md. VQX_TWINS=1 adds it to the device run.
+twins() {
+  local out=$1 b="timeout 120 $build/bench/gpu/vqx_gpu_bench" f gpu cpu
+  {
+    echo "| twin (3840x2160 8-bit) | GPU fps | GPU ms/frame | CPU 16 threads fps | CPU ms/frame |"
+    echo "|---|---:|---:|---:|---:|"
+    for f in ${VQX_TWIN_FEATURES:-vif adm motion psnr float_psnr float_moment float_ssim float_ms_ssim \
+             speed_chroma speed_temporal cambi}; do
+      gpu=$($b --backend cuda --threads 8 --frames 300 --size 3840x2160 --feature "$f" --label "$f" 2>&1 |
+        awk '/fps/ {print $(NF-3), $(NF-1)}')
+      cpu=$($b --backend cpu --threads 16 --frames 16 --size 3840x2160 --feature "$f" --label "$f" 2>&1 |
+        awk '/fps/ {print $(NF-3), $(NF-1)}')
+      echo "| $f | ${gpu% *} | ${gpu#* } | ${cpu% *} | ${cpu#* } |"
+    done
+  } | tee "$out/twins.md"
+}
+
 # Before and after in alternating pairs, three of each, so that a drift of
 # the machine (clocks, other tenants) falls on both alike.
 bench_pairs() {
@@ -271,6 +297,7 @@ case "$mode" in
     ;;
   device) device ;;
   bench) device_setup && bench "${OUT:-/tmp/vqx_gpu_out}" ;;
+  twins) mkdir -p "${OUT:-/tmp/vqx_gpu_out}" && device_setup && twins "${OUT:-/tmp/vqx_gpu_out}" ;;
   speed)
     mkdir -p "${OUT:-/tmp/vqx_gpu_out}"
     device_setup
@@ -278,7 +305,7 @@ case "$mode" in
     ;;
   *)
     echo "usage: $0 build [--corpus DIR N] [--before BENCH] [--ref-cpu VMAF] [--ref-cuda VMAF]" \
-      "| device | speed | bench" >&2
+      "| device | speed | bench | twins" >&2
     exit 2
     ;;
 esac

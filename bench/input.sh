@@ -62,7 +62,7 @@ cat "$ref" "$dist" >/dev/null  # in memory before the first timing
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # calc EXPR: its value (awk: no bc on the device machine)
-calc() { awk "BEGIN {printf \"%.9f\", $1}"; }
+calc() { awk "BEGIN {printf \"%.9f\\n\", $1}"; }
 # seconds CMD...: wall seconds of one run
 seconds() {
   local start end

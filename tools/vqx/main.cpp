@@ -108,10 +108,12 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   vqx::cli::Progress progress(tty && !o.quiet,
                               o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
   // Both inputs are read ahead, each on threads of its own, into pictures
-  // from the context's pool; pairs, ends and errors come out in frame order.
-  auto pairs =
-      vqx::ReadAhead::start(**ref, **dist, read_ahead_settings(o, ctx, (*ref)->format()),
-                            [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });
+  // from the context's pool (which keeps those they hold for reuse); pairs,
+  // ends and errors come out in frame order.
+  const vqx::ReadAhead::Settings reading = read_ahead_settings(o, ctx, (*ref)->format());
+  if (auto s = ctx.reserve_pictures(2 * reading.depth); !s.ok()) return fail(s);
+  auto pairs = vqx::ReadAhead::start(
+      **ref, **dist, reading, [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });
   if (!pairs.ok()) return fail(pairs.status());
   unsigned n = 0;
   for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {

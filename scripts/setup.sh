@@ -2,7 +2,7 @@
 # Installs everything VQX needs to build and test on Debian 12 (bookworm).
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libavformat-dev libavcodec-dev libavutil-dev
   libhwy-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

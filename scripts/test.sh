@@ -9,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+# A compiler cache for every build below (scripts/compiler_cache.sh).
+source scripts/compiler_cache.sh
+if command -v ccache >/dev/null; then ccache --zero-stats >/dev/null; fi
+
 # Each step's time, printed as a table at the end (CI has 90 minutes: the
 # table tells where they go).
 steps=()
@@ -18,7 +22,12 @@ step() {
   "$@"
   steps+=("$(printf '%6d s  %s' $((SECONDS - start)) "$name")")
 }
-trap 'printf "test.sh: time per step\n"; printf "%s\n" "${steps[@]}"' EXIT
+report() {
+  printf "test.sh: time per step\n"
+  printf "%s\n" "${steps[@]}"
+  if command -v ccache >/dev/null; then ccache --show-stats | sed -n '1,12s/^/test.sh: ccache: /p'; fi
+}
+trap report EXIT
 
 step "release: configure" cmake --preset release
 step "release: build" cmake --build --preset release -j "$jobs"

@@ -14,8 +14,13 @@
 // A per-target build (cmake -DVQX_CPU_TARGET=...) compiles each such
 // function for one target only, with the attribute its clone gets:
 // VQX_KERNEL_TARGET, or none for the baseline (VQX_NO_CLONES, which also
-// gives TSan reports full stacks: docs/reliability.md). CMake defines these
-// and VQX_KERNEL_CLONES, the clone list (vqx_cpu_target_definitions).
+// gives TSan reports full stacks: docs/reliability.md). CMake writes these
+// and VQX_KERNEL_CLONES, the clone list, into vqx_kernel_targets.h for the
+// library's sources (vqx_cpu_target_definitions); elsewhere (tests, tools)
+// VQX_CLONES is empty, as before.
+#if defined(VQX_LIBRARY_SOURCE)
+#include <vqx_kernel_targets.h>  // generated in the build folder
+#endif
 #if defined(VQX_KERNEL_TARGET)
 #define VQX_CLONES __attribute__((target(VQX_KERNEL_TARGET)))
 #define VQX_HAS_CLONES 0

@@ -141,7 +141,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     VQX_RETURN_IF_ERROR(step("allocating the frame slots for " + size + " pictures",
                              [&] { return init_slots(fmt); }));
     for (auto& t : twins_) {
-      for (const ConstantTable& table : t.twin->constant_tables()) {
+      for (const ConstantTable& table : t.twin->constant_tables(fmt)) {
         VQX_RETURN_IF_ERROR(step(std::string("uploading the table ") + table.name,
                                  [&] { return upload_constant(table); }));
       }

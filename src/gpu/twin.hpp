@@ -47,8 +47,11 @@ struct DeviceFrame {
 };
 
 // A constant host table a twin needs on the device (e.g. VIF's log2
-// table). The pipeline uploads it once per context, before the twins'
-// init() (twins never upload); twins naming the same table share it.
+// table, SpEED's resampling taps for the context's picture size). The
+// pipeline uploads it once per context, before the twins' init() (twins
+// never upload); twins naming the same table share it, so a name stands
+// for one content (a table that depends on the picture size names the
+// size).
 struct ConstantTable {
   const char* name;
   const void* host;
@@ -68,8 +71,12 @@ class Twin {
   virtual ~Twin() = default;
   // Planes the twin reads: 1 (luma) or the picture's plane count.
   [[nodiscard]] virtual unsigned planes_needed(const PictureFormat& /*fmt*/) const { return 1; }
-  // Constant tables the twin reads (uploaded by the pipeline).
-  [[nodiscard]] virtual std::vector<ConstantTable> constant_tables() const { return {}; }
+  // Constant tables the twin reads for pictures of `fmt` (uploaded by the
+  // pipeline, before init()). The host memory they name belongs to the
+  // twin and must stay valid until init() is called.
+  [[nodiscard]] virtual std::vector<ConstantTable> constant_tables(const PictureFormat& /*fmt*/) {
+    return {};
+  }
   // Allocates every device and pinned buffer, once, for pictures of `fmt`
   // and `slots` frames in flight. The device is current on this thread.
   virtual Status init(const PictureFormat& fmt, unsigned slots, const Resources& resources) = 0;

@@ -493,17 +493,44 @@ std::vector<Violation> check(const std::vector<SourceFile>& files) {
   return v;
 }
 
-std::vector<SourceFile> gpu_sources(const std::string& repo_root) {
+std::vector<Violation> check_device_code_placement(const std::vector<SourceFile>& others) {
+  std::vector<Violation> v;
+  for (const SourceFile& f : others) {
+    const Lexed lx = lex(f.text);
+    for (std::size_t i = 0; i < lx.tokens.size(); ++i) {
+      const std::string& t = lx.tokens[i].text;
+      const bool launch = t == "<<" && i + 1 < lx.tokens.size() && lx.tokens[i + 1].text == "<" &&
+                          i > 0 &&
+                          (is_ident(lx.tokens[i - 1].text) || lx.tokens[i - 1].text == ">");
+      if (t == "__global__" || t == "__device__" || t == "__shared__" || t == "__constant__" ||
+          launch) {
+        v.push_back({"device-code-placement", f.path, lx.tokens[i].line,
+                     (launch ? std::string("a kernel launch") : t) +
+                         " outside the GPU sources: device code goes in a .cu or .cuh file "
+                         "(or src/gpu/), which the contract check reads"});
+        break;
+      }
+    }
+  }
+  return v;
+}
+
+namespace {
+
+bool is_gpu_source(const fs::path& p, const std::string& rel) {
+  const std::string ext = p.extension().string();
+  return rel.rfind("src/gpu/", 0) == 0 || ext == ".cu" || ext == ".cuh" ||
+         (rel.rfind("src/metrics/", 0) == 0 && p.filename() == "gpu.hpp");
+}
+
+// The files under src/ that are (or are not) GPU sources, sorted by path.
+std::vector<SourceFile> src_files(const std::string& repo_root, bool gpu) {
   std::vector<SourceFile> out;
   const fs::path root(repo_root);
   for (const auto& e : fs::recursive_directory_iterator(root / "src")) {
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), root).generic_string();
-    const std::string ext = e.path().extension().string();
-    const bool gpu_dir = rel.rfind("src/gpu/", 0) == 0;
-    const bool gpu_file = ext == ".cu" || ext == ".cuh" ||
-                          (rel.rfind("src/metrics/", 0) == 0 && e.path().filename() == "gpu.hpp");
-    if (!gpu_dir && !gpu_file) continue;
+    if (is_gpu_source(e.path(), rel) != gpu) continue;
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -512,6 +539,16 @@ std::vector<SourceFile> gpu_sources(const std::string& repo_root) {
   std::sort(out.begin(), out.end(),
             [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
   return out;
+}
+
+}  // namespace
+
+std::vector<SourceFile> gpu_sources(const std::string& repo_root) {
+  return src_files(repo_root, true);
+}
+
+std::vector<SourceFile> other_sources(const std::string& repo_root) {
+  return src_files(repo_root, false);
 }
 
 std::string format(const Violation& v) {

@@ -12,7 +12,13 @@
 //                        constructors): a clear at allocation is no
 //                        substitute for the per-frame clear in Twin::clear;
 //   atomic               atomics appear only in src/gpu/reduce.cuh (whose
-//                        add takes integers only: no float sums by atomics).
+//                        add takes integers only: no float sums by atomics);
+//   device-code-placement  device code (__global__, __device__, __shared__,
+//                        __constant__, a kernel launch) only in the GPU
+//                        sources, so that the rules above see all of it: a
+//                        kernel in a plain header would escape them. Code
+//                        both twins share (a family's params.hpp, the SSIM
+//                        per-position formulas) is plain constexpr C++.
 // Calls are found through line breaks, comments and macros. They are
 // matched by name, not type: two functions of one name count as one (an
 // edge that would make a function reach itself is ignored, see check()), so
@@ -41,6 +47,11 @@ std::vector<Violation> check(const std::vector<SourceFile>& files);
 // The GPU sources of a checkout: src/gpu/** and every .cu/.cuh and
 // metrics gpu.hpp under src/.
 std::vector<SourceFile> gpu_sources(const std::string& repo_root);
+// Every other file under src/.
+std::vector<SourceFile> other_sources(const std::string& repo_root);
+
+// The device-code-placement rule over files that are not GPU sources.
+std::vector<Violation> check_device_code_placement(const std::vector<SourceFile>& others);
 
 std::string format(const Violation& v);
 

@@ -77,6 +77,60 @@ TEST(Contract, EveryPlantedViolationIsCaught) {
   EXPECT_GE(fixtures, 6U);
 }
 
+// Every source of the twins added in issue 13 is read by the check (the
+// file names the rules of is_gpu_source must take), and no device code
+// hides in a file it does not read (the test below).
+TEST(Contract, TheNewTwinSourcesAreChecked) {
+  const auto files = gpu_sources(VQX_SOURCE_DIR);
+  for (const char* want :
+       {// float_ssim, float_ms_ssim
+        "src/metrics/ssim/gpu.hpp", "src/metrics/ssim/ssim_gpu.cu",
+        "src/metrics/ssim/ms_ssim_gpu.cu", "src/metrics/ssim/gpu_window.cuh",
+        "src/metrics/ssim/gpu_decimate.cuh", "src/metrics/ssim/gpu_images.cuh",
+        // speed_chroma, speed_temporal
+        "src/metrics/speed/gpu.hpp", "src/metrics/speed/chroma_gpu.cu",
+        "src/metrics/speed/temporal_gpu.cu", "src/metrics/speed/gpu_band.cu",
+        "src/metrics/speed/gpu_band.cuh", "src/metrics/speed/gpu_kernels.cuh",
+        // cambi
+        "src/metrics/cambi/gpu.hpp", "src/metrics/cambi/gpu.cu",
+        "src/metrics/cambi/gpu_kernels.cuh", "src/metrics/cambi/gpu_pool_kernels.cuh",
+        "src/metrics/cambi/gpu_buffers.cuh"}) {
+    bool found = false;
+    for (const auto& f : files) found = found || f.path == want;
+    EXPECT_TRUE(found) << want << " is not among the checked GPU sources";
+  }
+}
+
+TEST(Contract, DeviceCodeIsOnlyInTheCheckedSources) {
+  const auto others = other_sources(VQX_SOURCE_DIR);
+  ASSERT_GE(others.size(), 100U);
+  for (const auto& x : check_device_code_placement(others)) ADD_FAILURE() << format(x);
+  std::printf("checked %zu other source files for device code\n", others.size());
+}
+
+TEST(Contract, DeviceCodeInAPlainHeaderIsCaught) {
+  const std::vector<std::pair<std::string, std::string>> planted = {
+      {"src/metrics/fixture/window.hpp",
+       "__device__ inline float twice(float v) { return 2 * v; }"},
+      {"src/metrics/fixture/sums.hpp",
+       "template <int N> __global__ void k(float* p) { p[0] = N; }"},
+      {"src/metrics/fixture/run.cpp", "void run(float* p) { k<3><<<1, 32, 0, s>>>(p); }"},
+      {"src/metrics/fixture/table.hpp", "namespace x { __constant__ float c_taps[3]; }"},
+  };
+  for (const auto& [path, text] : planted) {
+    const auto v = check_device_code_placement({{path, text}});
+    ASSERT_EQ(v.size(), 1U) << path;
+    EXPECT_EQ(v[0].rule, "device-code-placement");
+    std::printf("  %s -> %s\n", path.c_str(), format(v[0]).c_str());
+  }
+  // Mentions in comments and strings, shifts and templates are not device code.
+  const std::string clean =
+      "// __device__ code goes in .cuh files\n"
+      "const char* k = \"__global__\";\n"
+      "int f(int a) { return (a << 2) < 3 ? a << 1 : std::vector<int>{}.size(); }";
+  EXPECT_TRUE(check_device_code_placement({{"src/metrics/fixture/ok.hpp", clean}}).empty());
+}
+
 TEST(Contract, CleanOrderPasses) {
   const std::string ok = R"(
     Status submit(Slot& slot, Twin& t, const Stream& s) {

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   auto protocol = vqx::contract::check(gpu);
   const auto numbers = vqx::contract::check_numbers(gpu, vqx::contract::params_sources(root));
   protocol.insert(protocol.end(), numbers.begin(), numbers.end());
+  const auto placement =
+      vqx::contract::check_device_code_placement(vqx::contract::other_sources(root));
+  protocol.insert(protocol.end(), placement.begin(), placement.end());
   for (const auto& x : protocol) std::printf("%s\n", vqx::contract::format(x).c_str());
   std::printf("%zu GPU source files, %zu violations\n", gpu.size(), protocol.size());
   const auto all = vqx::contract::layered_sources(root);

@@ -9,9 +9,9 @@ namespace {
 
 TEST(Determinism, SameInputTwiceGivesTheSameBits) {
   VQX_REQUIRE_GPU();
-  for (RunOptions o : twin_runs(gpu_backend(), 0)) {
-    for (const PictureFormat& fmt : {PictureFormat{1920, 1080, 10, ChromaFormat::k420},
-                                     PictureFormat{3840, 2160, 8, ChromaFormat::k420}}) {
+  for (const PictureFormat& fmt : {PictureFormat{1920, 1080, 10, ChromaFormat::k420},
+                                   PictureFormat{3840, 2160, 8, ChromaFormat::k420}}) {
+    for (RunOptions o : twin_runs(gpu_backend(), 0, fmt)) {
       const Video v = make_video(fmt, Content::kSmooth, 4, 6, 42);
       o.threads = 0;
       auto a = score(o, v);

@@ -17,12 +17,16 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-// Every twin: the integer VMAF features through the model, and the rest.
+// Every twin: the integer VMAF features through the model, and the rest
+// (float_ms_ssim's smallest picture is 176x176, larger than the injected
+// faults' 176x144: float_ssim stands for the two SSIM twins here; and
+// speed_chroma's is 160x160: speed_temporal stands for the two SpEED twins).
 RunOptions every_twin(Backend b) {
   RunOptions o;
   o.backend = b;
   o.models = {"version=vmaf_v0.6.1:name=vmaf"};
-  o.features = {"psnr", "float_psnr", "float_moment"};
+  o.features = {"psnr", "float_psnr", "float_moment", "float_ssim=enable_lcs=true",
+                "speed_temporal"};
   return o;
 }
 

@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
+#include "core/feature_spec.hpp"
 #include "gpu/pipeline.hpp"
+#include "metrics/registry.hpp"
+#include "metrics/ssim/geometry.hpp"
 
 namespace vqx::gputest {
 
@@ -163,15 +167,26 @@ Run read_run(const Context& ctx) {
 
 namespace {
 
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
 bool has_twin(const std::string& metric) {
-  for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
-                        "float_psnr", "float_moment"}) {
-    if (metric.rfind(p, 0) == 0) return true;
+  for (const char* p :
+       {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_", "float_psnr",
+        "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma", "speed_temporal", "cambi"}) {
+    if (starts_with(metric, p)) return true;
   }
   return false;
 }
 
-bool is_float_feature(const std::string& metric) { return metric.rfind("float_", 0) == 0; }
+// Float features whose twins are bit-identical (docs/gpu.md).
+bool bit_identical_float(const std::string& metric) {
+  return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
+         starts_with(metric, "speed_") || starts_with(metric, "cambi");
+}
+
+bool is_float_feature(const std::string& metric) {
+  return starts_with(metric, "float_") && !bit_identical_float(metric);
+}
 
 std::uint64_t bits(double v) {
   std::uint64_t b = 0;
@@ -192,7 +207,12 @@ void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what)
       EXPECT_NE(gpu.backends.at(name), "cpu") << what << ": " << name << " did not run on the GPU";
     }
     for (std::size_t i = 0; i < cv.size(); ++i) {
-      if (is_float_feature(name)) {
+      if (bit_identical_float(name)) {
+        EXPECT_EQ(bits(cv[i]), bits(gv[i]))
+            << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i]
+            << " (difference " << gv[i] - cv[i] << ", relative "
+            << (gv[i] - cv[i]) / std::max(std::abs(cv[i]), 1e-300) << ")";
+      } else if (is_float_feature(name)) {
         const double tol = 1e-6 * std::max(std::abs(cv[i]), 1e-300);
         EXPECT_LE(std::abs(cv[i] - gv[i]), tol)
             << what << ": " << name << " frame " << i << " cpu " << cv[i] << " gpu " << gv[i];
@@ -216,31 +236,114 @@ void expect_identical(const Run& a, const Run& b, const std::string& what) {
 }
 
 std::vector<std::string> twin_features() {
-  return {"vif",
-          "vif=vif_enhn_gain_limit=1.0:debug=true",
-          "vif=vif_skip_scale0=true:debug=true",
-          "adm=debug=true",
-          "adm=adm_enhn_gain_limit=1.0",
+  return {"vif", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_skip_scale0=true:debug=true",
+          "adm=debug=true", "adm=adm_enhn_gain_limit=1.0",
           "adm=adm_csf_mode=1:adm_norm_view_dist=4.5",
-          "adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true",
-          "motion=debug=true",
+          "adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true", "motion=debug=true",
           "motion=motion_five_frame_window=true:motion_moving_average=true",
-          "motion=motion_force_zero=true",
-          "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
-          "psnr",
-          "psnr=enable_mse=true:enable_apsnr=true",
-          "float_psnr",
-          "float_moment"};
+          "motion=motion_force_zero=true", "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
+          "psnr", "psnr=enable_mse=true:enable_apsnr=true", "float_psnr", "float_moment",
+          "float_ssim", "float_ssim=enable_lcs=true", "float_ms_ssim",
+          "float_ms_ssim=enable_lcs=true", "speed_chroma",
+          // vmaf_v1.0.16_3d0h's options, then _3d0h_2160's prescale
+          "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+          "speed_weight_var_mode=5:speed_max_val=45.0",
+          "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=6",
+          "speed_temporal",
+          "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
+          "speed_prescale_method=bicubic",
+          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01"};
 }
 
-std::vector<std::string> twin_features_apart() {
-  return {"psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5"};
+std::vector<std::vector<std::string>> speed_feature_groups() {
+  // Every option of both families; each variant writes names of its own
+  // (every SpEED option renames the outputs), so one context holds them.
+  return {
+      {"speed_chroma",
+       "speed_chroma=speed_weight_var_mode=1:speed_max_val=0.5",
+       "speed_chroma=speed_weight_var_mode=2:speed_sigma_nn=0.5",
+       "speed_chroma=speed_weight_var_mode=3:speed_nn_floor=0.3",
+       "speed_chroma=speed_weight_var_mode=4:speed_kernelscale=1.5",
+       "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+       "speed_weight_var_mode=5:speed_max_val=45.0",
+       "speed_chroma=speed_weight_var_mode=6:speed_kernelscale=0.5",
+       "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
+       "speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear",
+       "speed_chroma=speed_prescale=1.5:speed_prescale_method=nearest",
+       "speed_chroma=speed_prescale=0.8:speed_prescale_method=bicubic",
+       "speed_chroma=speed_prescale=1.25:speed_prescale_method=lanczos4",
+       "speed_temporal",
+       "speed_temporal=speed_use_ref_diff=true",
+       "speed_temporal=speed_sigma_nn=1.0:speed_nn_floor=0.5:speed_max_val=2",
+       "speed_temporal=speed_kernelscale=3",
+       "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear",
+       "speed_temporal=speed_prescale=2.0:speed_prescale_method=nearest",
+       "speed_temporal=speed_prescale=0.7:speed_prescale_method=bicubic:speed_use_ref_diff=true",
+       "speed_temporal=speed_prescale=0.9:speed_prescale_method=lanczos4"},
+  };
 }
 
-std::vector<RunOptions> twin_runs(Backend backend, unsigned threads) {
-  RunOptions all{backend, threads, twin_features(), twin_models()};
-  RunOptions apart{backend, threads, twin_features_apart(), {}};
-  return {all, apart};
+std::vector<std::vector<std::string>> ssim_feature_groups() {
+  return {
+      // The defaults (automatic scale) beside enable_lcs: they share names.
+      {"float_ssim", "float_ssim=enable_lcs=true", "float_ms_ssim",
+       "float_ms_ssim=enable_lcs=true"},
+      {"float_ssim=enable_db=true:enable_lcs=true", "float_ms_ssim=enable_db=true:enable_lcs=true"},
+      {"float_ssim=enable_db=true:clip_db=true", "float_ms_ssim=enable_db=true:clip_db=true"},
+      {"float_ssim=scale=1:enable_lcs=true"},  // full resolution
+      {"float_ssim=scale=2"},
+      {"float_ssim=scale=3:enable_lcs=true"},  // an odd box
+      {"float_ssim=scale=10:enable_db=true:clip_db=true"},
+  };
+}
+
+std::vector<std::vector<std::string>> twin_features_apart() {
+  std::vector<std::vector<std::string>> groups = ssim_feature_groups();
+  groups.erase(groups.begin());  // twin_features() has the first
+  groups.front().push_back("psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5");
+  return groups;
+}
+
+bool fits(const std::string& spec, const PictureFormat& fmt) {
+  if (starts_with(spec, "speed_") || starts_with(spec, "cambi")) {
+    // The family's own check, on the format the family sees (a context
+    // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
+    PictureFormat seen = fmt;
+    if (!starts_with(spec, "speed_temporal") && seen.chroma == ChromaFormat::k400) {
+      seen.chroma = ChromaFormat::k420;
+    }
+    auto req = parse_feature_spec(spec);
+    const ExtractorFamily* family = req.ok() ? find_family(req->name) : nullptr;
+    if (family == nullptr) return false;
+    auto s = family->make_spec(req->options);
+    return s.ok() && s->make()->init(seen).ok();
+  }
+  if (starts_with(spec, "float_ms_ssim")) {
+    return ssim::check_ms_ssim_size(fmt.width, fmt.height).ok();
+  }
+  if (starts_with(spec, "float_ssim")) {
+    int scale = 0;
+    const auto at = spec.find("scale=");
+    if (at != std::string::npos) scale = std::atoi(spec.c_str() + at + 6);
+    return ssim::ssim_geometry(scale, fmt.width, fmt.height).ok();
+  }
+  return true;
+}
+
+std::vector<RunOptions> twin_runs(Backend backend, unsigned threads, const PictureFormat& fmt) {
+  auto fitting = [&](const std::vector<std::string>& specs) {
+    std::vector<std::string> out;
+    for (const auto& s : specs) {
+      if (fits(s, fmt)) out.push_back(s);
+    }
+    return out;
+  };
+  std::vector<RunOptions> runs = {{backend, threads, fitting(twin_features()), twin_models()}};
+  for (const auto& group : twin_features_apart()) {
+    std::vector<std::string> specs = fitting(group);
+    if (!specs.empty()) runs.push_back({backend, threads, std::move(specs), {}});
+  }
+  return runs;
 }
 
 std::vector<std::string> twin_models() {

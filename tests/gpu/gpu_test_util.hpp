@@ -76,7 +76,11 @@ Expected<Run> score(const RunOptions& o, const Video& video);
 Run read_run(const Context& ctx);
 
 // The twin rule, per metric and frame; `what` names the case in failures.
-// Also checks that every feature with a GPU twin ran on the GPU.
+// Also checks that every feature with a GPU twin ran on the GPU. Integer
+// features, the model scores built on them, and the float features whose
+// twins are bit-identical by construction (float_ssim*, float_ms_ssim*,
+// cambi*: docs/gpu.md) must be equal to the bit; the other float features within
+// ARCHITECTURE.md's 1e-6.
 void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what);
 // Bit-identical runs (determinism).
 void expect_identical(const Run& a, const Run& b, const std::string& what);
@@ -84,13 +88,29 @@ void expect_identical(const Run& a, const Run& b, const std::string& what);
 // Every feature that has a GPU twin, with option variants.
 std::vector<std::string> twin_features();
 // Variants that write names a twin_features() request writes with other
-// values (psnr's reduced_hbd_peak, min_sse): a context refuses them beside
-// those (one producer per output name), so they are scored in one of their own.
-std::vector<std::string> twin_features_apart();
+// values (psnr's reduced_hbd_peak, min_sse; float_ssim's and float_ms_ssim's
+// enable_db, clip_db and scale): a context refuses them beside those (one
+// producer per output name), so they are scored in contexts of their own,
+// one per group.
+std::vector<std::vector<std::string>> twin_features_apart();
 // The models whose features all have twins.
 std::vector<std::string> twin_models();
-// The contexts that together score every twin variant: twin_features() with
-// twin_models(), then twin_features_apart().
-std::vector<RunOptions> twin_runs(Backend backend, unsigned threads);
+// The float_ssim and float_ms_ssim variants: every option and every
+// output, grouped by context as twin_features_apart() is.
+std::vector<std::vector<std::string>> ssim_feature_groups();
+// The speed_chroma and speed_temporal variants: every option of each (one
+// context holds them all: every SpEED option renames the outputs).
+std::vector<std::vector<std::string>> speed_feature_groups();
+// Whether a feature request takes pictures of `fmt` (float_ms_ssim needs
+// 176 samples per side, float_ssim its window after subsampling; SpEED
+// (one 5x5 block after decimating by 16: 80x80 luma for speed_temporal,
+// 80x80 chroma for speed_chroma, each scaled by the prescale) and cambi are
+// asked through their CPU extractors' own checks; the others take every size
+// the GPU tests use).
+bool fits(const std::string& spec, const PictureFormat& fmt);
+// The contexts that together score every twin variant that fits `fmt`:
+// twin_features() with twin_models(), then each group of
+// twin_features_apart().
+std::vector<RunOptions> twin_runs(Backend backend, unsigned threads, const PictureFormat& fmt);
 
 }  // namespace vqx::gputest

@@ -1,5 +1,6 @@
 // (c) Many contexts: ten contexts of mixed sizes and depths used at once
-// from ten threads on one device, each equal to the CPU; and many short
+// from ten threads on one device (the integer twins, and the SSIM, SpEED
+// and CAMBI twins where the pictures take them), each equal to the CPU; and many short
 // videos, one after another, each in its own context (a context is one
 // video; its device memory goes back when it closes and the next one reuses
 // it), each equal to the CPU.
@@ -18,11 +19,19 @@ struct Job {
   Expected<Run> gpu = Error(Errc::kInternal, "not run");
 };
 
-RunOptions options(Backend b) {
+// The integer twins through the models and with their debug outputs, and
+// the SSIM, SpEED and CAMBI twins where the pictures take them.
+RunOptions options(Backend b, const PictureFormat& fmt) {
   RunOptions o;
   o.backend = b;
   o.models = twin_models();
   o.features = {"vif=debug=true", "adm=debug=true", "motion=debug=true"};
+  for (const char* f :
+       {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true",
+        "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
+        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true"}) {
+    if (fits(f, fmt)) o.features.emplace_back(f);
+  }
   return o;
 }
 
@@ -43,12 +52,13 @@ TEST(ManyContexts, TenConcurrentContextsOfMixedSizes) {
   std::vector<Job> jobs(configs.size());
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     jobs[k].fmt = configs[k].first;
-    jobs[k].video = make_video(configs[k].first, configs[k].second, 3, 9, 100 + static_cast<std::uint32_t>(k));
-    jobs[k].cpu = score(options(Backend::kCpu), jobs[k].video);
+    jobs[k].video =
+        make_video(configs[k].first, configs[k].second, 3, 9, 100 + static_cast<std::uint32_t>(k));
+    jobs[k].cpu = score(options(Backend::kCpu, jobs[k].fmt), jobs[k].video);
   }
   std::vector<std::thread> threads;
   for (auto& j : jobs) {
-    threads.emplace_back([&j] { j.gpu = score(options(gpu_backend()), j.video); });
+    threads.emplace_back([&j] { j.gpu = score(options(gpu_backend(), j.fmt), j.video); });
   }
   for (auto& t : threads) t.join();
   for (auto& j : jobs) {
@@ -69,8 +79,8 @@ TEST(ManyContexts, ManyShortVideosOneAfterAnother) {
   for (unsigned k = 0; k < 25; ++k) {
     const PictureFormat& fmt = sizes[k % sizes.size()];
     const Video v = make_video(fmt, k % 2 == 0 ? Content::kSmooth : Content::kNoise, 2, 5, 300 + k);
-    auto cpu = score(options(Backend::kCpu), v);
-    auto gpu = score(options(gpu_backend()), v);
+    auto cpu = score(options(Backend::kCpu, fmt), v);
+    auto gpu = score(options(gpu_backend(), fmt), v);
     ASSERT_TRUE(cpu.ok() && gpu.ok()) << k;
     expect_twins_agree(*cpu, *gpu, "short video " + std::to_string(k));
   }

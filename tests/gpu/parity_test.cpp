@@ -14,8 +14,9 @@ namespace {
 namespace fs = std::filesystem;
 
 void check_video(const Video& v, const std::string& what) {
-  const std::vector<RunOptions> cpu_runs = twin_runs(Backend::kCpu, 8);
-  const std::vector<RunOptions> gpu_runs = twin_runs(gpu_backend(), 8);
+  const PictureFormat fmt = v.front().ref.format();
+  const std::vector<RunOptions> cpu_runs = twin_runs(Backend::kCpu, 8, fmt);
+  const std::vector<RunOptions> gpu_runs = twin_runs(gpu_backend(), 8, fmt);
   for (std::size_t i = 0; i < cpu_runs.size(); ++i) {
     auto cpu = score(cpu_runs[i], v);
     auto gpu = score(gpu_runs[i], v);
@@ -72,9 +73,24 @@ TEST(GpuParity, RandomAndAdversarialPictures) {
 // Pictures too small for a twin are refused by it exactly as by the CPU.
 TEST(GpuParity, TooSmallPicturesGiveTheCpuError) {
   VQX_REQUIRE_GPU();
-  for (const char* feature : {"adm", "vif", "motion"}) {
-    // adm needs 33x33, vif 16x16, motion 3x3.
-    const Video v = make_video({20, 2, 8, ChromaFormat::k420}, Content::kNoise, 2, 5, 3);
+  const PictureFormat tiny{20, 2, 8, ChromaFormat::k420};
+  // float_ssim subsampled by 3 to 59x3 (below its 11x11 window), and
+  // float_ms_ssim under 176 samples a side.
+  const PictureFormat wide{175, 9, 8, ChromaFormat::k420};
+  const std::vector<std::pair<const char*, PictureFormat>> cases = {
+      {"adm", tiny},  // adm needs 33x33, vif 16x16, motion 3x3, float_ssim 11x11
+      {"vif", tiny},
+      {"motion", tiny},
+      {"float_ssim", tiny},
+      {"float_ssim=scale=3", wide},
+      {"float_ms_ssim", wide},
+      {"float_ms_ssim", {176, 175, 10, ChromaFormat::k420}},
+      // cambi needs 216 samples on one side, and its window at scale 4.
+      {"cambi", {215, 200, 8, ChromaFormat::k420}},
+      {"cambi=full_ref=true:src_width=320:src_height=200", {300, 216, 10, ChromaFormat::k420}},
+  };
+  for (const auto& [feature, fmt] : cases) {
+    const Video v = make_video(fmt, Content::kNoise, 2, 5, 3);
     RunOptions o;
     o.features = {feature};
     auto cpu = score(o, v);

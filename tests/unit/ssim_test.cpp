@@ -18,6 +18,7 @@
 #include "metrics/ssim/decimate.hpp"
 #include "metrics/ssim/image.hpp"
 #include "metrics/ssim/params.hpp"
+#include "metrics/ssim/pointwise.hpp"
 #include "metrics/ssim/window.hpp"
 #include "test_util.hpp"
 
@@ -135,10 +136,10 @@ WindowMeans plain_window(const FloatImage& ref, const FloatImage& cmp) {
   const float c1 = (0.01f * 255) * (0.01f * 255);
   const float c2 = (0.03f * 255) * (0.03f * 255);
   const float c3 = c2 / 2.0f;
-  double sum = 0.0;
-  double sum_l = 0.0;
-  double sum_c = 0.0;
-  double sum_s = 0.0;
+  std::vector<double> t_ssim(mu1.size());
+  std::vector<double> t_l(mu1.size());
+  std::vector<double> t_c(mu1.size());
+  std::vector<double> t_s(mu1.size());
   for (std::size_t i = 0; i < mu1.size(); ++i) {
     s11[i] -= mu1[i] * mu1[i];
     s22[i] -= mu2[i] * mu2[i];
@@ -150,14 +151,36 @@ WindowMeans plain_window(const FloatImage& ref, const FloatImage& cmp) {
     const double c = (2.0 * sd + c2) / (s11[i] + s22[i] + c2);
     const float cov = (s12[i] < 0.0f && sd <= 0.0f) ? 0.0f : s12[i];
     const double s = (cov + c3) / (sd + c3);
-    sum += l * c * s;
-    sum_l += l;
-    sum_c += c;
-    sum_s += s;
+    t_ssim[i] = l * c * s;
+    t_l[i] = l;
+    t_c[i] = c;
+    t_s[i] = s;
   }
+  // VQX's fixed order (params.hpp), written out here on its own: within a
+  // row, runs of 16 positions, the runs of each group of 256, the groups;
+  // then the rows. (libvmaf adds all positions in one chain.)
+  const int ow = w - 10;
+  const int oh = h - 10;
+  auto sum_of = [&](const std::vector<double>& t) {
+    double total = 0.0;
+    for (int y = 0; y < oh; ++y) {
+      double row = 0.0;
+      for (int g = 0; g < ow; g += 256) {
+        double group = 0.0;
+        for (int r = g; r < std::min(g + 256, ow); r += 16) {
+          double run = 0.0;
+          for (int x = r; x < std::min({r + 16, g + 256, ow}); ++x) run += t[y * ow + x];
+          group += run;
+        }
+        row += group;
+      }
+      total += row;
+    }
+    return total;
+  };
   const auto n = static_cast<double>(mu1.size());
-  return {static_cast<float>(sum / n), static_cast<float>(sum_l / n), static_cast<float>(sum_c / n),
-          static_cast<float>(sum_s / n)};
+  return {static_cast<float>(sum_of(t_ssim) / n), static_cast<float>(sum_of(t_l) / n),
+          static_cast<float>(sum_of(t_c) / n), static_cast<float>(sum_of(t_s) / n)};
 }
 
 // libvmaf's _iqa_decimate with an n x n filter: every output sample from
@@ -208,6 +231,28 @@ TEST(SsimWindow, MatchesPlainImplementationBitForBit) {
     EXPECT_GT(got.ssim, 0.5f);
     EXPECT_LT(got.ssim, 1.0f);
   }
+}
+
+// The order of the sums over the positions (params.hpp, pointwise.hpp's
+// row_sum, which both twins follow): values where each level shows. Adding
+// 2^-53 to 1 leaves 1 (ties to even), so these differ from one chain.
+TEST(SsimWindow, RowSumFollowsTheFixedOrder) {
+  constexpr double kTiny = 0x1p-53;
+  std::vector<double> v(300, 0.0);
+  v[0] = 1.0;
+  double chain = 0.0;
+  v[16] = v[17] = kTiny;  // one run: 2^-52 before it meets the 1
+  for (const double x : v) chain += x;
+  EXPECT_EQ(chain, 1.0);
+  EXPECT_EQ(ssim::row_sum(v.data(), 300), 1.0 + 0x1p-52);
+  v[16] = v[17] = 0.0;
+  v[256] = v[272] = kTiny;  // two runs of the second group: 2^-52 together
+  EXPECT_EQ(ssim::row_sum(v.data(), 300), 1.0 + 0x1p-52);
+  v[256] = 0.0;  // one: lost against the first group's 1
+  EXPECT_EQ(ssim::row_sum(v.data(), 300), 1.0);
+  v[0] = 0.0;
+  EXPECT_EQ(ssim::row_sum(v.data(), 0), 0.0);
+  EXPECT_EQ(ssim::row_sum(v.data(), 300), kTiny);
 }
 
 TEST(SsimWindow, ReadsPlanesOfEveryDepthInEightBitUnits) {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -218,7 +219,7 @@ TEST(VifSimd, RowStatsMatchesReference) {
                                                  vif::square_rounding(scale, bpc),
                                                  planes.rows.data());
             for (std::int16_t* row : planes.rows) pad_reflect101(row, static_cast<int>(w), half);
-            std::vector<std::uint16_t> scratch(3 * round_up(std::size_t{w}, kBlock));
+            std::vector<std::uint16_t> scratch(vif::simd::row_stats_scratch(w));
             for (const double gain_limit : {100.0, 1.0}) {
               vif::simd::RowSums got, want;
               vif::simd::row_stats(scale, planes.rows.data(), w, gain_limit, lut, scratch.data(),
@@ -230,6 +231,165 @@ TEST(VifSimd, RowStatsMatchesReference) {
               ASSERT_EQ(got.den_lin, want.den_lin);
             }
           }
+        }
+      }
+    }
+  });
+}
+
+// Row planes made piecewise constant, segment by segment, so that the
+// pixels inside a segment have exactly the statistics chosen for it (the
+// means are constant along the row, so mu1^2, mu2^2 and mu1 mu2 are exact,
+// and the filters' taps sum to 2^16): flat pixels (sigma1^2 at most
+// sigma_nsq - 1, some below 0), sigma1^2 exactly sigma_nsq, informative
+// pixels without a gain term (sigma12 <= 0 or sigma2^2 <= 0) and with one
+// (gains below and above the limit). Segments of 1 to 40 columns mix the
+// kinds within every vector, and long ones make whole vectors of one kind,
+// on the flat path the kernels skip and on each of the others; the pixels
+// between segments are mixtures of their neighbours' statistics. Every
+// segment keeps sigma12^2 <= sigma1^2 sigma2^2, as real pictures do.
+TEST(VifSimd, RowStatsSegmentsAtTheThresholds) {
+  std::mt19937 rng(17);
+  const std::uint16_t* lut = vif::log2_q11_table().data();
+  constexpr std::int64_t kNsq = vif::kSigmaNsq;
+  const auto uniform = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  // (sigma1^2, sigma2^2 before its clamp at 0, sigma12) of one segment.
+  struct Stats {
+    std::int64_t s11, s22, s12;
+  };
+  const auto within = [&](std::int64_t s11, std::int64_t s22, std::int64_t lo) {
+    // sigma12 in [lo, sqrt(s11 * s22)], or 0 where that is empty.
+    const auto bound =
+        static_cast<std::int64_t>(std::sqrt(static_cast<double>(std::max<std::int64_t>(s11, 0)) *
+                                            static_cast<double>(std::max<std::int64_t>(s22, 0))));
+    return lo <= bound ? uniform(lo, bound) : 0;
+  };
+  const auto pick = [&]() -> Stats {
+    const std::int64_t s22 = uniform(0, 3) == 0 ? uniform(-3, 1) : uniform(0, 1 << 26);
+    switch (uniform(0, 5)) {
+      case 0: {  // flat
+        const std::int64_t s11 = uniform(0, 2) == 0 ? kNsq - 1 : uniform(-5, kNsq - 1);
+        return {s11, s22, within(s11, s22, -within(s11, s22, 0))};
+      }
+      case 1:  // exactly at the noise: informative
+        return {kNsq, s22, uniform(0, 1) == 0 ? uniform(-1, 1) : within(kNsq, s22, 0)};
+      case 2: {  // informative, no gain term
+        const std::int64_t s11 = uniform(kNsq, 1 << 30);
+        return uniform(0, 1) == 0 ? Stats{s11, s22, -within(s11, s22, 0)}
+                                  : Stats{s11, uniform(-3, 0), 0};
+      }
+      case 3: {  // a gain below 1
+        const std::int64_t s11 = uniform(kNsq, 1 << 30);
+        const std::int64_t s22p = uniform(1, 1 << 26);
+        return {s11, s22p, within(s11, std::min(s22p, s11), 1)};
+      }
+      case 4: {  // a gain above 1 (the limit of 1.0 caps it)
+        const std::int64_t s11 = uniform(kNsq, 1 << 22);
+        const std::int64_t s12 = uniform(s11 + 1, 4 * s11);
+        return {s11, s12 * s12 / s11 + uniform(1, 1000), s12};
+      }
+      default: {  // anything informative
+        const std::int64_t s11 = uniform(kNsq - 3, 1 << 30);
+        return {s11, s22, within(s11, s22, -within(s11, s22, 0))};
+      }
+    }
+  };
+  vqx::test::for_each_simd_target([&](const std::string&) {
+    for (int scale = 0; scale < vif::kScaleCount; ++scale) {
+      const int half = vif::kFilters[scale].half;
+      for (const unsigned w : {17U, 40U, 64U, 101U, 257U, 700U, 1100U}) {
+        for (int round = 0; round < 4; ++round) {
+          SCOPED_TRACE("scale " + std::to_string(scale) + " width " + std::to_string(w) +
+                       " round " + std::to_string(round));
+          PlaneRows planes(kRowPlanes, w, -5);
+          const auto m1 = static_cast<std::uint32_t>(uniform(0, 65535));
+          const auto m2 = static_cast<std::uint32_t>(uniform(0, 65535));
+          const auto biased = [](std::uint32_t v) {
+            return static_cast<std::int16_t>(static_cast<std::int32_t>(v & 0xffffU) - 32768);
+          };
+          // Long segments in the first rounds, short ones after.
+          const std::int64_t longest = round < 2 ? 200 : 40;
+          for (unsigned j = 0; j < w;) {
+            const Stats st = pick();
+            const auto end =
+                static_cast<unsigned>(std::min<std::int64_t>(w, j + uniform(1, longest)));
+            const auto xx = static_cast<std::uint32_t>(std::int64_t{m1} * m1 + st.s11);
+            const auto yy = static_cast<std::uint32_t>(std::int64_t{m2} * m2 + st.s22);
+            const auto xy = static_cast<std::uint32_t>(std::int64_t{m1} * m2 + st.s12);
+            for (; j < end; ++j) {
+              planes.rows[vif::simd::kMu1][j] = biased(m1);
+              planes.rows[vif::simd::kMu2][j] = biased(m2);
+              planes.rows[vif::simd::kXxHi][j] = biased(xx >> 16);
+              planes.rows[vif::simd::kXxLo][j] = biased(xx);
+              planes.rows[vif::simd::kYyHi][j] = biased(yy >> 16);
+              planes.rows[vif::simd::kYyLo][j] = biased(yy);
+              planes.rows[vif::simd::kXyHi][j] = biased(xy >> 16);
+              planes.rows[vif::simd::kXyLo][j] = biased(xy);
+            }
+          }
+          for (std::int16_t* row : planes.rows) pad_reflect101(row, static_cast<int>(w), half);
+          std::vector<std::uint16_t> scratch(vif::simd::row_stats_scratch(w));
+          for (const double gain_limit : {100.0, 1.0}) {
+            vif::simd::RowSums got, want;
+            vif::simd::row_stats(scale, planes.rows.data(), w, gain_limit, lut, scratch.data(),
+                                 got);
+            vif::simd::reference::row_stats(scale, planes.rows.data(), w, gain_limit, lut, want);
+            ASSERT_EQ(got.num_log, want.num_log);
+            ASSERT_EQ(got.den_log, want.den_log);
+            ASSERT_EQ(got.num_lin, want.num_lin);
+            ASSERT_EQ(got.den_lin, want.den_lin);
+          }
+        }
+      }
+    }
+  });
+}
+
+// One row of the pyramid: 8-bit scale 0, and 16-bit sources through each
+// filter (scale 0 at 10 to 16 bits, scales 1 and 2), with the vertical
+// rounding of each (params.hpp), at odd and even widths.
+TEST(VifSimd, DownsampleMatchesReference) {
+  std::mt19937 rng(18);
+  vqx::test::for_each_simd_target([&](const std::string&) {
+    struct Case {
+      int scale;
+      unsigned bpc;
+    };
+    for (const Case cs :
+         {Case{0, 8}, Case{0, 10}, Case{0, 16}, Case{1, 8}, Case{1, 12}, Case{2, 8}}) {
+      const int filter = cs.scale + 1;
+      const int taps_count = 2 * vif::kFilters[filter].half + 1;
+      const unsigned sample_bpc = cs.scale == 0 ? cs.bpc : 16;
+      const vif::Rounding vertical = vif::mean_rounding(cs.scale, cs.bpc);
+      for (const Content c : kContents) {
+        for (unsigned w = 2; w <= 70; w += (w < 40 ? 1 : 7)) {
+          SCOPED_TRACE(name(c) + " scale " + std::to_string(cs.scale) + " bpc " +
+                       std::to_string(cs.bpc) + " width " + std::to_string(w));
+          const std::size_t padded = round_up(std::size_t{w}, kBlock);
+          std::vector<std::vector<std::uint16_t>> rows16(taps_count);
+          std::vector<std::vector<std::uint8_t>> rows8(taps_count);
+          const std::uint16_t* p16[2 * vif::kMaxHalf + 1] = {};
+          const std::uint8_t* p8[2 * vif::kMaxHalf + 1] = {};
+          for (int k = 0; k < taps_count; ++k) {
+            const Samples s = make_samples(padded, sample_bpc, c, rng);
+            rows16[k].assign(s.ref.begin(), s.ref.end());
+            rows8[k].assign(s.ref.begin(), s.ref.end());
+            p16[k] = rows16[k].data();
+            p8[k] = rows8[k].data();
+          }
+          PlaneRows conv_got(1, w, 0), conv_want(1, w, 0);
+          std::vector<std::uint16_t> got(padded, 0), want(padded, 0);
+          if (sample_bpc == 8) {
+            vif::simd::downsample_8bit(p8, w, vertical, conv_got.rows[0], got.data());
+            vif::simd::reference::downsample_8bit(p8, w, vertical, conv_want.rows[0], want.data());
+          } else {
+            vif::simd::downsample_16bit(filter, p16, w, vertical, conv_got.rows[0], got.data());
+            vif::simd::reference::downsample_16bit(filter, p16, w, vertical, conv_want.rows[0],
+                                                   want.data());
+          }
+          for (unsigned j = 0; j < w / 2; ++j) ASSERT_EQ(got[j], want[j]) << "column " << j;
         }
       }
     }

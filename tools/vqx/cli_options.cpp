@@ -172,6 +172,9 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   app.add_flag("-q,--quiet", o.quiet, "No progress line and no score summary");
   app.add_flag("-n,--no_prediction", o.no_prediction, "Compute features only, no model");
   app.add_flag("-v,--version", o.show_version, "Print the version and exit");
+  app.add_flag("--list-features", o.list_features,
+               "Print every feature (its options with defaults and bounds, its outputs, and "
+               "the backends of this build that compute it) and exit; JSON with --json");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -211,6 +214,13 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   VQX_ASSIGN_OR_RETURN(o.read_ahead, parse_auto("--read_ahead", read_ahead, 0, kMaxReadAhead));
   VQX_ASSIGN_OR_RETURN(o.read_threads,
                        parse_auto("--read_threads", read_threads, 1, kMaxReadThreads));
+  if (o.list_features) {  // needs no input
+    if (xml || csv || sub) {
+      return Error(Errc::kInvalidArgument,
+                   "--list-features prints text, or JSON with --json: no other format");
+    }
+    return o;
+  }
   if (o.reference.empty()) return Error(Errc::kInvalidArgument, "--reference/-r is required");
   if (o.distorted.empty()) return Error(Errc::kInvalidArgument, "--distorted/-d is required");
   if (o.raw_input() &&

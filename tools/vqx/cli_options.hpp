@@ -39,6 +39,9 @@ struct CliOptions {
   bool ignore_frame_rate = false;
   int precision = kPrecisionDefault;
   bool show_version = false;
+  // Print every feature of this build (options, outputs, backends) and exit:
+  // text, or JSON with --json.
+  bool list_features = false;
   bool show_help = false;
   std::string help_text;
 

@@ -10,10 +10,12 @@
 #include <thread>
 
 #include "cli_options.hpp"
+#include "feature_list.hpp"
 #include "input_checks.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
 #include "standard_output.hpp"
+#include "vqx/features.hpp"
 #include "vqx/output_files.hpp"
 #include "vqx/read_ahead.hpp"
 #include "vqx/video_reader.hpp"
@@ -171,6 +173,13 @@ int main(int argc, char** argv) {
   if (!parsed.ok()) return fail(parsed.status());
   if (parsed->show_help) {
     auto s = vqx::cli::write_stdout(parsed->help_text);
+    return s.ok() ? 0 : fail(s);
+  }
+  if (parsed->list_features) {
+    const auto features = vqx::list_features();
+    auto s = vqx::cli::write_stdout(parsed->format == vqx::OutputFormat::kJson
+                                        ? vqx::cli::features_json(features)
+                                        : vqx::cli::features_text(features));
     return s.ok() ? 0 : fail(s);
   }
   if (parsed->show_version) {

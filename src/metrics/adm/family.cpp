@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "core/twin_ref.hpp"
 #include "metrics/adm/cpu.hpp"
 #include "metrics/adm/gpu.hpp"
 #include "metrics/adm/params.hpp"

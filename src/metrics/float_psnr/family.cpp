@@ -8,6 +8,7 @@
 #include <array>
 #include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_psnr/cpu.hpp"
 #include "metrics/float_psnr/gpu.hpp"

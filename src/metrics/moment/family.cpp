@@ -12,6 +12,7 @@
 #include <array>
 #include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/moment/cpu.hpp"
 #include "metrics/moment/gpu.hpp"

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/motion/cpu.hpp"

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/psnr/cpu.hpp"
 #include "metrics/psnr/gpu.hpp"

@@ -5,8 +5,11 @@
 #include <new>
 #include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
+#include "metrics/speed/gpu.hpp"
+#include "metrics/speed/outputs.hpp"
 #include "metrics/speed/params.hpp"
 #include "metrics/speed/rows.hpp"
 #include "metrics/speed/score.hpp"
@@ -17,36 +20,14 @@ namespace {
 
 using speed::Params;
 
-// The chroma plane size libvmaf's init_chroma() uses: the luma size halved
-// with truncation (for odd sizes that leaves out the last chroma column or
-// row of the picture).
-unsigned chroma_side(unsigned luma, bool subsampled) { return subsampled ? luma / 2 : luma; }
-
-// Output slots, in libvmaf's order.
-enum Slot : std::size_t { kSlotU, kSlotV, kSlotUv };
-
-// The score as written: MIN(score, speed_max_val), the float score compared
-// in double.
-double clipped(float score, double max_val) {
-  const double s = score;
-  return s < max_val ? s : max_val;
-}
-
 class SpeedChromaExtractor final : public Extractor {
  public:
   explicit SpeedChromaExtractor(const Params& p) : params_(p) {}
 
   Status init(const PictureFormat& fmt) override {
-    VQX_RETURN_IF_ERROR(validate(fmt));
-    if (fmt.chroma == ChromaFormat::k400) {
-      return Error(Errc::kUnsupported,
-                   "speed_chroma: the input is 4:0:0 (luma only); SpEED chroma needs U and V "
-                   "planes");
-    }
-    const unsigned w = chroma_side(fmt.width, fmt.chroma != ChromaFormat::k444);
-    const unsigned h = chroma_side(fmt.height, fmt.chroma == ChromaFormat::k420);
-    VQX_ASSIGN_OR_RETURN(const speed::Geometry g,
-                         speed::make_geometry(w, h, params_, "speed_chroma: the U and V planes"));
+    VQX_ASSIGN_OR_RETURN(const speed::Geometry g, speed::chroma_geometry(fmt, params_));
+    const unsigned w = g.width;
+    const unsigned h = g.height;
     try {
       scorer_.init(g, params_, params_.weight_var_mode);
       ref_rows_.init(w, fmt.bpc);
@@ -64,27 +45,14 @@ class SpeedChromaExtractor final : public Extractor {
                  FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(check_extract_input("speed_chroma", initialised_, fmt_, FormatMatch::kExact,
                                             ref, dist, index));
-    const speed::SpeedScorer::Result u = channel(ref, dist, 1);
-    const speed::SpeedScorer::Result v = channel(ref, dist, 2);
-
-    // A singular channel (e.g. a flat one) takes the other's score for the
-    // combination, unless both are.
-    float uv = 0;
-    if (u.singular && !v.singular) {
-      uv = v.score;
-    } else if (v.singular && !u.singular) {
-      uv = u.score;
-    } else {
-      uv = static_cast<float>((u.score + v.score) / 2.0);
-    }
-    out.write(kSlotU, index, clipped(u.score, params_.max_val));
-    out.write(kSlotV, index, clipped(v.score, params_.max_val));
-    out.write(kSlotUv, index, clipped(uv, params_.max_val));
+    const speed::ScoreResult u = channel(ref, dist, 1);
+    const speed::ScoreResult v = channel(ref, dist, 2);
+    speed::write_chroma(u, v, params_.max_val, index, out);
     return Status::Ok();
   }
 
  private:
-  speed::SpeedScorer::Result channel(const Picture& ref, const Picture& dist, unsigned p) {
+  speed::ScoreResult channel(const Picture& ref, const Picture& dist, unsigned p) {
     ref_rows_.set({ref.plane(p).data(), ref.plane(p).stride_bytes()});
     dis_rows_.set({dist.plane(p).data(), dist.plane(p).stride_bytes()});
     return scorer_.score(ref_rows_, dis_rows_);
@@ -126,7 +94,8 @@ const ExtractorFamily& speed_chroma_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .chroma = {ChromaRule::kAlways},
-      .bind = bind_family<Params, read_params, SpeedChromaExtractor>,
+      .bind = bind_family<Params, read_params, SpeedChromaExtractor,
+                          VQX_TWIN(&speed::make_chroma_twin)>,
   };
   return kFamily;
 }

@@ -26,11 +26,11 @@ using Sums = std::array<Row, kN>;
 using Offsets = std::array<std::size_t, kN>;
 using Means = std::array<double, kN>;
 
-// centred[p] = band[offset p + position] - mean[p], in double.
+// out[p] = band[offset p + position] - mean[p], in double.
 [[gnu::always_inline]] inline void centre(const float* at, const Offsets& offsets,
-                                          const Means& means, Row& centred) {
+                                          const Means& means, Row& out) {
   for (int p = 0; p < kN; ++p) {
-    centred[p] = static_cast<double>(at[offsets[p]]) - means[p];
+    out[p] = centred(at[offsets[p]], means[p]);
   }
 }
 
@@ -99,15 +99,24 @@ void covariance_matrix(const float* band, std::size_t stride, unsigned sub_w, un
   }
   Means means{};
   for (int p = 0; p < kN; ++p) {
-    means[p] = totals[p] / static_cast<float>(count);
+    means[p] = window_mean(totals[p], count);
   }
 
   Sums sums{};
   sums_of_products(band, stride, sub_w, sub_h, offsets, means, sums);
-  // libvmaf too computes the lower triangle and mirrors it.
+  std::array<double, kLowerEntries> lower{};
   for (int p = 0; p < kN; ++p) {
     for (int q = 0; q <= p; ++q) {
-      const auto v = static_cast<float>(sums[p][q] / count);
+      lower[static_cast<std::size_t>(lower_index(p, q))] = sums[p][q];
+    }
+  }
+  covariance_from_sums(lower.data(), count, cov);
+}
+
+void covariance_from_sums(const double* lower, unsigned count, Square& cov) {
+  for (int p = 0; p < kN; ++p) {
+    for (int q = 0; q <= p; ++q) {
+      const float v = covariance_entry(lower[lower_index(p, q)], count);
       cov[static_cast<std::size_t>(p) * kN + q] = v;
       cov[static_cast<std::size_t>(q) * kN + p] = v;
     }

@@ -59,4 +59,23 @@ Expected<Geometry> make_geometry(unsigned width, unsigned height, const Params& 
   return g;
 }
 
+Expected<Geometry> chroma_geometry(const PictureFormat& fmt, const Params& p) {
+  VQX_RETURN_IF_ERROR(validate(fmt));
+  if (fmt.chroma == ChromaFormat::k400) {
+    return Error(Errc::kUnsupported,
+                 "speed_chroma: the input is 4:0:0 (luma only); SpEED chroma needs U and V "
+                 "planes");
+  }
+  const bool sub_x = fmt.chroma != ChromaFormat::k444;
+  const bool sub_y = fmt.chroma == ChromaFormat::k420;
+  const unsigned w = sub_x ? fmt.width / 2 : fmt.width;
+  const unsigned h = sub_y ? fmt.height / 2 : fmt.height;
+  return make_geometry(w, h, p, "speed_chroma: the U and V planes");
+}
+
+Expected<Geometry> temporal_geometry(const PictureFormat& fmt, const Params& p) {
+  VQX_RETURN_IF_ERROR(validate(fmt));
+  return make_geometry(fmt.width, fmt.height, p, "speed_temporal: the luma planes");
+}
+
 }  // namespace vqx::speed

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "metrics/speed/params.hpp"
+#include "vqx/picture.hpp"
 #include "vqx/status.hpp"
 
 namespace vqx::speed {
@@ -31,6 +32,16 @@ struct Geometry {
 // the plane in the message, e.g. "speed_chroma: the U and V planes".
 Expected<Geometry> make_geometry(unsigned width, unsigned height, const Params& p,
                                  const std::string& what);
+
+// The geometry of speed_chroma's U and V planes for pictures of `fmt`, or
+// its refusal (an invalid format, 4:0:0, planes too small): what both twins
+// check at init. The planes' size is the luma's halved with truncation where
+// subsampled (libvmaf's init_chroma(); for odd sizes that leaves out the
+// last chroma column or row of the picture).
+Expected<Geometry> chroma_geometry(const PictureFormat& fmt, const Params& p);
+
+// The geometry of speed_temporal's luma planes, or its refusal.
+Expected<Geometry> temporal_geometry(const PictureFormat& fmt, const Params& p);
 
 // The smallest side (in samples, before the prescale) that gives at least one
 // block along it.

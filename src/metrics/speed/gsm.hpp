@@ -23,6 +23,9 @@ struct BlockStats {
 
 class GsmFit {
  public:
+  GsmFit() = default;
+  // Allocated for `g` (init()).
+  explicit GsmFit(const Geometry& g) { init(g); }
   // Allocates every buffer.
   void init(const Geometry& g);
   // Fits the band-pass picture `band` (op_w x op_h, row stride op_w); `out`
@@ -31,8 +34,19 @@ class GsmFit {
   // kEigenEps, or a vanishing pivot): the variances are then 0, as in
   // libvmaf.
   bool fit(const float* band, float sigma_nn, BlockStats& out);
+  // The same, with the covariance matrix's sums of products (`lower`:
+  // kLowerEntries of them, packed by lower_index(), pointwise.hpp) and the
+  // blocks' variances computed elsewhere (the GPU twins' device: `variance`,
+  // one per block, valid when `pivots_ok`, i.e. when no pivot of the QR
+  // solve was below kEigenEps); `band` gives the blocks when the fit is
+  // singular (a zero solution, as fit()).
+  bool fit_solved(const double* lower, const float* band, const float* variance, bool pivots_ok,
+                  float sigma_nn, BlockStats& out);
 
  private:
+  static bool regular(const Vector& eigen);  // no eigenvalue below kEigenEps
+  void variances(BlockStats& out) const;     // from solution_ and neighbourhoods_
+  void entropies(const Vector& eigen, float sigma_nn, BlockStats& out) const;
   void gather_blocks(const float* band);
 
   Geometry g_;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/kernel_build.hpp"
+#include "metrics/speed/pointwise.hpp"
 
 namespace vqx::speed {
 
@@ -17,7 +18,6 @@ constexpr std::size_t at(int row, int col) {
 // with 0 counted as positive.
 float sqrt_to_float(float v) { return static_cast<float>(std::sqrt(static_cast<double>(v))); }
 float hypot_f(float x, float y) { return sqrt_to_float(x * x + y * y); }
-int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 // --- Eigenvalues -----------------------------------------------------------
 
@@ -256,13 +256,7 @@ void set_identity(Square& m) {
   }
 }
 
-float norm_of(const Vector& v) {
-  float sum = 0;
-  for (int i = 0; i < kN; ++i) {
-    sum += v[i] * v[i];
-  }
-  return sqrt_to_float(sum);
-}
+float norm_of(const Vector& v) { return sqrt_to_float(squares_sum(v.data())); }
 
 // matrix_qr_decomposition(): the accumulated reflector product H_{n-2}...H_0
 // (= Q^T) and R = Q^T a. Each H = I - 2 v v' is built from column k of the
@@ -293,11 +287,8 @@ void householder_qr(const Square& a, Square& qt, Square& r) {
     }
     for (int i = 0; i < kN; ++i) {
       for (int j = 0; j < kN; ++j) {
-        h[at(i, j)] = -2 * v[i] * v[j];
+        h[at(i, j)] = reflector_entry(v[i], v[j], i == j);
       }
-    }
-    for (int i = 0; i < kN; ++i) {
-      h[at(i, i)] += 1;
     }
     multiply(h, z, tmp);
     z = tmp;

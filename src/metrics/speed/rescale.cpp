@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "metrics/speed/pointwise.hpp"
+
 namespace vqx::speed {
 
 namespace {
@@ -46,6 +48,8 @@ float lanczos_weight(float x) {
   return 0.0F;
 }
 
+}  // namespace
+
 unsigned taps_of(ScaleMethod m) {
   switch (m) {
     case ScaleMethod::kNearest:
@@ -59,6 +63,8 @@ unsigned taps_of(ScaleMethod m) {
   }
   return 9;
 }
+
+namespace {
 
 // Fills the `taps` positions and weights of output position `o`.
 void fill_taps(ScaleMethod m, int o, float ratio, int src_n, int* index, float* weight) {
@@ -97,55 +103,46 @@ void fill_taps(ScaleMethod m, int o, float ratio, int src_n, int* index, float* 
 }
 
 // One output row of an interpolating method with T taps per axis: for each
-// column, the sum over rows j, then columns i, of src * (wx[i] * wy[j]),
-// from 0; lanczos4 divides by the sum of the weights (same order). For
-// bilinear libvmaf writes (wy * wx) * src and adds the four terms without
-// the leading 0: the same floats (0 + t == t up to the sign of a zero, which
-// no later step can observe).
+// column, pointwise.hpp's resample() over the T source rows. For bilinear
+// libvmaf writes (wy * wx) * src and adds the four terms without the
+// leading 0: the same floats (0 + t == t up to the sign of a zero, which no
+// later step can observe).
 template <int T, bool Normalise>
 void weighted_sums(const float* rows, std::size_t src_w, const int* index, const float* wx,
                    const float* wy, unsigned width, float* out) {
   for (unsigned x = 0; x < width; ++x) {
-    const int* ix = index + std::size_t{x} * T;
-    const float* w = wx + std::size_t{x} * T;
-    float value = 0.0F;
-    float weight_sum = 0.0F;
-    for (int j = 0; j < T; ++j) {
-      const float* r = rows + static_cast<std::size_t>(j) * src_w;
-      for (int i = 0; i < T; ++i) {
-        const float weight = w[i] * wy[j];
-        if constexpr (Normalise) {
-          weight_sum += weight;
-        }
-        value += r[ix[i]] * weight;
-      }
-    }
-    out[x] = Normalise ? value / weight_sum : value;
+    const auto source = [&](int j, int column) {
+      return rows[(static_cast<std::size_t>(j) * src_w) + static_cast<std::size_t>(column)];
+    };
+    out[x] =
+        resample<T, Normalise>(index + (std::size_t{x} * T), wx + (std::size_t{x} * T), wy, source);
   }
 }
 
 }  // namespace
 
+AxisTaps axis_taps(ScaleMethod m, unsigned src, unsigned dst) {
+  AxisTaps a;
+  a.taps = taps_of(m);
+  a.index.assign(std::size_t{dst} * a.taps, 0);
+  a.weight.assign(std::size_t{dst} * a.taps, 0.0F);
+  const float ratio = static_cast<float>(src) / static_cast<float>(dst);
+  for (unsigned o = 0; o < dst; ++o) {
+    fill_taps(m, static_cast<int>(o), ratio, static_cast<int>(src),
+              &a.index[std::size_t{o} * a.taps], &a.weight[std::size_t{o} * a.taps]);
+  }
+  return a;
+}
+
 void RescaledRows::init(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h,
                         ScaleMethod method) {
   method_ = method;
   src_w_ = src_w;
-  src_h_ = src_h;
   dst_w_ = dst_w;
-  dst_h_ = dst_h;
   identity_ = src_w == dst_w && src_h == dst_h;
   taps_ = taps_of(method);
-  ratio_y_ = static_cast<float>(src_h) / static_cast<float>(dst_h);
-  const float ratio_x = static_cast<float>(src_w) / static_cast<float>(dst_w);
-
-  columns_.index.assign(std::size_t{dst_w} * taps_, 0);
-  columns_.weight.assign(std::size_t{dst_w} * taps_, 0.0F);
-  for (unsigned x = 0; x < dst_w; ++x) {
-    fill_taps(method, static_cast<int>(x), ratio_x, static_cast<int>(src_w),
-              &columns_.index[std::size_t{x} * taps_], &columns_.weight[std::size_t{x} * taps_]);
-  }
-  row_taps_.index.assign(taps_, 0);
-  row_taps_.weight.assign(taps_, 0.0F);
+  columns_ = axis_taps(method, src_w, dst_w);
+  row_taps_ = axis_taps(method, src_h, dst_h);
   rows_.assign(std::size_t{src_w} * taps_, 0.0F);
 }
 
@@ -154,15 +151,15 @@ void RescaledRows::row(unsigned y, float* out) {
     source_->row(y, out);
     return;
   }
-  fill_taps(method_, static_cast<int>(y), ratio_y_, static_cast<int>(src_h_),
-            row_taps_.index.data(), row_taps_.weight.data());
+  const std::size_t first = std::size_t{y} * taps_;
   for (unsigned j = 0; j < taps_; ++j) {
-    source_->row(static_cast<unsigned>(row_taps_.index[j]), &rows_[std::size_t{j} * src_w_]);
+    source_->row(static_cast<unsigned>(row_taps_.index[first + j]),
+                 &rows_[std::size_t{j} * src_w_]);
   }
 
   const int* ix = columns_.index.data();
   const float* wx = columns_.weight.data();
-  const float* wy = row_taps_.weight.data();
+  const float* wy = row_taps_.weight.data() + first;
   switch (method_) {
     case ScaleMethod::kNearest:
       for (unsigned x = 0; x < dst_w_; ++x) {

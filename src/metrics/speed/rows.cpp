@@ -1,20 +1,19 @@
 #include "metrics/speed/rows.hpp"
 
 #include "core/kernel_build.hpp"
-#include "metrics/speed/params.hpp"
+#include "metrics/speed/pointwise.hpp"
 
 namespace vqx::speed {
 
 namespace {
 
-// (float)v / 2^(bpc-8) + offset: the division by a power of two is exact, so
-// multiplying by its inverse gives the same float.
+// (float)v / 2^(bpc-8) + offset (pointwise.hpp: sample_value, which the GPU
+// twin calls too).
 template <typename Sample>
 [[gnu::always_inline]] inline void convert(const Sample* __restrict in, unsigned width,
                                            float inv_scale, float* __restrict out) {
-  const auto offset = static_cast<float>(kSampleOffset);
   for (unsigned x = 0; x < width; ++x) {
-    out[x] = static_cast<float>(in[x]) * inv_scale + offset;
+    out[x] = sample_value(in[x], inv_scale);
   }
 }
 
@@ -22,11 +21,8 @@ template <typename Sample>
 [[gnu::always_inline]] inline void convert_difference(const Sample* __restrict a,
                                                       const Sample* __restrict b, unsigned width,
                                                       float inv_scale, float* __restrict out) {
-  const auto offset = static_cast<float>(kSampleOffset);
   for (unsigned x = 0; x < width; ++x) {
-    const float fa = static_cast<float>(a[x]) * inv_scale + offset;
-    const float fb = static_cast<float>(b[x]) * inv_scale + offset;
-    out[x] = fa - fb;
+    out[x] = sample_value(a[x], inv_scale) - sample_value(b[x], inv_scale);
   }
 }
 
@@ -56,7 +52,7 @@ const Sample* row_of(PlaneRef p, unsigned y) {
 void PlaneRows::init(unsigned width, unsigned bpc) {
   width_ = width;
   wide_ = bpc > 8;
-  inv_scale_ = 1.0F / static_cast<float>(1U << (bpc - 8));
+  inv_scale_ = sample_unit(bpc);
 }
 
 void PlaneRows::row(unsigned y, float* out) {

@@ -88,17 +88,20 @@ bool SpeedScorer::fit(RowSource& src, BlockStats& stats) {
   return gsm_.fit(band_.data(), static_cast<float>(p_.sigma_nn), stats);
 }
 
+ScoreResult pair_score(bool ref_ok, const BlockStats& ref, bool dis_ok, const BlockStats& dis,
+                       const Params& p, int weight_var_mode) {
+  ScoreResult r;
+  r.singular = !ref_ok || !dis_ok;
+  r.score = ref_ok != dis_ok ? 0.0F
+                             : speed_score(ref, dis, static_cast<float>(p.sigma_nn),
+                                           static_cast<float>(p.nn_floor), weight_var_mode);
+  return r;
+}
+
 SpeedScorer::Result SpeedScorer::score(RowSource& ref, RowSource& dis) {
   const bool ref_ok = fit(ref, ref_);
   const bool dis_ok = fit(dis, dis_);
-  Result r;
-  r.singular = !ref_ok || !dis_ok;
-  // libvmaf: one numerically unstable picture would inflate the score, so it
-  // is 0 then; with both unstable the score is computed as usual.
-  r.score = ref_ok != dis_ok ? 0.0F
-                             : speed_score(ref_, dis_, static_cast<float>(p_.sigma_nn),
-                                           static_cast<float>(p_.nn_floor), weight_var_mode_);
-  return r;
+  return pair_score(ref_ok, ref_, dis_ok, dis_, p_, weight_var_mode_);
 }
 
 }  // namespace vqx::speed

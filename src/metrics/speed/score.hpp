@@ -20,16 +20,25 @@ namespace vqx::speed {
 float speed_score(const BlockStats& ref, const BlockStats& dis, float sigma_nn, float nn_floor,
                   int weight_var_mode);
 
+// The score of a pair of fitted pictures and whether either was singular
+// (SpeedScorer::score's result; the GPU twins' host finish calls
+// pair_score() with the statistics of the device's band-pass pictures).
+struct ScoreResult {
+  float score = 0;
+  bool singular = false;  // either picture's covariance matrix was singular
+};
+// libvmaf: one numerically unstable picture would inflate the score, so it
+// is 0 then; with both unstable the score is computed as usual.
+ScoreResult pair_score(bool ref_ok, const BlockStats& ref, bool dis_ok, const BlockStats& dis,
+                       const Params& p, int weight_var_mode);
+
 class SpeedScorer {
  public:
   // Allocates everything; `weight_var_mode` is p.weight_var_mode for
   // speed_chroma and 0 for speed_temporal (which has no such option).
   void init(const Geometry& g, const Params& p, int weight_var_mode);
 
-  struct Result {
-    float score = 0;
-    bool singular = false;  // either picture's covariance matrix was singular
-  };
+  using Result = ScoreResult;
   // Both sources give rows of g.width floats, g.height of them. When exactly
   // one of the two pictures is singular the score is 0.
   Result score(RowSource& ref, RowSource& dis);

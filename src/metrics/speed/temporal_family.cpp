@@ -17,9 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "core/sequential_stages.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
+#include "metrics/speed/gpu.hpp"
+#include "metrics/speed/outputs.hpp"
 #include "metrics/speed/params.hpp"
 #include "metrics/speed/rows.hpp"
 #include "metrics/speed/score.hpp"
@@ -44,9 +47,7 @@ class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
   explicit SpeedTemporalExtractor(const Params& p) : params_(p) {}
 
   Status init(const PictureFormat& fmt) override {
-    VQX_RETURN_IF_ERROR(validate(fmt));
-    VQX_ASSIGN_OR_RETURN(geometry_, speed::make_geometry(fmt.width, fmt.height, params_,
-                                                         "speed_temporal: the luma planes"));
+    VQX_ASSIGN_OR_RETURN(geometry_, speed::temporal_geometry(fmt, params_));
     fmt_ = fmt;
     try {
       VQX_RETURN_IF_ERROR(sequential_.init(fmt, history()));
@@ -88,7 +89,7 @@ class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
   Status prepare(const FrameWindow& w, unsigned lane) override {
     VQX_RETURN_IF_ERROR(check_extract_input("speed_temporal", initialised_, fmt_,
                                             FormatMatch::kExact, *w.ref[0], *w.dist[0], w.index));
-    double score = 0.0;
+    speed::ScoreResult score;
     if (w.index > 0) {
       if (w.ref[1] == nullptr) {
         return Error(Errc::kInternal, "speed_temporal: frame " + std::to_string(w.index) +
@@ -99,7 +100,7 @@ class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
       const Plane& cur_dis = w.dist[0]->plane(0);
       l.ref_rows.set(ref_of(w.ref[1]->plane(0)), ref_of(cur_ref));
       l.dis_rows.set(ref_of(w.dist[1]->plane(0)), ref_of(params_.use_ref_diff ? cur_ref : cur_dis));
-      score = l.scorer.score(l.ref_rows, l.dis_rows).score;
+      score = l.scorer.score(l.ref_rows, l.dis_rows);
     }
     ring_[w.index % ring_.size()] = score;
     return Status::Ok();
@@ -107,14 +108,14 @@ class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
 
   Status finish(unsigned index, FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(check_frame_order("speed_temporal", index, frames_));
-    out.write(0, index, ring_[index % ring_.size()]);
+    speed::write_temporal(index, ring_[index % ring_.size()], out);
     ++frames_;
     return Status::Ok();
   }
 
  private:
   void allocate(unsigned entries, unsigned lanes) {
-    ring_.assign(entries, 0.0);
+    ring_.assign(entries, speed::ScoreResult{});
     lanes_.resize(lanes);
     for (Lane& l : lanes_) {
       l.scorer.init(geometry_, params_, 0);
@@ -126,8 +127,8 @@ class SpeedTemporalExtractor final : public Extractor, public TemporalStages {
   Params params_;
   PictureFormat fmt_;
   speed::Geometry geometry_;
-  SequentialStages sequential_;  // extract()'s copy of the previous frame
-  std::vector<double> ring_;     // frame i's score at i % size
+  SequentialStages sequential_;           // extract()'s copy of the previous frame
+  std::vector<speed::ScoreResult> ring_;  // frame i's score at i % size
   std::vector<Lane> lanes_;
   unsigned frames_ = 0;  // frames finished so far = next index expected
   bool initialised_ = false;
@@ -155,7 +156,8 @@ const ExtractorFamily& speed_temporal_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .temporal = {TemporalRule::kAlways},
-      .bind = bind_family<Params, read_params, SpeedTemporalExtractor>,
+      .bind = bind_family<Params, read_params, SpeedTemporalExtractor,
+                          VQX_TWIN(&speed::make_temporal_twin)>,
   };
   return kFamily;
 }

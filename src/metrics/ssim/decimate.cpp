@@ -14,6 +14,7 @@
 #include "core/index_math.hpp"
 #include "core/kernel_build.hpp"
 #include "metrics/ssim/params.hpp"
+#include "metrics/ssim/pointwise.hpp"
 
 namespace vqx::ssim {
 
@@ -35,7 +36,7 @@ VQX_CLONES void filter_row(const float* const* rows, const float* taps, int size
       const float* __restrict in = rows[v] + (u % factor) * phase_stride + u / factor;
       const float tap = taps[v * size + u];
       VQX_IVDEP
-      for (int x = 0; x < count; ++x) acc[x] += static_cast<double>(in[x] * tap);
+      for (int x = 0; x < count; ++x) acc[x] += tap_term(in[x], tap);
     }
   }
   for (int x = 0; x < count; ++x) out[x] = static_cast<float>(acc[x]);
@@ -57,7 +58,7 @@ VQX_FORCE_INLINE void filter_row_fixed(const float* const* rows, const float* ta
       double sum = acc[x];
 #pragma GCC unroll 16
       for (int u = 0; u < Size; ++u) {
-        sum += static_cast<double>(row[(u % Factor) * phase_stride + u / Factor + x] * row_taps[u]);
+        sum += tap_term(row[(u % Factor) * phase_stride + u / Factor + x], row_taps[u]);
       }
       acc[x] = sum;
     }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/kernel_build.hpp"
+#include "metrics/ssim/params.hpp"
 
 namespace vqx::ssim {
 
@@ -32,8 +33,7 @@ const float* RowSource::row(int y, float* scratch) const {
     convert_8bit(plane_->row<std::uint8_t>(py), scratch, width_);
   } else {
     // 2^-(bpc - 8): multiplying by it is exactly libvmaf's division.
-    const float unit = 1.0f / static_cast<float>(1U << (bpc_ - 8));
-    convert_16bit(plane_->row<std::uint16_t>(py), scratch, width_, unit);
+    convert_16bit(plane_->row<std::uint16_t>(py), scratch, width_, sample_unit(bpc_));
   }
   return scratch;
 }

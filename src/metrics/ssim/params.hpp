@@ -43,6 +43,32 @@ inline constexpr float kDynamicRange = 255.0f;
 inline constexpr float kC1 = (kK1 * kDynamicRange) * (kK1 * kDynamicRange);
 inline constexpr float kC2 = (kK2 * kDynamicRange) * (kK2 * kDynamicRange);
 inline constexpr float kC3 = kC2 / 2.0f;
+// Their float bits, as every compiler of the twins must evaluate them
+// (g++ for the CPU twin, nvcc's and hipcc's front ends for the GPU twin).
+static_assert(kC1 == 0x1.a028f4p+2f && kC2 == 0x1.d42e12p+5f && kC3 == 0x1.d42e12p+4f);
+
+// What a bpc-bit sample is multiplied by to bring it to 8-bit units:
+// 2^-(bpc - 8), exact in float, so the product equals libvmaf's division by
+// 4, 16 or 256 (feature/picture_copy.c). Both twins convert so.
+[[nodiscard]] constexpr float sample_unit(unsigned bpc) {
+  return 1.0f / static_cast<float>(1U << (bpc - 8));
+}
+
+// ---------------------------------------------------------------------------
+// The order of the sums over the window positions
+//
+// libvmaf adds the per-position terms in one chain, in row-major order
+// (ssim_tools.c, _iqa_ssim), which a GPU cannot follow without running the
+// chain on one thread. Both VQX twins add them in this fixed order instead
+// (docs/metrics.md, docs/gpu.md): within a row, runs of kSumSegment
+// positions each summed in order from 0, the runs of a group of
+// kSumGroup positions summed in order from 0, the groups of the row in
+// order from 0; then the rows in order from 0, all in double. The means are
+// rounded to float, as libvmaf's are, so the order shows only where a sum
+// lies within a few double ulps of a float's rounding boundary.
+inline constexpr int kSumSegment = 16;
+inline constexpr int kSumGroup = 256;
+static_assert(kSumGroup % kSumSegment == 0);
 
 // ---------------------------------------------------------------------------
 // float_ssim's subsampling
@@ -51,6 +77,25 @@ inline constexpr float kC3 = kC2 / 2.0f;
 // up. Source: ssim.c, compute_ssim(); math_utils.c, _round().
 inline constexpr int kAutoScaleDivisor = 256;
 inline constexpr int kMaxScale = 10;  // the "scale" option's bound
+
+// The factor float_ssim subsamples by: the "scale" option when it is given
+// (1 to kMaxScale), else the automatic one.
+[[nodiscard]] constexpr int scale_factor(int option, unsigned width, unsigned height) {
+  if (option > 0) return option;
+  const unsigned shorter = width < height ? width : height;
+  const unsigned rounded = (shorter + kAutoScaleDivisor / 2) / kAutoScaleDivisor;
+  return rounded > 1 ? static_cast<int>(rounded) : 1;
+}
+static_assert(scale_factor(0, 1920, 1080) == 4 && scale_factor(0, 3840, 2160) == 8 &&
+              scale_factor(0, 640, 384) == 2 && scale_factor(0, 640, 383) == 1 &&
+              scale_factor(3, 1920, 1080) == 3);
+
+// float_ssim's box filter: factor x factor taps, each 1 / factor^2 rounded
+// to float (ssim.c builds it so).
+[[nodiscard]] constexpr float box_tap(int factor) {
+  return 1.0f / static_cast<float>(factor * factor);
+}
+static_assert(box_tap(3) == 0x1.c71c72p-4f && box_tap(10) == 0x1.47ae14p-7f);
 
 // ---------------------------------------------------------------------------
 // MS-SSIM

@@ -4,9 +4,12 @@
 // (iqa/convolve.c, _iqa_convolve with IQA_CONVOLVE_1D): per output, the 11
 // products tap * sample, each rounded to float, added in order in double,
 // and the sum rounded to float. The per-position terms are computed with
-// libvmaf's mix of float and double operations, over a row at a time (the
-// loops vectorise), and summed in row-major order in double (sequentially,
-// as libvmaf does: reordering would change the rounding).
+// libvmaf's mix of float and double operations (pointwise.hpp, shared with
+// the GPU twin), over a row at a time (the loops vectorise), and summed in
+// double in the fixed order of params.hpp (kSumSegment, kSumGroup), which
+// the GPU twin follows too: libvmaf's one row-major chain gives the same
+// float means but for a sum within a few double ulps of a float's rounding
+// boundary (docs/metrics.md).
 #include "metrics/ssim/window.hpp"
 
 #include <cassert>
@@ -18,6 +21,7 @@
 
 #include "core/kernel_build.hpp"
 #include "metrics/ssim/params.hpp"
+#include "metrics/ssim/pointwise.hpp"
 
 namespace vqx::ssim {
 
@@ -28,9 +32,9 @@ VQX_CLONES void row_products(const float* __restrict a, const float* __restrict 
                              float* __restrict aa, float* __restrict bb, float* __restrict ab,
                              int count) {
   for (int x = 0; x < count; ++x) {
-    aa[x] = a[x] * a[x];
-    bb[x] = b[x] * b[x];
-    ab[x] = a[x] * b[x];
+    aa[x] = square(a[x]);
+    bb[x] = square(b[x]);
+    ab[x] = product(a[x], b[x]);
   }
 }
 
@@ -39,7 +43,7 @@ VQX_CLONES void filter_row_horizontal(const float* __restrict in, float* __restr
                                       int count) {
   for (int x = 0; x < count; ++x) {
     double sum = 0.0;
-    for (int t = 0; t < kWindow; ++t) sum += static_cast<double>(in[x + t] * kGaussian[t]);
+    for (int t = 0; t < kWindow; ++t) sum += tap_term(in[x + t], kGaussian[t]);
     out[x] = static_cast<float>(sum);
   }
 }
@@ -49,28 +53,23 @@ VQX_CLONES void filter_row_vertical(const float* const* rows, float* __restrict 
   VQX_IVDEP
   for (int x = 0; x < count; ++x) {
     double sum = 0.0;
-    for (int v = 0; v < kWindow; ++v) sum += static_cast<double>(rows[v][x] * kGaussian[v]);
+    for (int v = 0; v < kWindow; ++v) sum += tap_term(rows[v][x], kGaussian[v]);
     out[x] = static_cast<float>(sum);
   }
 }
 
 // The variances and the covariance of one output row, in place of the
 // second moments and the cross moment (m11 -> var1, m22 -> var2, m12 ->
-// cov), and the product var1 * var2 in `prod`. All float, as in libvmaf.
+// cov), and the product var1 * var2 in `prod` (pointwise.hpp: moments()).
 VQX_CLONES void row_moments(const float* __restrict mu1, const float* __restrict mu2,
                             float* __restrict m11, float* __restrict m22, float* __restrict m12,
                             float* __restrict prod, int count) {
   for (int x = 0; x < count; ++x) {
-    const float a = mu1[x];
-    const float b = mu2[x];
-    float var1 = m11[x] - a * a;
-    float var2 = m22[x] - b * b;
-    var1 = var1 < 0.0f ? 0.0f : var1;  // rounding can make a flat patch's variance negative
-    var2 = var2 < 0.0f ? 0.0f : var2;
-    m11[x] = var1;
-    m22[x] = var2;
-    m12[x] = m12[x] - a * b;
-    prod[x] = var1 * var2;
+    const Moments m = moments(mu1[x], mu2[x], m11[x], m22[x], m12[x]);
+    m11[x] = m.var1;
+    m22[x] = m.var2;
+    m12[x] = m.cov;
+    prod[x] = m.product;
   }
 }
 
@@ -87,28 +86,19 @@ VQX_CLONES void root_row(float* v, int count) {
 }
 
 // The SSIM terms at each position of one output row, from the means, the
-// variances, the covariance and the root of the variances' product. Types
-// follow libvmaf exactly: the luminance and contrast quotients divide a
-// double by a float sum, the structure quotient is float.
+// variances, the covariance and the root of the variances' product
+// (pointwise.hpp: terms()).
 VQX_CLONES void row_terms(const float* __restrict mu1, const float* __restrict mu2,
                           const float* __restrict var1, const float* __restrict var2,
                           const float* __restrict cov, const float* __restrict sd12,
                           double* __restrict ssim, double* __restrict lum, double* __restrict con,
                           double* __restrict str, int count) {
   for (int x = 0; x < count; ++x) {
-    const float a = mu1[x];
-    const float b = mu2[x];
-    const float sd = sd12[x];
-    const double l = (2.0 * a * b + kC1) / static_cast<double>(a * a + b * b + kC1);
-    const double c = (2.0 * sd + kC2) / static_cast<double>(var1[x] + var2[x] + kC2);
-    // In a flat patch the covariance may round below 0 where the root
-    // product is 0; libvmaf then takes it as 0 so that equal pictures score 1.
-    const float cov_c = (cov[x] < 0.0f && sd <= 0.0f) ? 0.0f : cov[x];
-    const float s = (cov_c + kC3) / (sd + kC3);
-    ssim[x] = l * c * static_cast<double>(s);
-    lum[x] = l;
-    con[x] = c;
-    str[x] = static_cast<double>(s);
+    const Terms t = terms(mu1[x], mu2[x], var1[x], var2[x], cov[x], sd12[x]);
+    ssim[x] = t.ssim;
+    lum[x] = t.l;
+    con[x] = t.c;
+    str[x] = t.s;
   }
 }
 
@@ -150,10 +140,8 @@ WindowMeans SsimWindow::compute(const RowSource& ref, const RowSource& cmp) {
   float* aa = cmp_scratch + max_in_;
   float* bb = aa + max_in_;
   float* ab = bb + max_in_;
-  double sum_ssim = 0.0;
-  double sum_l = 0.0;
-  double sum_c = 0.0;
-  double sum_s = 0.0;
+  // The terms' sums, row by row in order (pointwise.hpp: row_sum()).
+  TermSums sums{};
   for (int r = 0; r < h; ++r) {
     const int slot = r % kWindow;
     const float* a = ref.row(r, ref_scratch);
@@ -177,21 +165,10 @@ WindowMeans SsimWindow::compute(const RowSource& ref, const RowSource& cmp) {
     row_moments(vrow(kRef), vrow(kCmp), vrow(kRefSq), vrow(kCmpSq), vrow(kCross), sd12, ow);
     root_row(sd12, ow);
     row_terms(vrow(kRef), vrow(kCmp), vrow(kRefSq), vrow(kCmpSq), vrow(kCross), sd12,
-              term_row(kSsim), term_row(kL), term_row(kC), term_row(kS), ow);
-    const double* t_ssim = term_row(kSsim);
-    const double* t_l = term_row(kL);
-    const double* t_c = term_row(kC);
-    const double* t_s = term_row(kS);
-    for (int x = 0; x < ow; ++x) {
-      sum_ssim += t_ssim[x];
-      sum_l += t_l[x];
-      sum_c += t_c[x];
-      sum_s += t_s[x];
-    }
+              term_row(kTermSsim), term_row(kTermL), term_row(kTermC), term_row(kTermS), ow);
+    for (int k = 0; k < kTerms; ++k) sums[k] += row_sum(term_row(k), ow);
   }
-  const auto count = static_cast<double>(ow * oh);
-  return {static_cast<float>(sum_ssim / count), static_cast<float>(sum_l / count),
-          static_cast<float>(sum_c / count), static_cast<float>(sum_s / count)};
+  return window_means(sums, ow * oh);
 }
 
 }  // namespace vqx::ssim

@@ -1,22 +1,16 @@
 // SSIM's local statistics under the 11x11 Gaussian window, and the means of
 // its luminance, contrast and structure terms over the picture: libvmaf's
-// _iqa_ssim (feature/iqa/ssim_tools.c) with default arguments, to the bit.
+// _iqa_ssim (feature/iqa/ssim_tools.c) with default arguments, its
+// arithmetic at every position to the bit, its sums in the fixed order of
+// params.hpp (kSumSegment, kSumGroup) that the GPU twin follows too.
 #pragma once
 
 #include <vector>
 
 #include "metrics/ssim/image.hpp"
+#include "metrics/ssim/means.hpp"
 
 namespace vqx::ssim {
-
-// Means over the window positions, each the double sum (in row-major order)
-// divided by the count and rounded to float, as libvmaf returns them.
-struct WindowMeans {
-  float ssim;  // of l * c * s
-  float l;     // luminance term
-  float c;     // contrast term
-  float s;     // structure term
-};
 
 class SsimWindow {
  public:
@@ -25,7 +19,8 @@ class SsimWindow {
   void init(int max_width);
 
   // The means of the SSIM terms of `ref` against `cmp` over every position
-  // where the window lies inside the picture ((w - 10) x (h - 10) of them).
+  // where the window lies inside the picture ((w - 10) x (h - 10) of them),
+  // summed in the order of pointwise.hpp's row_sum(), row by row.
   // Requires equal sizes, each side >= kWindow and <= the init width.
   // Allocates nothing.
   WindowMeans compute(const RowSource& ref, const RowSource& cmp);
@@ -34,8 +29,6 @@ class SsimWindow {
   // The five filtered quantities: the two means, the two second moments and
   // the cross moment.
   enum Map { kRef, kCmp, kRefSq, kCmpSq, kCross, kMaps };
-  // The terms summed per position.
-  enum Term { kSsim, kL, kC, kS, kTerms };
   // Input row buffers: the two pictures' rows as floats, and x*x, y*y, x*y.
   static constexpr std::size_t kInputRows = 5;
 

@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 // Two forms of the moments and sums of a scale: the row kernels of
 // simd.hpp (Highway, what compute() runs), and the plain loops below,
 // written to be vectorised by the compiler and cloned for AVX2 and AVX-512
-// (core/kernel_build.hpp), what compute_reference() runs. The pyramid's
-// downsampling has the plain loops only (a twentieth of the time).
+// (core/kernel_build.hpp), what compute_reference() runs; likewise the
+// pyramid's downsampling (simd.hpp's downsample_* and the plain loops).
 #include "core/kernel_build.hpp"
 // The border rule and round_up, shared with the GPU twin.
 #include "core/index_math.hpp"
@@ -577,19 +579,43 @@ constexpr std::size_t kVectorSamples = 32;
 // rounded down.
 constexpr std::size_t kStripSpan = kStrip + 2 * kMaxHalf + kVectorSamples;
 
+// A cache line, and an AVX-512 vector, in bytes.
+constexpr std::size_t kCacheLine = 64;
+
+// Zeroed storage aligned to a cache line (an AVX-512 vector): the row
+// kernels' vectors then never straddle two lines where their offsets are
+// whole vectors.
+template <typename T>
+class AlignedBuffer {
+ public:
+  void assign(std::size_t n) {
+    data_.reset(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{kCacheLine})));
+    std::fill_n(data_.get(), n, T{});
+  }
+  [[nodiscard]] T* data() { return data_.get(); }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{kCacheLine}); }
+  };
+  std::unique_ptr<T[], Free> data_;
+};
+
 // The buffers of the row kernels (simd.hpp): the row planes between the
 // vertical and the horizontal pass, and for 16-bit sources the ring of
 // prepared rows (row y in slot y mod (2 * half + 1), as above).
 struct SimdBuffers {
   std::size_t padded = 0;  // round_up(min(width, kStripSpan), simd::kBlock)
   std::size_t plane_stride = 0;
-  std::vector<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
-  std::vector<std::int16_t> ring;      // slot-major, then source plane; `padded` each
-  std::vector<std::uint16_t> scratch;  // row_stats()'s, 3 rows of `padded`
+  AlignedBuffer<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
+  AlignedBuffer<std::int16_t> ring;      // slot-major, then source plane; `padded` each
+  AlignedBuffer<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
+  AlignedBuffer<std::int16_t> conv;      // the downsampling's row: kPad, padded, kPad
 
   [[nodiscard]] std::int16_t* plane(int p) {
     return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
   }
+  [[nodiscard]] std::int16_t* conv_row() { return conv.data() + simd::kPad; }
   [[nodiscard]] std::int16_t* ring_row(int slot, int plane) {
     return ring.data() + (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * padded;
   }
@@ -658,6 +684,48 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
     }
   }
   return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
+}
+
+// Scale + 1 from scale through the row kernels (the reference: downsample
+// above), one output row at a time.
+// The downsampling's source rows are prefetched this many output rows
+// ahead, a cache line at a time.
+constexpr int kPrefetchRows = 4;
+template <typename Src>
+void simd_downsample(int scale, const ScaleJob& job, SimdBuffers& b, std::uint16_t* out_ref,
+                     std::uint16_t* out_dis, std::size_t out_stride) {
+  const int filter = scale + 1;
+  const int half = kFilters[filter].half;
+  const int h = static_cast<int>(job.h);
+  const Rounding vertical = mean_rounding(scale, job.bpc);
+  for (int i = 0; i < h / 2; ++i) {
+    for (int which = 0; which < 2; ++which) {
+      const auto* base = static_cast<const Src*>(which == 0 ? job.ref : job.dis);
+      const std::size_t stride = which == 0 ? job.ref_stride : job.dis_stride;
+      const Src* rows[2 * kMaxHalf + 1];
+      for (int k = 0; k <= 2 * half; ++k) {
+        rows[k] = base + static_cast<std::size_t>(reflect101(2 * i + k - half, h)) * stride;
+      }
+      // The source rows a few output rows ahead are brought into the cache
+      // now (the picture was last read a whole scale ago).
+      for (int k = 1; k <= 2; ++k) {
+        const int y = 2 * (i + kPrefetchRows) + half + k;
+        if (y >= h) break;
+        const auto* row =
+            reinterpret_cast<const char*>(base + static_cast<std::size_t>(y) * stride);
+        for (std::size_t at = 0; at < job.w * sizeof(Src); at += kCacheLine) {
+          __builtin_prefetch(row + at);
+        }
+      }
+      std::uint16_t* out =
+          (which == 0 ? out_ref : out_dis) + static_cast<std::size_t>(i) * out_stride;
+      if constexpr (sizeof(Src) == 1) {
+        simd::downsample_8bit(rows, job.w, vertical, b.conv_row(), out);
+      } else {
+        simd::downsample_16bit(filter, rows, job.w, vertical, b.conv_row(), out);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -734,11 +802,12 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   ws->conv.assign(2 * ws->conv_stride, 0);
   ws->simd.padded = round_up(std::min(std::size_t{width}, kStripSpan), simd::kBlock);
   ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
-  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride, 0);
-  ws->simd.scratch.assign(3 * ws->simd.padded, 0);
+  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride);
+  ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded));
+  ws->simd.conv.assign(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad);
   // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
-  ws->simd.ring.assign(
-      static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes * ws->simd.padded, 0);
+  ws->simd.ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes *
+                       ws->simd.padded);
   ws_ = std::move(ws);
   return Status::Ok();
 }
@@ -800,20 +869,28 @@ void compute_frame(Workspace& ws, unsigned width, unsigned height, unsigned bpc,
     std::uint16_t* next_ref = ws.pyr_ref[s - 1].data();
     std::uint16_t* next_dis = ws.pyr_dis[s - 1].data();
     const std::size_t next_stride = ws.pyr_stride[s - 1];
-    switch (s) {
-      case 1:
-        if (bpc == 8) {
-          downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
-        } else {
-          downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
-        }
-        break;
-      case 2:
-        downsample_scale1(job, next_ref, next_dis, next_stride);
-        break;
-      default:
-        downsample_scale2(job, next_ref, next_dis, next_stride);
-        break;
+    if (!reference) {
+      if (s == 1 && bpc == 8) {
+        simd_downsample<std::uint8_t>(s - 1, job, ws.simd, next_ref, next_dis, next_stride);
+      } else {
+        simd_downsample<std::uint16_t>(s - 1, job, ws.simd, next_ref, next_dis, next_stride);
+      }
+    } else {
+      switch (s) {
+        case 1:
+          if (bpc == 8) {
+            downsample_scale0_8bit(job, next_ref, next_dis, next_stride);
+          } else {
+            downsample_scale0_16bit(job, next_ref, next_dis, next_stride);
+          }
+          break;
+        case 2:
+          downsample_scale1(job, next_ref, next_dis, next_stride);
+          break;
+        default:
+          downsample_scale2(job, next_ref, next_dis, next_stride);
+          break;
+      }
     }
     job = ScaleJob{next_ref,    next_dis, next_stride,       next_stride, width >> s,
                    height >> s, bpc,      params.gain_limit, &ws};

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/vif/cpu.hpp"
 #include "metrics/vif/gpu.hpp"

@@ -299,7 +299,7 @@ class VifTwin final : public gpu::Twin {
  public:
   VifTwin(const KernelParams& p, bool debug) : params_(p), debug_(debug) {}
 
-  std::vector<gpu::ConstantTable> constant_tables() const override {
+  std::vector<gpu::ConstantTable> constant_tables(const PictureFormat& /*fmt*/) override {
     const auto& table = log2_q11_table();
     return {{kLutName, table.data(), table.size() * sizeof(table[0])}};
   }

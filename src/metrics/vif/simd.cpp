@@ -8,13 +8,21 @@
 //  * 16-bit values (biased into int16) are filtered with pairwise 16-bit
 //    multiply-adds (ReorderWidenMulAccumulate, pmaddwd on x86): vertically
 //    the rows of taps k and 2 * half - k interleaved, times (t_k, t_k);
-//    horizontally the row read at even and at odd offsets, times the tap
-//    pairs (t_2m, t_2m+1), giving the even and the odd output columns;
+//    horizontally the row read once per vector at even offsets, times the
+//    tap pairs (t_2m, t_2m+1) for the even output columns and (t_2m-1,
+//    t_2m) for the odd ones (on AVX-512 and AVX2 the shifted vectors made
+//    from the row's aligned neighbours: Window);
 //  * the 32-bit products of 8-bit samples: pairwise multiply-adds of the
 //    samples with themselves (x_a^2 + x_b^2), times the tap;
+//  * 8-bit samples of two rows that share a tap added before the multiply
+//    (the downsampling's vertical pass: at most 510, an int16);
 //  * past the horizontal pass every column is a separate pixel of a sum,
 //    so the even and odd columns are never put back in order;
-//  * the log2 table read by plain loads of indices stored for the row.
+//  * the statistics of a vector of pixels skip what none of its pixels
+//    needs (PixelStats: all flat, or no gain term), which is what every
+//    lane would have masked to 0;
+//  * the log2 table read by plain loads (table_sums.cpp) of the indices
+//    stored for the row's non-flat vectors.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -22,6 +30,7 @@
 
 #include <array>
 #include <limits>
+#include <utility>
 
 #include "core/index_math.hpp"
 #include "metrics/vif/simd.hpp"
@@ -47,6 +56,14 @@ void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Ro
 void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
               const std::uint16_t* lut, std::uint16_t* /*scratch*/, RowSums& sums) {
   reference::row_stats(scale, planes, w, gain_limit, lut, sums);
+}
+void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
+                 std::uint16_t* out) {
+  reference::downsample_8bit(rows, w, vertical, conv, out);
+}
+void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                  std::int16_t* conv, std::uint16_t* out) {
+  reference::downsample_16bit(filter, rows, w, vertical, conv, out);
 }
 
 #else
@@ -259,13 +276,12 @@ HWY_INLINE VU32 MeanProduct(VU32 a, VU32 b) {
 template <class DF>
 HWY_INLINE VU32 TopBits(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
   const hn::RebindToUnsigned<DF> du64;
-  const hn::Rebind<std::uint32_t, DF> du32h;
-  const auto lo = hn::TruncateTo(
-      du32h, hn::ShiftRight<kDoubleMantissaBits - (kLog2TableBits - 1)>(hn::BitCast(du64, lower)));
-  const auto hi = hn::TruncateTo(
-      du32h, hn::ShiftRight<kDoubleMantissaBits - (kLog2TableBits - 1)>(hn::BitCast(du64, upper)));
+  constexpr int kShift = kDoubleMantissaBits - (kLog2TableBits - 1);
+  const auto lo = hn::ShiftRight<kShift>(hn::BitCast(du64, lower));
+  const auto hi = hn::ShiftRight<kShift>(hn::BitCast(du64, upper));
   (void)df;
-  return hn::Combine(DU32(), hi, lo);
+  // The low halves of the 64-bit lanes: the even 32-bit lanes.
+  return hn::ConcatEven(DU32(), hn::BitCast(DU32(), hi), hn::BitCast(DU32(), lo));
 }
 
 // The whole part (the biased exponent << 11, the callers take the biases
@@ -280,12 +296,15 @@ HWY_INLINE Log2Q11 Log2Of(VU32 top) {
   return {hn::BitCast(D32(), hn::ShiftLeft<kLogFracBits>(hn::ShiftRight<15>(top))), index};
 }
 
-// The table indices of a vector of pixels, for the row's lookups: 0
-// (whose entry is 0) where a term does not apply.
+// The table indices of the row's lookups, kept only for the vectors of
+// pixels that have a term of their kind (index 0, whose entry is 0, in the
+// lanes that have none): den counts informative vectors, num those with a
+// gain term.
 struct IndexRows {
   std::uint16_t* den;
-  std::uint16_t* signal;
-  std::uint16_t* noise;
+  std::uint32_t* num;  // the signal's index | the noise's << kLog2TableBits
+  std::size_t den_count;
+  std::size_t num_count;
 };
 HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint16_t* dst) {
   const DU32 du32;
@@ -294,9 +313,12 @@ HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint16_t* dst) {
 }
 
 // The statistics of one vector of pixels (the reference's row_stats, per
-// lane): sigma1^2, sigma2^2, sigma12 and which lanes are pixels.
+// lane): sigma1^2, sigma2^2, sigma12 and which lanes are pixels. A vector
+// whose pixels are all flat (or past the width) adds its linear sums only,
+// and one without a gain term skips the gain's double arithmetic: the
+// terms they skip are those every lane would have masked to 0.
 HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, double gain_limit,
-                           const IndexRows& rows, std::size_t at, RowLanes& acc) {
+                           IndexRows& rows, RowLanes& acc) {
   const D32 d32;
   const hn::Repartition<double, D16> df;
   const hn::Rebind<std::int32_t, decltype(df)> d32h;
@@ -305,14 +327,28 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const auto flat = hn::And(valid, hn::Lt(s11, nsq));
   const auto informative = hn::AndNot(flat, valid);
   const auto zero = hn::Zero(d32);
-  const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
 
   // The flat pixels' linear sums.
   const V32 lin = hn::IfThenElseZero(flat, s22);
   acc.num_lin = hn::Add(acc.num_lin, hn::PromoteTo(d64, hn::LowerHalf(lin)));
   acc.num_lin = hn::Add(acc.num_lin, hn::PromoteTo(d64, hn::UpperHalf(d32h, lin)));
   acc.den_lin = hn::Add(acc.den_lin, hn::VecFromMask(d32, flat));
+  if (hn::AllFalse(d32, informative)) return;
 
+  const auto nsq_d = hn::Set(df, static_cast<double>(kSigmaNsq));
+  // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
+  constexpr std::int32_t kDenBias = (kDoubleExponentBias + kLog2TableBits - 1 + kLog2SigmaNsq)
+                                    << kLogFracBits;
+  const auto den_lower = hn::Add(hn::PromoteTo(df, hn::LowerHalf(s11)), nsq_d);
+  const auto den_upper = hn::Add(hn::PromoteTo(df, hn::UpperHalf(d32h, s11)), nsq_d);
+  const Log2Q11 den_log = Log2Of(TopBits(df, den_lower, den_upper));
+  const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
+  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
+  StoreIndices(informative, den_log.index, rows.den + rows.den_count);
+  rows.den_count += hn::Lanes(d32);
+
+  const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
+  if (hn::AllFalse(d32, gain)) return;
   // The gain in double, with stand-ins (sigma1^2 = sigma_nsq, the others
   // 0) where it does not apply, in each half of the lanes.
   const V32 a32 = hn::IfThenElse(gain, s11, nsq);
@@ -320,8 +356,7 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const V32 c32 = hn::IfThenElseZero(gain, s12);
   const auto eps = hn::Set(df, kGainEps);
   const auto limit = hn::Set(df, gain_limit);
-  const auto nsq_d = hn::Set(df, static_cast<double>(kSigmaNsq));
-  hn::Vec<decltype(df)> signal[2], noise[2], den[2];
+  hn::Vec<decltype(df)> signal[2], noise[2];
   for (int half = 0; half < 2; ++half) {
     const auto pick = [&](V32 v) {
       return hn::PromoteTo(df, half == 0 ? hn::LowerHalf(v) : hn::UpperHalf(d32h, v));
@@ -332,127 +367,189 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
     g = hn::Min(g, limit);
     noise[half] = hn::Add(hn::PromoteTo(df, sv), nsq_d);
     signal[half] = hn::Add(hn::Floor(hn::Mul(hn::Mul(g, g), a)), noise[half]);
-    den[half] = hn::Add(pick(s11), nsq_d);
   }
-  const Log2Q11 den_log = Log2Of(TopBits(df, den[0], den[1]));
   const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
-  // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
-  constexpr std::int32_t kDenBias = (kDoubleExponentBias + kLog2TableBits - 1 + kLog2SigmaNsq)
-                                    << kLogFracBits;
-  const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
   const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
-  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
   acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
-  StoreIndices(informative, den_log.index, rows.den + at);
-  StoreIndices(gain, sig_log.index, rows.signal + at);
-  StoreIndices(gain, noise_log.index, rows.noise + at);
+  const VU32 both = hn::Or(sig_log.index, hn::ShiftLeft<kLog2TableBits>(noise_log.index));
+  hn::StoreU(hn::IfThenElseZero(hn::RebindMask(DU32(), gain), both), DU32(),
+             rows.num + rows.num_count);
+  rows.num_count += hn::Lanes(d32);
 }
 
-// The horizontal filter as pairs of taps for pairwise multiply-adds: the
-// pair at `offset` weighs columns c + offset and c + offset + 1 of output
-// column c. Taps (t_2m, t_2m+1) at offsets 2m - half, the last with 0;
-// scale 3's centre tap (43728, no int16) is split between two pairs.
-struct TapPair {
+// The horizontal filter as pairs of taps for pairwise multiply-adds, each
+// applied to the plane read at one offset from the output columns: a vector
+// of int16 read at column c + offset gives, lane pair by lane pair, the
+// samples (c + offset + 2i, c + offset + 2i + 1); times the even pair it
+// adds two taps to output column c + 2i, times the odd pair two taps to
+// output column c + 2i + 1 (a pair of 0 when none). Scales 0..2 (half
+// even): offsets -half, -half + 2, ..., half; the even pairs (t_2m,
+// t_2m+1), the odd pairs (t_2m-1, t_2m), taps outside the filter 0. Scale
+// 3's centre tap (43728, no int16) is split between two pairs.
+struct TapTerm {
   int offset;
-  std::uint32_t first;
-  std::uint32_t second;
+  std::uint32_t even[2];
+  std::uint32_t odd[2];
 };
 template <int Scale>
-constexpr std::array<TapPair, kFilters[Scale].half + 1> tap_pairs() {
+constexpr int tap_term_count() {
+  return Scale == 3 ? 3 : kFilters[Scale].half + 1;
+}
+template <int Scale>
+constexpr std::array<TapTerm, tap_term_count<Scale>()> tap_terms() {
   constexpr int kHalf = kFilters[Scale].half;
-  std::array<TapPair, kHalf + 1> out{};
+  std::array<TapTerm, tap_term_count<Scale>()> out{};
   if constexpr (Scale == 3) {
     static_assert(kTaps3.size() == 3 && kTaps3[0] < 32768 && kTaps3[2] < 32768);
-    out[0] = {-1, kTaps3[0], kTaps3[1] / 2U};
-    out[1] = {0, kTaps3[1] - kTaps3[1] / 2U, kTaps3[2]};
+    const std::uint32_t centre_a = kTaps3[1] / 2U;
+    const std::uint32_t centre_b = kTaps3[1] - centre_a;
+    out[0] = {-1, {kTaps3[0], centre_a}, {0, 0}};
+    out[1] = {0, {centre_b, kTaps3[2]}, {kTaps3[0], centre_a}};
+    out[2] = {1, {0, 0}, {centre_b, kTaps3[2]}};
   } else {
+    static_assert(kHalf % 2 == 0 && kFilters[Scale].taps.size() == 2 * kHalf + 1);
     const auto& taps = Scale == 0   ? kFilters[0].taps
                        : Scale == 1 ? kFilters[1].taps
                                     : kFilters[2].taps;
+    const auto tap = [&](int k) { return k >= 0 && k <= 2 * kHalf ? std::uint32_t{taps[k]} : 0U; };
     for (int m = 0; m <= kHalf; ++m) {
-      const int k = 2 * m;
-      static_assert(Scale == 3 || kFilters[Scale].taps.size() == 2 * kHalf + 1);
-      out[m] = {k - kHalf, taps[k], k + 1 <= 2 * kHalf ? std::uint32_t{taps[k + 1]} : 0U};
+      out[m] = {2 * m - kHalf, {tap(2 * m), tap(2 * m + 1)}, {tap(2 * m - 1), tap(2 * m)}};
     }
   }
   return out;
 }
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+// The vector of int16 at row + j + 2 * kDwords (|2 * kDwords| at most the
+// lanes) from the vectors before (a), at (b) and after (c) row + j: a
+// shift across the whole vector (AVX-512's valignd; on AVX2 the shift
+// within 128-bit blocks of b and c and of their middle), so that each
+// plane is read by one load per vector, not one unaligned load per offset
+// (loads that cross a cache line cost twice).
+template <int kDwords>
+HWY_INLINE V16 Window(V16 a, V16 b, V16 c) {
+  constexpr int kVectorDwords = static_cast<int>(hn::MaxLanes(D32()));
+  static_assert(-kVectorDwords <= kDwords && kDwords <= kVectorDwords);
+  if constexpr (kDwords == 0) {
+    return b;
+  } else if constexpr (kDwords < 0) {
+    return Window<kVectorDwords + kDwords>(a, a, b);
+  } else if constexpr (kDwords == kVectorDwords) {
+    return c;
+  } else {
+#if HWY_TARGET == HWY_AVX3
+    return V16{_mm512_alignr_epi32(c.raw, b.raw, kDwords)};
+#else
+    const D16 d16;
+    const V16 mid = hn::ConcatLowerUpper(d16, c, b);  // b's upper block, c's lower
+    constexpr int kBlockDwords = 4;
+    if constexpr (kDwords < kBlockDwords) {
+      return hn::CombineShiftRightBytes<4 * kDwords>(d16, mid, b);
+    } else if constexpr (kDwords == kBlockDwords) {
+      return mid;
+    } else {
+      return hn::CombineShiftRightBytes<4 * (kDwords - kBlockDwords)>(d16, c, mid);
+    }
+#endif
+  }
+}
+#endif
+
+// The horizontal pass of one row plane over columns [0, n) (n a multiple
+// of the vector): out holds, vector by vector, the sums of the even
+// columns then those of the odd ones.
+template <int Scale>
+HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uint32_t* out) {
+  const D16 d16;
+  const D32 d32;
+  constexpr auto kTerms = tap_terms<Scale>();
+  constexpr std::size_t kCount = kTerms.size();
+  V16 even[kCount], odd[kCount];
+  for (std::size_t t = 0; t < kCount; ++t) {
+    even[t] = PairOf(kTerms[t].even[0], kTerms[t].even[1]);
+    odd[t] = PairOf(kTerms[t].odd[0], kTerms[t].odd[1]);
+  }
+  const std::size_t lanes = hn::Lanes(d16);
+  const std::size_t half = hn::Lanes(d32);
+  const auto add_term = [&](std::size_t t, V16 v, V32& e, V32& o) {
+    if (kTerms[t].even[0] != 0 || kTerms[t].even[1] != 0) e = hn::Add(e, MulPairs(v, even[t]));
+    if (kTerms[t].odd[0] != 0 || kTerms[t].odd[1] != 0) o = hn::Add(o, MulPairs(v, odd[t]));
+  };
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+  if constexpr (Scale != 3) {  // even offsets: whole 32-bit lanes
+    V16 a = hn::LoadU(d16, row - lanes);
+    V16 b = hn::LoadU(d16, row);
+    for (std::size_t j = 0; j < n; j += lanes) {
+      const V16 c = hn::LoadU(d16, row + j + lanes);
+      V32 e = hn::Zero(d32), o = e;
+      [&]<std::size_t... kT>(std::index_sequence<kT...>) {
+        (add_term(kT, Window<kTerms[kT].offset / 2>(a, b, c), e, o), ...);
+      }
+      (std::make_index_sequence<kCount>());
+      hn::StoreU(Unbias(e), DU32(), out + j);
+      hn::StoreU(Unbias(o), DU32(), out + j + half);
+      a = b;
+      b = c;
+    }
+    return;
+  }
+#endif
+  for (std::size_t j = 0; j < n; j += lanes) {
+    V32 e = hn::Zero(d32), o = e;
+    for (std::size_t t = 0; t < kCount; ++t) {
+      add_term(t, hn::LoadU(d16, row + j + kTerms[t].offset), e, o);
+    }
+    hn::StoreU(Unbias(e), DU32(), out + j);
+    hn::StoreU(Unbias(o), DU32(), out + j + half);
+  }
+}
+
 template <int Scale>
 void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
-  const std::size_t scratch_stride = round_up(std::size_t{w}, kBlock);
-  const D16 d16;
+  const std::size_t index_stride = round_up(std::size_t{w}, kBlock);
   const D32 d32;
   const DU32 du32;
   const hn::Repartition<std::int64_t, D16> d64;
-  constexpr int kHalf = kFilters[Scale].half;
-  constexpr int kPairs = kHalf + 1;
-  constexpr std::array<TapPair, kPairs> kTapPairs = tap_pairs<Scale>();
-  V16 pairs[kPairs];
-  for (int m = 0; m < kPairs; ++m) pairs[m] = PairOf(kTapPairs[m].first, kTapPairs[m].second);
-  const std::size_t lanes = hn::Lanes(d16);
+  const std::size_t lanes = hn::Lanes(D16());
+  const std::size_t half = hn::Lanes(d32);
   const V32 even_columns = hn::Add(hn::Iota(d32, 0), hn::Iota(d32, 0));  // 0, 2, 4, ...
   const V32 width = hn::Set(d32, static_cast<std::int32_t>(w));
   RowLanes acc{hn::Zero(d32), hn::Zero(d32), hn::Zero(d32), hn::Zero(d64)};
-  const IndexRows index_rows{scratch, scratch + scratch_stride, scratch + 2 * scratch_stride};
-  std::size_t at = 0;
+  auto* sums32 = reinterpret_cast<std::uint32_t*>(scratch + 3 * index_stride);
+  IndexRows index_rows{scratch, reinterpret_cast<std::uint32_t*>(scratch + index_stride), 0, 0};
+  const VU32 round = hn::Set(du32, kTapHalf);
 
-  for (std::size_t j = 0; j < w; j += lanes) {
-    // The horizontal sums of plane p: even columns j, j + 2, ... and odd.
-    const auto filter = [&](int p, VU32& even, VU32& odd) {
-      const std::int16_t* row = planes[p] + j;
-      V32 e = hn::Zero(d32), o = e;
-      for (int m = 0; m < kPairs; ++m) {
-        const std::int16_t* at = row + kTapPairs[m].offset;
-        e = hn::Add(e, MulPairs(hn::LoadU(d16, at), pairs[m]));
-        o = hn::Add(o, MulPairs(hn::LoadU(d16, at + 1), pairs[m]));
+  for (std::size_t c0 = 0; c0 < w; c0 += kStatsChunk) {
+    const std::size_t n = std::min(round_up(std::size_t{w} - c0, lanes), kStatsChunk);
+    for (int p = 0; p < kRowPlanes; ++p) {
+      HorizontalPlane<Scale>(planes[p] + c0, n, sums32 + p * kStatsChunk);
+    }
+    for (std::size_t j = 0; j < n; j += lanes) {
+      for (std::size_t odd = 0; odd < 2; ++odd) {
+        const auto load = [&](int p) {
+          return hn::LoadU(du32, sums32 + p * kStatsChunk + j + odd * half);
+        };
+        // E[.]: the 48-bit sum rounded by 16 bits, modulo 2^32.
+        const auto moment = [&](int hi) {
+          return hn::Add(load(hi), hn::ShiftRight<kTapBits>(hn::Add(load(hi + 1), round)));
+        };
+        const VU32 m1 = load(kMu1), m2 = load(kMu2);
+        const V32 s11 = hn::BitCast(d32, hn::Sub(moment(kXxHi), MeanProduct(m1, m1)));
+        const V32 s22 =
+            hn::Max(hn::BitCast(d32, hn::Sub(moment(kYyHi), MeanProduct(m2, m2))), hn::Zero(d32));
+        const V32 s12 = hn::BitCast(d32, hn::Sub(moment(kXyHi), MeanProduct(m1, m2)));
+        const V32 column =
+            hn::Add(even_columns, hn::Set(d32, static_cast<std::int32_t>(c0 + j + odd)));
+        PixelStats(s11, s22, s12, hn::Lt(column, width), gain_limit, index_rows, acc);
       }
-      even = Unbias(e);
-      odd = Unbias(o);
-    };
-    // E[.]: the 48-bit sum rounded by 16 bits, modulo 2^32.
-    const VU32 round = hn::Set(du32, kTapHalf);
-    const auto moment = [&](int hi, VU32& even, VU32& odd) {
-      VU32 he, ho, le, lo;
-      filter(hi, he, ho);
-      filter(hi + 1, le, lo);
-      even = hn::Add(he, hn::ShiftRight<kTapBits>(hn::Add(le, round)));
-      odd = hn::Add(ho, hn::ShiftRight<kTapBits>(hn::Add(lo, round)));
-    };
-    VU32 m1e, m1o, m2e, m2o;
-    filter(kMu1, m1e, m1o);
-    filter(kMu2, m2e, m2o);
-    VU32 xe, xo, ye, yo, ce, co;
-    moment(kXxHi, xe, xo);
-    moment(kYyHi, ye, yo);
-    moment(kXyHi, ce, co);
-    const auto col = hn::Add(even_columns, hn::Set(d32, static_cast<std::int32_t>(j)));
-    const auto stats = [&](VU32 m1, VU32 m2, VU32 xx, VU32 yy, VU32 xy, V32 column) {
-      const V32 s11 = hn::BitCast(d32, hn::Sub(xx, MeanProduct(m1, m1)));
-      const V32 s22 = hn::Max(hn::BitCast(d32, hn::Sub(yy, MeanProduct(m2, m2))), hn::Zero(d32));
-      const V32 s12 = hn::BitCast(d32, hn::Sub(xy, MeanProduct(m1, m2)));
-      PixelStats(s11, s22, s12, hn::Lt(column, width), gain_limit, index_rows, at, acc);
-      at += hn::Lanes(d32);
-    };
-    stats(m1e, m2e, xe, ye, ce, col);
-    stats(m1o, m2o, xo, yo, co, hn::Add(col, hn::Set(d32, 1)));
+    }
   }
 
-  // The table entries, by plain loads: 16-bit entries have no gather, and
-  // 32-bit gathers are slower than these loads (the volatile keeps the
-  // compiler from making gathers of them).
-  const volatile std::uint16_t* table = lut;
-  std::int32_t den_table = 0;
-  std::int32_t num_table = 0;
-  for (std::size_t i = 0; i < at; ++i) {
-    den_table += table[index_rows.den[i]];
-    num_table +=
-        std::int32_t{table[index_rows.signal[i]]} - std::int32_t{table[index_rows.noise[i]]};
-  }
-  sums.den_log += den_table;
-  sums.num_log += num_table;
+  // The table entries, by plain loads (table_sums.cpp).
+  sums.den_log += den_table_sum(lut, index_rows.den, index_rows.den_count);
+  sums.num_log += num_table_sum(lut, index_rows.num, index_rows.num_count);
 
   // The row's lanes summed (each lane's sums are far from overflowing).
   alignas(64) std::int32_t l32[3][hn::MaxLanes(d32)];
@@ -483,6 +580,143 @@ void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double g
   }
 }
 
+// The pyramid's downsampling (simd.hpp: downsample_8bit, downsample_16bit).
+// The horizontal pass at the even columns as pairs of taps: a vector of
+// int16 read at conv column 2 * c + offset gives output column c + i the
+// samples (2 (c + i) + offset, + 1), times the pair. Offsets -half,
+// -half + 2, ..., half, pairs (t_2m, t_2m+1), the last with 0; filter 3's
+// centre tap (43728, no int16) split in two, its second half on its own.
+struct EvenTerm {
+  int offset;
+  std::uint32_t first;
+  std::uint32_t second;
+};
+template <int F>
+constexpr int even_term_count() {
+  return F == 3 ? 3 : kFilters[F].half + 1;
+}
+template <int F>
+constexpr std::array<EvenTerm, even_term_count<F>()> even_terms() {
+  constexpr int kHalf = kFilters[F].half;
+  std::array<EvenTerm, even_term_count<F>()> out{};
+  if constexpr (F == 3) {
+    const std::uint32_t centre_a = kTaps3[1] / 2U;
+    out[0] = {-1, kTaps3[0], centre_a};
+    out[1] = {0, kTaps3[1] - centre_a, 0};
+    out[2] = {1, kTaps3[2], 0};
+  } else {
+    const auto& taps = F == 1 ? kFilters[1].taps : kFilters[2].taps;
+    static_assert(kHalf % 2 == 0 && kFilters[F].taps.size() == 2 * kHalf + 1);
+    for (int m = 0; m <= kHalf; ++m) {
+      out[m] = {2 * m - kHalf, taps[2 * m],
+                2 * m + 1 <= 2 * kHalf ? std::uint32_t{taps[2 * m + 1]} : 0U};
+    }
+  }
+  return out;
+}
+
+// The horizontal half of a downsampling: conv mirrored, then out[0 .. w/2).
+template <int F>
+HWY_INLINE void DownsampleColumns(std::int16_t* conv, unsigned w, std::uint16_t* out) {
+  const D16 d16;
+  const D32 d32;
+  const DU32 du32;
+  const hn::Rebind<std::uint16_t, D32> du16h;
+  constexpr auto kTerms = even_terms<F>();
+  pad_reflect101(conv, static_cast<int>(w), kFilters[F].half);
+  V16 pairs[kTerms.size()];
+  for (std::size_t t = 0; t < kTerms.size(); ++t)
+    pairs[t] = PairOf(kTerms[t].first, kTerms[t].second);
+  const VU32 round = hn::Set(du32, kTapHalf);
+  const std::size_t half = hn::Lanes(d32);
+  for (std::size_t c = 0; c < w / 2; c += half) {
+    V32 sum = hn::Zero(d32);
+    for (std::size_t t = 0; t < kTerms.size(); ++t) {
+      sum = hn::Add(sum, MulPairs(hn::LoadU(d16, conv + 2 * c + kTerms[t].offset), pairs[t]));
+    }
+    const VU32 v = hn::ShiftRight<kTapBits>(hn::Add(Unbias(sum), round));
+    hn::StoreU(hn::DemoteTo(du16h, hn::BitCast(d32, v)), du16h, out + c);
+  }
+}
+
+void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
+                 std::uint16_t* out) {
+  const D16 d16;
+  const DU16 du16;
+  const hn::Rebind<std::uint8_t, DU16> d8;
+  const D32 d32;
+  const DU32 du32;
+  constexpr int kHalf = kFilters[1].half;
+  static_assert(kHalf % 2 == 0);
+  const std::uint16_t* t = kFilters[1].taps.data();
+  const VU32 add = hn::Set(du32, vertical.add);
+  for (std::size_t j = 0; j < w; j += hn::Lanes(d16)) {
+    const auto row = [&](int k) {
+      return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, rows[k] + j)));
+    };
+    // Rows k and 2 * half - k added (at most 510), then pairs of such sums.
+    V32 l = hn::Zero(d32), u = l;
+    for (int k = 0; k < kHalf; k += 2) {
+      const V16 a = hn::Add(row(k), row(2 * kHalf - k));
+      const V16 b = hn::Add(row(k + 1), row(2 * kHalf - k - 1));
+      const V16 tt = PairOf(t[k], t[k + 1]);
+      l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
+      u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+    }
+    const V16 c = row(kHalf);
+    const V16 tc = PairOf(t[kHalf], 0);
+    l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, c, hn::Zero(d16)), tc));
+    u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, c, hn::Zero(d16)), tc));
+    const auto rounded = [&](V32 v) {
+      return hn::ShiftRightSame(hn::Add(hn::BitCast(du32, v), add), vertical.shift);
+    };
+    StoreBiased(rounded(l), rounded(u), conv + j);
+  }
+  DownsampleColumns<1>(conv, w, out);
+}
+
+template <int F>
+void Downsample16T(const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                   std::int16_t* conv, std::uint16_t* out) {
+  const D16 d16;
+  const DU16 du16;
+  const DU32 du32;
+  const VU32 add = hn::Set(du32, vertical.add);
+  const auto flip = hn::Set(du16, 0x8000);  // v - 2^15 as int16: the top bit flipped
+  for (std::size_t j = 0; j < w; j += hn::Lanes(d16)) {
+    // The samples biased, rows k and 2 * half - k paired (VerticalPlane).
+    constexpr int kHalf = kFilters[F].half;
+    const std::uint16_t* t = kFilters[F].taps.data();
+    V32 l = hn::Zero(D32()), u = l;
+    for (int k = 0; k <= kHalf; ++k) {
+      const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(du16, rows[k] + j), flip));
+      const V16 b = k == kHalf
+                        ? a
+                        : hn::BitCast(d16, hn::Xor(hn::LoadU(du16, rows[2 * kHalf - k] + j), flip));
+      const V16 tt = k == kHalf ? PairOf(t[k] / 2, t[k] - t[k] / 2) : PairOf(t[k], t[k]);
+      l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
+      u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+    }
+    const auto rounded = [&](V32 v) {
+      return hn::ShiftRightSame(hn::Add(Unbias(v), add), vertical.shift);
+    };
+    StoreBiased(rounded(l), rounded(u), conv + j);
+  }
+  DownsampleColumns<F>(conv, w, out);
+}
+
+void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                  std::int16_t* conv, std::uint16_t* out) {
+  switch (filter) {
+    case 1:
+      return Downsample16T<1>(rows, w, vertical, conv, out);
+    case 2:
+      return Downsample16T<2>(rows, w, vertical, conv, out);
+    default:
+      return Downsample16T<3>(rows, w, vertical, conv, out);
+  }
+}
+
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace HWY_NAMESPACE
@@ -496,6 +730,8 @@ HWY_EXPORT(Vertical8);
 HWY_EXPORT(Prepare16);
 HWY_EXPORT(Vertical16);
 HWY_EXPORT(RowStats);
+HWY_EXPORT(Downsample8);
+HWY_EXPORT(Downsample16);
 
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
   HWY_DYNAMIC_DISPATCH(Vertical8)(taps, n, out);
@@ -511,6 +747,14 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
   HWY_DYNAMIC_DISPATCH(RowStats)(scale, planes, w, gain_limit, lut, scratch, sums);
+}
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(Downsample8)(rows, w, vertical, conv, out);
+}
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(Downsample16)(filter, rows, w, vertical, conv, out);
 }
 
 }  // namespace vqx::vif::simd

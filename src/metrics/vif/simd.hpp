@@ -12,6 +12,8 @@
 //   * (cpu.cpp) the row planes' borders mirrored;
 //   * the horizontal pass, the local statistics and the log2 sums of the
 //     row, added to a RowSums.
+// The pyramid's downsampling (downsample_8bit, downsample_16bit) has row
+// kernels of its own.
 // Row planes hold each 16-bit value v as v - kBias in an int16, so that
 // the targets' signed 16-bit multiply-adds (pmaddwd) take it; the filters'
 // taps sum to 2^16, so a filtered sum comes back as the sum less 2^31.
@@ -33,7 +35,9 @@ inline constexpr std::int32_t kBias = 32768;
 // pyramid's rows to kBlock samples), row planes to kBlock samples with kPad
 // columns before column 0 and after the last block.
 inline constexpr std::size_t kBlock = 64;
-inline constexpr std::size_t kPad = 16;  // > kMaxHalf: the horizontal pass reads half + 1 past
+// The horizontal pass reads a whole vector before and after the columns it
+// filters.
+inline constexpr std::size_t kPad = 32;
 static_assert(kPad > kMaxHalf);
 
 // The integer sums of one scale (integer_vif.c's accumulators).
@@ -75,10 +79,41 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
 
 // Horizontal pass of scale `scale`'s filter over row planes whose borders
 // are mirrored (half columns either side of [0, w)), then the statistics
-// of the w pixels of the row, added to `sums`. lut: log2_q11_table();
-// scratch: 3 * round_up(w, kBlock) samples the kernel may overwrite.
+// of the w pixels of the row, added to `sums`, kStatsChunk columns at a
+// time. lut: log2_q11_table(); scratch: row_stats_scratch(w) samples the
+// kernel may overwrite.
+inline constexpr std::size_t kStatsChunk = 512;
+[[nodiscard]] constexpr std::size_t row_stats_scratch(std::size_t w) {
+  // The log2 table indices of the row (3 rows), then the horizontal sums
+  // of a chunk (kRowPlanes rows of uint32).
+  return 3 * ((w + kBlock - 1) / kBlock * kBlock) + 2 * kRowPlanes * kStatsChunk;
+}
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
+
+// One row of the pyramid: filter `filter` (1 .. 3) applied to the scale
+// below (8-bit samples for the 8-bit form, scale 0 only), then every
+// second row and column. rows[k] (k = 0 .. 2 * half) are the source rows
+// of the filter's vertical taps about source row 2i (mirrored); w the
+// source width. The vertical sums rounded by `vertical` to 16 bits go to
+// conv, biased as row planes are (columns [0, w), kPad margins either
+// side, padded to kBlock; the kernel's scratch); the horizontal sums at the even
+// columns, rounded by kTapBits, to out[0 .. w / 2) (written up to whole
+// vectors: out padded to kBlock samples).
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out);
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out);
+
+// The log2 table's entries of a row's indices, summed (the last step of
+// row_stats; in plain code, compiled once: 16-bit entries have no gather,
+// and 32-bit gathers are slower than plain loads). den: n indices (n a
+// multiple of 4); num: n pairs (n even), each the index of a term to add
+// and, in its top kLog2TableBits (16) bits, the index of one to subtract.
+[[nodiscard]] std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint16_t* index,
+                                         std::size_t n);
+[[nodiscard]] std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* pairs,
+                                         std::size_t n);
 
 // The plain forms of the same kernels, which every target must match.
 namespace reference {
@@ -89,6 +124,10 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
                     std::int16_t* const* out);
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, RowSums& sums);  // needs no scratch
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out);
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out);
 }  // namespace reference
 
 }  // namespace vqx::vif::simd

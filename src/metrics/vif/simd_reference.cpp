@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/index_math.hpp"
 #include "metrics/vif/simd.hpp"
 
 namespace vqx::vif::simd::reference {
@@ -144,6 +145,39 @@ void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double 
       sums.num_log += log2_q11(lut, signal) - log2_q11(lut, static_cast<double>(noise));
     }
   }
+}
+
+namespace {
+
+template <typename Src>
+void downsample_row(int filter, const Src* const* rows, unsigned w, Rounding vertical,
+                    std::int16_t* conv, std::uint16_t* out) {
+  const Filter& f = kFilters[filter];
+  for (unsigned j = 0; j < w; ++j) {
+    std::uint32_t sum = 0;
+    for (int k = 0; k <= 2 * f.half; ++k) sum += std::uint32_t{f.taps[k]} * rows[k][j];
+    conv[j] = biased((sum + vertical.add) >> vertical.shift);
+  }
+  pad_reflect101(conv, static_cast<int>(w), f.half);
+  for (unsigned c = 0; c < w / 2; ++c) {
+    std::uint32_t sum = 0;
+    for (int k = 0; k <= 2 * f.half; ++k) {
+      sum += std::uint32_t{f.taps[k]} * unbiased(conv[2 * static_cast<int>(c) + k - f.half]);
+    }
+    out[c] = static_cast<std::uint16_t>(round_taps(sum));
+  }
+}
+
+}  // namespace
+
+void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
+                     std::int16_t* conv, std::uint16_t* out) {
+  downsample_row(1, rows, w, vertical, conv, out);
+}
+
+void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                      std::int16_t* conv, std::uint16_t* out) {
+  downsample_row(filter, rows, w, vertical, conv, out);
 }
 
 }  // namespace vqx::vif::simd::reference

@@ -33,6 +33,8 @@
 #                     one run), then the 17 features one by one
 #   --frames N        frames at 1080p (default 60); 4K runs a quarter of it
 #   --runs N          runs per row and tool (default 3)
+#   --vqx-args "..."  more options for every vqx run (e.g. "--read_ahead 4"
+#                     for the read-ahead's former default)
 #   --out FILE        also write the table there
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +49,7 @@ float_adm float_vif float_motion adm vif motion speed_chroma speed_temporal"
 families="vmaf_v0.6.1 all17 $features"
 frames=60
 runs=3
+vqx_args=""
 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -57,6 +60,7 @@ while [ $# -gt 0 ]; do
     --families) families=$2; shift 2 ;;
     --frames) frames=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --vqx-args) vqx_args=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) echo "bench/cpu.sh: unknown option '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
@@ -106,11 +110,13 @@ run() {
   local tool=$1 threads=$2 family=$3 times=$4 bin args=()
   bin=$vqx
   [ "$tool" = vqx ] || bin=$ref
+  # shellcheck disable=SC2206  # the extra options, split at spaces
+  [ "$tool" != vqx ] || [ -z "$vqx_args" ] || args+=($vqx_args)
   case "$family" in
-    floor) args=(-n --feature motion=motion_force_zero=true) ;;
-    vmaf_v0.6.1) args=() ;;
-    all17) args=(-n); for f in $features; do args+=(--feature "$f"); done ;;
-    *) args=(-n --feature "$family") ;;
+    floor) args+=(-n --feature motion=motion_force_zero=true) ;;
+    vmaf_v0.6.1) ;;
+    all17) args+=(-n); for f in $features; do args+=(--feature "$f"); done ;;
+    *) args+=(-n --feature "$family") ;;
   esac
   /usr/bin/time -f "%e %U %S" -o "$work/t" "$bin" -r "$work/ref.y4m" -d "$work/dist.y4m" \
     --threads "$threads" -q -o "$work/out.xml" "${args[@]}" >/dev/null 2>"$work/err" || {

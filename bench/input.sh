@@ -2,8 +2,9 @@
 # The input alone: how fast the vqx command reads a pair of 8-bit 4:2:0 Y4M
 # files with no feature work (-n --feature motion=motion_force_zero=true),
 # with the read-ahead off (--read_ahead 0: both inputs read in turn on the
-# main thread) and on, against `cat ref dist >/dev/null` (what the page
-# cache and memory allow). Prints pairs per second, the median of RUNS rounds
+# main thread) and on, with one or more threads reading each file
+# (--read_threads), against `cat ref dist >/dev/null` (what the page cache
+# and memory allow). Prints pairs per second, the median of RUNS rounds
 # (default 5; each round times every case once, in turn), as a Markdown table.
 #
 # The pair is synthesised (SIZE, default 3840x2160; FRAMES frames, default
@@ -11,7 +12,8 @@
 # the timings), read once before timing, and removed at the end.
 #
 # Usage: bench/input.sh [VQX_BIN]   (default build/release/vqx)
-#   FRAMES=n RUNS=n SIZE=WxH DEPTHS="0 4 8" THREADS="0 2"
+#   FRAMES=n RUNS=n SIZE=WxH DEPTHS="0 4 8 auto" THREADS="0 2"
+#   READERS="1 2 auto"   --read_threads for each depth but 0 (default 1)
 #   BEFORE=/path/to/an/older/vqx   also timed, with its own defaults
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,7 @@ runs=${RUNS:-5}
 size=${SIZE:-3840x2160}
 depths=${DEPTHS:-"0 4"}
 threads=${THREADS:-"0"}
+readers=${READERS:-"1"}
 before=${BEFORE:-}
 [ -x "$bin" ] || { echo "bench/input.sh: no vqx binary at $bin" >&2; exit 2; }
 width=${size%x*}
@@ -40,7 +43,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Two different frames of noise, each repeated: the readers' speed does not
 # depend on the samples.
-/usr/bin/python3 - "$work" "$width" "$height" "$frames" <<'PY'
+python3 - "$work" "$width" "$height" "$frames" <<'PY'
 import os, sys
 work, w, h, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 header = f"YUV4MPEG2 W{w} H{h} F25:1 Ip A1:1 C420jpeg\n".encode()
@@ -58,13 +61,15 @@ dist=$work/dist.y4m
 cat "$ref" "$dist" >/dev/null  # in memory before the first timing
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# calc EXPR: its value (awk: no bc on the device machine)
+calc() { awk "BEGIN {printf \"%.9f\\n\", $1}"; }
 # seconds CMD...: wall seconds of one run
 seconds() {
   local start end
   start=$(date +%s.%N)
   "$@" >/dev/null
   end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
+  calc "$end - $start"
 }
 cat_pair() { cat "$ref" "$dist"; }
 vqx_input() {
@@ -85,8 +90,14 @@ vqx_one_frame() {
 cases=("cat ref dist >/dev/null|cat_pair|")
 for t in $threads; do
   for d in $depths; do
-    opts="--read_ahead $d --threads $t"
-    cases+=("vqx $opts|vqx_input $bin $opts|vqx_one_frame $bin $opts")
+    for r in $readers; do
+      opts="--read_ahead $d --read_threads $r --threads $t"
+      if [ "$d" = 0 ]; then
+        opts="--read_ahead 0 --threads $t"
+        [ "$r" = "${readers%% *}" ] || continue  # no reading thread: once
+      fi
+      cases+=("vqx $opts|vqx_input $bin $opts|vqx_one_frame $bin $opts")
+    done
   done
 done
 if [ -n "$before" ]; then
@@ -115,15 +126,15 @@ echo "|---|---|---|---|---|---|"
 cat_fps=""
 for i in "${!cases[@]}"; do
   wall=$(median <"$work/times.$i")
-  fps=$(echo "$frames / $wall" | bc -l)
-  gbs=$(echo "2 * $file_bytes / $wall / 1000000000" | bc -l)
+  fps=$(calc "$frames / $wall")
+  gbs=$(calc "2 * $file_bytes / $wall / 1000000000")
   [ -n "$cat_fps" ] || cat_fps=$fps
   fixed="-" steady="-"
   if [ -f "$work/one.$i" ]; then
     one=$(median <"$work/one.$i")
     fixed=$(printf '%.3f' "$one")
-    steady=$(printf '%.1f' "$(echo "($frames - 1) / ($wall - $one)" | bc -l)")
+    steady=$(printf '%.1f' "$(calc "($frames - 1) / ($wall - $one)")")
   fi
   printf '| %s | %.1f | %.2f | %.0f %% | %s | %s |\n' "${cases[$i]%%|*}" "$fps" "$gbs" \
-    "$(echo "100 * $fps / $cat_fps" | bc -l)" "$fixed" "$steady"
+    "$(calc "100 * $fps / $cat_fps")" "$fixed" "$steady"
 done

@@ -81,6 +81,13 @@ class Context {
   // thread, also while another calls read_pictures() (the reader threads
   // of vqx/read_ahead.hpp do), until the context is destroyed.
   Expected<Picture> fetch_picture(const PictureFormat& fmt);
+  // The caller holds up to `pictures` from fetch_picture() besides the
+  // frames it has handed to read_pictures() (a read-ahead's: two videos,
+  // `depth` each, vqx/read_ahead.hpp): the pool keeps as many more given
+  // back for reuse (otherwise they would be freed and allocated again,
+  // frame after frame). Calls add up; call it before the pictures are
+  // fetched. A kLimit error when the room cannot be had.
+  Status reserve_pictures(unsigned pictures);
   // The planes of each picture that the registered features read: 1 when
   // every one reads the luma alone (a reader may then leave the chroma
   // unread: VideoReader::read_planes), else 3. Ask once the features and

@@ -147,6 +147,10 @@ Expected<Picture> Context::fetch_picture(const PictureFormat& fmt) {
   return s.scheduler->fetch_picture(fmt);
 }
 
+Status Context::reserve_pictures(unsigned pictures) {
+  return impl_->scheduler->reserve_pictures(pictures);
+}
+
 namespace {
 
 // Whether a registered extractor reads chroma planes.

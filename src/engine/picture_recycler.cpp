@@ -1,5 +1,6 @@
 #include "engine/picture_recycler.hpp"
 
+#include <new>
 #include <utility>
 
 namespace vqx {
@@ -39,6 +40,17 @@ void PictureRecycler::give(Picture p) {
       dropped = std::move(p);
     }
   }
+}
+
+Status PictureRecycler::add_room(std::size_t pictures) {
+  std::lock_guard lock(mutex_);
+  try {
+    pictures_.reserve(room_ + pictures);
+  } catch (const std::bad_alloc&) {
+    return Error(Errc::kLimit, "out of memory reserving room for pictures");
+  }
+  room_ += pictures;
+  return Status::Ok();
 }
 
 std::size_t PictureRecycler::count() {

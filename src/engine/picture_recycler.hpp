@@ -53,6 +53,10 @@ class PictureRecycler : public std::enable_shared_from_this<PictureRecycler> {
   // Keeps `p` for a later fetch, or frees it when the pool is full.
   void give(Picture p);
   [[nodiscard]] std::size_t count();
+  // Keeps `pictures` more: a caller that fetches ahead (a read-ahead)
+  // holds that many besides the frames in flight, and gives them back in
+  // turn. A kLimit error when the room cannot be reserved.
+  Status add_room(std::size_t pictures);
 
   // `ref` and `dist` as one frame's shared pictures: given back here when
   // the last holder lets go.
@@ -61,7 +65,7 @@ class PictureRecycler : public std::enable_shared_from_this<PictureRecycler> {
  private:
   explicit PictureRecycler(std::size_t room) : room_(room) {}
 
-  const std::size_t room_;
+  std::size_t room_;  // under mutex_
   Maker maker_;
   const PlaneMemory* memory_ = nullptr;  // with maker_: what give() keeps
   std::mutex mutex_;

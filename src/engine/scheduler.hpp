@@ -92,8 +92,12 @@ class FrameScheduler {
   }
   // A recycled picture of `fmt`, if one is free.
   std::optional<Picture> take_recycled(const PictureFormat& fmt) { return recycler_->take(fmt); }
+  // A caller that fetches up to `pictures` ahead of the frames it runs:
+  // as many more are kept for reuse (PictureRecycler::add_room).
+  Status reserve_pictures(std::size_t pictures) { return recycler_->add_room(pictures); }
   // Pictures waiting to be fetched again: at most 2 x (frames in flight +
-  // 1), so that a caller who never fetches does not grow memory.
+  // 1), plus those reserved, so that a caller who never fetches does not
+  // grow memory.
   [[nodiscard]] std::size_t recycled_count() { return recycler_->count(); }
   // The workers as a ForkJoin, for sharing a frame's staging copy (the GPU
   // pipeline's); null without a pool.

@@ -29,6 +29,20 @@ constexpr int kMaxIov = IOV_MAX;
 constexpr int kMaxIov = 16;  // POSIX's minimum
 #endif
 
+// Marks `bytes` of buffers[i...] as filled: returns the first entry that
+// still has room.
+std::size_t use_up(std::span<iovec> buffers, std::size_t i, std::size_t bytes) {
+  while (bytes > 0) {
+    iovec& v = buffers[i];
+    const std::size_t k = std::min(bytes, v.iov_len);
+    v.iov_base = static_cast<char*>(v.iov_base) + k;
+    v.iov_len -= k;
+    bytes -= k;
+    if (v.iov_len == 0) ++i;
+  }
+  return i;
+}
+
 // strerror() is not thread-safe; std::error_code's message() is.
 std::string error_text(int err) {
   return err != 0 ? std::error_code(err, std::generic_category()).message() : "unknown error";
@@ -150,16 +164,6 @@ std::size_t InputFile::read(void* dst, std::size_t n) {
 std::size_t InputFile::read_into(std::span<iovec> buffers) {
   std::size_t total = 0;
   std::size_t i = 0;
-  const auto advance = [&](std::size_t bytes) {
-    while (bytes > 0) {
-      iovec& v = buffers[i];
-      const std::size_t k = std::min(bytes, v.iov_len);
-      v.iov_base = static_cast<char*>(v.iov_base) + k;
-      v.iov_len -= k;
-      bytes -= k;
-      if (v.iov_len == 0) ++i;
-    }
-  };
   // The buffered bytes first, then the rest straight from the descriptor.
   while (i < buffers.size() && buffered() > 0) {
     if (buffers[i].iov_len == 0) {
@@ -170,7 +174,7 @@ std::size_t InputFile::read_into(std::span<iovec> buffers) {
     std::memcpy(buffers[i].iov_base, buf_.get() + pos_, k);
     pos_ += k;
     total += k;
-    advance(k);
+    i = use_up(buffers, i, k);
   }
   while (i < buffers.size()) {
     if (buffers[i].iov_len == 0) {
@@ -181,7 +185,26 @@ std::size_t InputFile::read_into(std::span<iovec> buffers) {
     const long got = read_some(&buffers[i], count);
     if (got <= 0) break;  // end of file or an error
     total += static_cast<std::size_t>(got);
-    advance(static_cast<std::size_t>(got));
+    i = use_up(buffers, i, static_cast<std::size_t>(got));
+  }
+  return total;
+}
+
+std::size_t InputFile::read_at(std::int64_t offset, std::span<iovec> buffers) const {
+  std::size_t total = 0;
+  std::size_t i = 0;
+  while (i < buffers.size()) {
+    if (buffers[i].iov_len == 0) {
+      ++i;
+      continue;
+    }
+    const int count = static_cast<int>(std::min<std::size_t>(buffers.size() - i, kMaxIov));
+    const ssize_t got =
+        ::preadv(fd_, &buffers[i], count, static_cast<off_t>(offset) + static_cast<off_t>(total));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // end of file or an error
+    total += static_cast<std::size_t>(got);
+    i = use_up(buffers, i, static_cast<std::size_t>(got));
   }
   return total;
 }

@@ -39,6 +39,13 @@ class InputFile {
   // does not hold: fewer only at end of file or on error(). The entries are
   // used up (changed) as bytes arrive.
   std::size_t read_into(std::span<iovec> buffers);
+  // Positioned reads of a regular file (size() >= 0): fills the buffers in
+  // turn with the file's bytes from `offset` on, without using or moving
+  // the file's position or its buffer, so that several threads may read at
+  // once. Fewer bytes only at end of file or on a read error, which is not
+  // recorded (error() is unchanged): the caller reads the same bytes with
+  // read() to learn what is there. The entries are used up as bytes arrive.
+  std::size_t read_at(std::int64_t offset, std::span<iovec> buffers) const;
   int getc();  // EOF at end of file or on error()
   // The next n bytes (fewer at end of file), left unread: the following
   // read() and getc() return them first. This is how open_video() looks at

@@ -1,8 +1,10 @@
 #include "io/packed_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <span>
+#include <string_view>
 #include <utility>
 
 #include "core/picture_internals.hpp"
@@ -33,23 +35,18 @@ std::uint32_t settle_rows16(Plane& plane, unsigned row_samples, unsigned y0, uns
   return acc;
 }
 
-}  // namespace
-
-PackedFrameReader::PackedFrameReader(std::string path, InputFile file, const PictureFormat& fmt,
-                                     VideoInfo info, std::size_t payload_bytes, bool headerless)
-    : path_(std::move(path)),
-      file_(std::move(file)),
-      fmt_(fmt),
-      info_(std::move(info)),
-      payload_bytes_(payload_bytes),
-      headerless_(headerless) {}
-
-std::size_t PackedFrameReader::read_plane(Plane& plane, unsigned p, std::uint32_t& acc) {
-  const unsigned width = fmt_.plane_width(p);
-  const unsigned height = fmt_.plane_height(p);
-  const std::size_t row_bytes = std::size_t{width} * fmt_.bytes_per_sample();
+// Plane p of `fmt` from the file into `plane`, through `read` (a function
+// that fills a span of iovec and returns the bytes it read: fewer at end of
+// file or on an error): the bytes read. `rows` is scratch for the rows'
+// iovecs; `acc` gathers the OR of 9..15-bit samples.
+template <typename Read>
+std::size_t fill_plane(const PictureFormat& fmt, unsigned p, Plane& plane, std::vector<iovec>& rows,
+                       std::uint32_t& acc, Read&& read) {
+  const unsigned width = fmt.plane_width(p);
+  const unsigned height = fmt.plane_height(p);
+  const std::size_t row_bytes = std::size_t{width} * fmt.bytes_per_sample();
   // 16-bit samples need a pass when they must be checked or byte-swapped.
-  const bool settle = fmt_.bpc > 8 && (fmt_.bpc < 16 || std::endian::native == std::endian::big);
+  const bool settle = fmt.bpc > 8 && (fmt.bpc < 16 || std::endian::native == std::endian::big);
   const auto chunk_rows = static_cast<unsigned>(
       settle ? std::clamp<std::size_t>(kCheckedChunkBytes / row_bytes, 1, height) : height);
   const bool contiguous = plane.stride_bytes() == row_bytes;
@@ -60,12 +57,12 @@ std::size_t PackedFrameReader::read_plane(Plane& plane, unsigned p, std::uint32_
     std::size_t got = 0;
     if (contiguous) {
       iovec all{plane.row<std::uint8_t>(y0), want};
-      got = file_.read_into(std::span<iovec>(&all, 1));
+      got = read(std::span<iovec>(&all, 1));
     } else {
-      rows_.resize(y1 - y0);
+      rows.resize(y1 - y0);
       for (unsigned y = y0; y < y1; ++y)
-        rows_[y - y0] = iovec{plane.row<std::uint8_t>(y), row_bytes};
-      got = file_.read_into(rows_);
+        rows[y - y0] = iovec{plane.row<std::uint8_t>(y), row_bytes};
+      got = read(std::span<iovec>(rows));
     }
     total += got;
     if (got < want) break;  // the caller tells the end of file from an error
@@ -73,6 +70,19 @@ std::size_t PackedFrameReader::read_plane(Plane& plane, unsigned p, std::uint32_
   }
   return total;
 }
+
+constexpr std::string_view kBareFrameHeader = "FRAME\n";
+
+}  // namespace
+
+PackedFrameReader::PackedFrameReader(std::string path, InputFile file, const PictureFormat& fmt,
+                                     VideoInfo info, std::size_t payload_bytes, bool headerless)
+    : path_(std::move(path)),
+      file_(std::move(file)),
+      fmt_(fmt),
+      info_(std::move(info)),
+      payload_bytes_(payload_bytes),
+      headerless_(headerless) {}
 
 Expected<std::size_t> PackedFrameReader::pass_over(std::size_t n) {
   // A regular file that holds the bytes: a seek (the size is the one at
@@ -110,12 +120,12 @@ Expected<bool> PackedFrameReader::read(Picture& pic) {
   std::uint32_t acc = 0;
   std::size_t got = 0;
   std::size_t expected = 0;
-  const unsigned planes = fmt_.plane_count();
-  const bool luma_only = planes_read_ == 1 && planes > 1;
-  const unsigned filled = luma_only ? 1 : planes;
+  const unsigned filled = planes_filled();
+  const bool luma_only = filled < fmt_.plane_count();
+  const auto read_file = [this](std::span<iovec> v) { return file_.read_into(v); };
   for (unsigned p = 0; p < filled && got == expected; ++p) {
     expected += std::size_t{fmt_.plane_width(p)} * fmt_.plane_height(p) * fmt_.bytes_per_sample();
-    got += read_plane(pic.plane(p), p, acc);
+    got += fill_plane(fmt_, p, pic.plane(p), rows_, acc, read_file);
   }
   // The planes left out, and Y4M 444alpha's alpha plane, are passed over.
   if (got == expected && payload_bytes_ > expected) {
@@ -131,6 +141,67 @@ Expected<bool> PackedFrameReader::read(Picture& pic) {
   if (luma_only) detail::PictureInternals::mark_luma_only(pic);
   ++frames_;
   return true;
+}
+
+unsigned PackedFrameReader::planes_filled() const {
+  return planes_read_ == 1 ? 1 : fmt_.plane_count();
+}
+
+void PackedFrameReader::set_fixed_frames(std::int64_t first, std::size_t header_bytes) {
+  fixed_first_ = first;
+  fixed_header_ = header_bytes;
+  const auto stride = static_cast<std::int64_t>(header_bytes + payload_bytes_);
+  fixed_count_ =
+      file_.size() > first ? static_cast<std::uint64_t>((file_.size() - first) / stride) : 0;
+}
+
+std::int64_t PackedFrameReader::fixed_offset(std::uint64_t n) const {
+  return fixed_first_ + static_cast<std::int64_t>(n * (fixed_header_ + payload_bytes_));
+}
+
+std::uint64_t PackedFrameReader::fixed_frames_left() const {
+  if (frames_ >= fixed_count_ || file_.position() != fixed_offset(frames_)) return 0;
+  return fixed_count_ - frames_;
+}
+
+bool PackedFrameReader::read_fixed(std::uint64_t k, Picture& pic) const {
+  // Only a whole frame within the file as it was opened.
+  const std::uint64_t n = frames_ + k;
+  if (n >= fixed_count_ || !ensure_format(pic, fmt_).ok()) return false;
+  std::int64_t at = fixed_offset(n);
+  if (fixed_header_ > 0) {
+    std::array<char, kBareFrameHeader.size()> header{};
+    iovec v{header.data(), header.size()};
+    if (fixed_header_ != header.size() ||
+        file_.read_at(at, std::span<iovec>(&v, 1)) != header.size() ||
+        std::string_view(header.data(), header.size()) != kBareFrameHeader) {
+      return false;
+    }
+    at += static_cast<std::int64_t>(header.size());
+  }
+  std::uint32_t acc = 0;
+  std::vector<iovec> rows;  // this call's own: calls run at once
+  const auto read_file = [&](std::span<iovec> v) {
+    const std::size_t got = file_.read_at(at, v);
+    at += static_cast<std::int64_t>(got);
+    return got;
+  };
+  const unsigned filled = planes_filled();
+  for (unsigned p = 0; p < filled; ++p) {
+    const std::size_t want =
+        std::size_t{fmt_.plane_width(p)} * fmt_.plane_height(p) * fmt_.bytes_per_sample();
+    if (fill_plane(fmt_, p, pic.plane(p), rows, acc, read_file) != want) return false;
+  }
+  if (fmt_.bpc < 16 && (acc >> fmt_.bpc) != 0) return false;
+  detail::PictureInternals::mark_samples_checked(pic);
+  if (filled < fmt_.plane_count()) detail::PictureInternals::mark_luma_only(pic);
+  return true;
+}
+
+Status PackedFrameReader::skip_fixed(std::uint64_t k) {
+  if (!file_.seek(fixed_offset(frames_ + k))) return file_.read_error(path_);
+  frames_ += k;
+  return Status::Ok();
 }
 
 Status PackedFrameReader::skip(unsigned frames) {

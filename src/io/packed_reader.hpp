@@ -9,6 +9,14 @@
 // plane whose rows are contiguous, else readv() of the rows), with no frame
 // buffer and no copy; 9..15-bit samples are checked against the depth in
 // place, a few hundred KiB at a time, while they are still in the cache.
+//
+// Frames at fixed offsets: in a regular file whose frames all take the same
+// bytes (raw; Y4M whose frame headers are a bare "FRAME\n"), frame n starts
+// at a known offset, so that several threads can read frames at once with
+// positioned reads (read_fixed(), for the read-ahead's offset lanes:
+// read_lane.hpp). Those reads only ever read what read() would read there;
+// anything else (the end of the file, another header, an error) they leave
+// to read(), which says what it is with its own message.
 #pragma once
 
 #include <sys/uio.h>
@@ -44,6 +52,22 @@ class PackedFrameReader : public VideoReader {
   [[nodiscard]] bool interruptible() const final { return true; }
   void read_planes(unsigned planes) final { planes_read_ = planes; }
 
+  // Frames from the next one read() would read that sit at fixed offsets
+  // (see the top of this file) within the file as it was opened: those
+  // read_fixed() may read. 0 for a pipe and for other files.
+  [[nodiscard]] std::uint64_t fixed_frames_left() const;
+  // Frame frames_read() + k, read at its offset into `pic` as read() would
+  // read it there, without using or moving the file's position (positioned
+  // reads): callable from several threads at once while nothing else uses
+  // the reader. True when the frame was read; false when read() is to say
+  // what is there (the end of the file, a header that is not a bare
+  // "FRAME\n", a read cut short, a read error, a sample above the depth):
+  // the caller then moves past the frames before it (skip_fixed()) and
+  // goes on with read().
+  bool read_fixed(std::uint64_t k, Picture& pic) const;
+  // Moves past k frames that read_fixed() read: a seek.
+  Status skip_fixed(std::uint64_t k);
+
  protected:
   // Reads what comes before the next frame's payload: true when a frame
   // follows, false at a clean end of the stream.
@@ -55,6 +79,10 @@ class PackedFrameReader : public VideoReader {
   [[nodiscard]] std::size_t payload_bytes() const { return payload_bytes_; }
   VideoInfo& mutable_info() { return info_; }
 
+  // Frames of a regular file sit at fixed offsets: frame n's header (of
+  // `header_bytes`, 0 for raw) at first + n * (header_bytes + payload).
+  void set_fixed_frames(std::int64_t first, std::size_t header_bytes);
+
   // For a regular file: walks the frame headers from the current position
   // to the end, seeking past the payloads, and returns the number of
   // frames; the first framing fault (a header that is not one, a frame cut
@@ -64,10 +92,10 @@ class PackedFrameReader : public VideoReader {
 
  private:
   [[nodiscard]] Status truncated(std::size_t got) const;
-  // Plane p's rows from the file into `plane`: the bytes read (fewer than
-  // the plane's at end of file or on an error). `acc` gathers the OR of
-  // 9..15-bit samples.
-  std::size_t read_plane(Plane& plane, unsigned p, std::uint32_t& acc);
+  // The planes filled (1 when reading the luma alone, else every plane).
+  [[nodiscard]] unsigned planes_filled() const;
+  // Offset of frame n (with fixed frames).
+  [[nodiscard]] std::int64_t fixed_offset(std::uint64_t n) const;
   // Reads past n bytes of the file (a seek where a regular file holds them):
   // the bytes passed, fewer at end of file or on an error.
   Expected<std::size_t> pass_over(std::size_t n);
@@ -85,6 +113,10 @@ class PackedFrameReader : public VideoReader {
   std::unique_ptr<std::uint8_t[]> scratch_;  // for what is passed over on a pipe
   std::uint64_t frames_ = 0;
   unsigned planes_read_ = 0;  // read_planes(): 0 for every plane
+  // Fixed frames: none while fixed_count_ is 0.
+  std::int64_t fixed_first_ = 0;
+  std::size_t fixed_header_ = 0;
+  std::uint64_t fixed_count_ = 0;  // frames whose bytes the file held when opened
 };
 
 }  // namespace vqx::io_detail

@@ -22,6 +22,7 @@ class RawReader final : public io_detail::PackedFrameReader {
                           fmt.packed_frame_bytes(), /*headerless=*/true) {
     if (this->file().size() >= 0) {
       mutable_info().frame_count = this->file().size() / static_cast<std::int64_t>(payload_bytes());
+      set_fixed_frames(this->file().position(), 0);
     }
   }
 

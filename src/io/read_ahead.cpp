@@ -1,130 +1,42 @@
-// ReadAhead (vqx/read_ahead.hpp): one Lane per video, each a thread that
-// reads frames into a bounded queue, and next() that takes one item of
-// each queue in turn. An item is a frame, the video's end or its error;
-// a lane's thread ends after its last item, so that an error stays in its
-// place in the stream and the caller meets it at that frame.
+// ReadAhead (vqx/read_ahead.hpp): a lane per video (read_lane.hpp: one
+// thread reading frame after frame, or several reading frames of a file at
+// their offsets), and next() that takes one item of each lane in turn; the
+// automatic settings.
 #include "vqx/read_ahead.hpp"
 
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
-#include <new>
+#include <algorithm>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
-#include <thread>
 #include <utility>
+
+#include "io/packed_reader.hpp"
+#include "io/read_lane.hpp"
 
 namespace vqx {
 
 namespace {
 
-// One read of one video: a frame, the end of the video, or an error.
-struct Item {
-  Status status;
-  bool frame = false;
-  Picture picture;
-};
+using io_detail::LaneItem;
+using io_detail::ReadLane;
 
-// A picture from the source, filled by the reader. On a reader's thread an
-// exception has no caller to go to: it becomes the item's error.
-Item read_item(VideoReader& reader, const PictureSource& pictures) {
-  Item item;
-  try {
-    Expected<Picture> pic = pictures(reader.format());
-    if (!pic.ok()) {
-      item.status = pic.status();
-      return item;
-    }
-    Expected<bool> got = reader.read(*pic);
-    if (!got.ok()) {
-      item.status = got.status();
-    } else if (*got) {
-      item.frame = true;
-      item.picture = std::move(*pic);
-    }
-  } catch (const std::bad_alloc&) {
-    item.status = Error(Errc::kLimit, reader.path() + ": out of memory reading a frame");
-  } catch (const std::exception& e) {
-    item.status = Error(Errc::kInternal, reader.path() + ": internal error: " + e.what());
-  }
-  return item;
+// Threads `settings` give the video read by `reader`: several only for
+// frames at fixed offsets.
+unsigned readers_for(VideoReader& reader, const ReadAhead::Settings& settings) {
+  const auto* packed = dynamic_cast<const io_detail::PackedFrameReader*>(&reader);
+  const bool fixed = packed != nullptr && packed->fixed_frames_left() > 0;
+  return fixed ? std::clamp(settings.readers, 1U, settings.depth) : 1;
 }
 
-// One video: its reader, its thread, and the items read ahead.
-class Lane {
- public:
-  Lane(VideoReader& reader, const PictureSource& pictures, unsigned depth)
-      : reader_(reader), pictures_(pictures), depth_(depth) {}
-  ~Lane() { stop(); }
-  Lane(const Lane&) = delete;
-  Lane& operator=(const Lane&) = delete;
-
-  // Throws std::system_error when the thread cannot start.
-  void start() {
-    thread_ = std::thread([this] { run(); });
+std::unique_ptr<ReadLane> start_lane(VideoReader& reader, const PictureSource& pictures,
+                                     unsigned depth, unsigned readers) {
+  if (readers >= 2) {
+    return io_detail::start_offset_lane(dynamic_cast<io_detail::PackedFrameReader&>(reader),
+                                        pictures, depth, readers);
   }
-
-  // The next item, waiting for it. Not to be called after the last.
-  Item take() {
-    std::unique_lock lock(m_);
-    cv_.wait(lock, [this] { return !items_.empty(); });
-    Item item = std::move(items_.front());
-    items_.pop_front();
-    lock.unlock();
-    cv_.notify_all();  // room for the next read
-    return item;
-  }
-
-  void stop() {
-    bool running = false;
-    {
-      std::lock_guard lock(m_);
-      stop_ = true;
-      running = !finished_;
-    }
-    cv_.notify_all();
-    // A thread between two frames sees stop_; one in a read of a regular
-    // file finishes that frame; one waiting on a pipe is woken here.
-    if (running) reader_.interrupt();
-    if (thread_.joinable()) thread_.join();
-    std::lock_guard lock(m_);
-    items_.clear();
-  }
-
- private:
-  void run() {
-    for (;;) {
-      {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [this] { return stop_ || items_.size() < depth_; });
-        if (stop_) break;
-      }
-      Item item = read_item(reader_, pictures_);
-      const bool last = !item.status.ok() || !item.frame;
-      {
-        std::lock_guard lock(m_);
-        items_.push_back(std::move(item));
-        finished_ = last;
-      }
-      cv_.notify_all();
-      if (last) return;
-    }
-    std::lock_guard lock(m_);
-    finished_ = true;
-  }
-
-  VideoReader& reader_;
-  const PictureSource& pictures_;
-  const unsigned depth_;
-  std::mutex m_;
-  std::condition_variable cv_;  // an item taken or queued, or stop_
-  std::deque<Item> items_;      // under m_
-  bool stop_ = false;           // under m_
-  bool finished_ = false;       // under m_: the thread reads no more
-  std::thread thread_;
-};
+  return io_detail::start_stream_lane(reader, pictures, depth);
+}
 
 }  // namespace
 
@@ -133,9 +45,11 @@ struct ReadAhead::Impl {
   VideoReader& dist;
   unsigned depth;
   PictureSource pictures;
-  // Null when synchronous (depth 0 or 1).
-  std::unique_ptr<Lane> ref_lane;
-  std::unique_ptr<Lane> dist_lane;
+  unsigned ref_readers = 0;
+  unsigned dist_readers = 0;
+  // Null when synchronous (depth 0).
+  std::unique_ptr<ReadLane> ref_lane;
+  std::unique_ptr<ReadLane> dist_lane;
   unsigned pairs = 0;
   std::optional<Expected<bool>> ended;  // false or the error that ended the stream
   bool stopped = false;
@@ -190,9 +104,9 @@ Expected<bool> ReadAhead::Impl::next_synchronously(Picture& r, Picture& d) {
 }
 
 Expected<bool> ReadAhead::Impl::next_from_lanes(Picture& r, Picture& d) {
-  Item ri = ref_lane->take();
+  LaneItem ri = ref_lane->take();
   if (!ri.status.ok()) return end(ri.status);
-  Item di = dist_lane->take();
+  LaneItem di = dist_lane->take();
   if (!di.status.ok()) return end(di.status);
   return pair(ri.frame, di.frame, std::move(ri.picture), std::move(di.picture), r, d);
 }
@@ -202,17 +116,17 @@ ReadAhead::ReadAhead(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ReadAhead::~ReadAhead() { stop(); }
 
 Expected<std::unique_ptr<ReadAhead>> ReadAhead::start(VideoReader& ref, VideoReader& dist,
-                                                      unsigned depth, PictureSource pictures) {
+                                                      Settings settings, PictureSource pictures) {
   // A reader that could wait forever in a read nothing can interrupt (a
   // pipe into libav) would make stop() wait for it too: no threads then.
-  if (!ref.interruptible() || !dist.interruptible()) depth = 0;
-  auto impl = std::make_unique<Impl>(ref, dist, depth, std::move(pictures));
-  if (depth >= 2) {
-    impl->ref_lane = std::make_unique<Lane>(ref, impl->pictures, depth);
-    impl->dist_lane = std::make_unique<Lane>(dist, impl->pictures, depth);
+  if (!ref.interruptible() || !dist.interruptible()) settings.depth = 0;
+  auto impl = std::make_unique<Impl>(ref, dist, settings.depth, std::move(pictures));
+  if (settings.depth >= 1) {
+    impl->ref_readers = readers_for(ref, settings);
+    impl->dist_readers = readers_for(dist, settings);
     try {
-      impl->ref_lane->start();
-      impl->dist_lane->start();
+      impl->ref_lane = start_lane(ref, impl->pictures, settings.depth, impl->ref_readers);
+      impl->dist_lane = start_lane(dist, impl->pictures, settings.depth, impl->dist_readers);
     } catch (const std::system_error& e) {
       impl->stop_lanes();
       return Error(Errc::kLimit,
@@ -237,5 +151,26 @@ void ReadAhead::stop() {
 unsigned ReadAhead::pairs() const { return impl_->pairs; }
 
 unsigned ReadAhead::depth() const { return impl_->depth; }
+
+unsigned ReadAhead::ref_readers() const { return impl_->ref_readers; }
+
+unsigned ReadAhead::dist_readers() const { return impl_->dist_readers; }
+
+unsigned ReadAhead::auto_depth(const Load& load) {
+  if (load.gpu) return kGpuDepth;
+  const unsigned scoring = std::max(load.scoring_threads, 1U);
+  return load.cores >= scoring + 2 ? 1 : 0;
+}
+
+unsigned ReadAhead::auto_readers(const Load& load, unsigned depth) {
+  const PictureFormat& f = load.format;
+  const std::size_t frame_bytes = load.planes_read == 1
+                                      ? std::size_t{f.width} * f.height * f.bytes_per_sample()
+                                      : f.packed_frame_bytes();
+  if (depth < 2 || frame_bytes < kReadersMinFrameBytes) return 1;
+  const unsigned busy = load.gpu ? 1 : std::max(load.scoring_threads, 1U);
+  const unsigned left = load.cores > busy ? load.cores - busy : 0;
+  return std::clamp(left / 2, 1U, std::min(kMaxAutoReaders, depth));
+}
 
 }  // namespace vqx

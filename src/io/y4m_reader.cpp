@@ -118,7 +118,9 @@ class Y4mReader final : public io_detail::PackedFrameReader {
   // short, a FRAME header that is not one) now rather than after scoring
   // every frame before it, and counts the frames. Files whose frame headers
   // are all a bare "FRAME\n" (what FFmpeg and most tools write) are checked
-  // by their size and two headers; others by walking every frame header.
+  // by their size and two headers, and their frames are taken to sit at
+  // fixed offsets (a header found otherwise in between is read() then:
+  // packed_reader.hpp); others are checked by walking every frame header.
   Status check_framing() {
     if (file().size() < 0) return Status::Ok();
     const std::int64_t start = file().position();
@@ -131,6 +133,7 @@ class Y4mReader final : public io_detail::PackedFrameReader {
       if (!file().seek(start)) return file().read_error(path());
       if (bare) {
         mutable_info().frame_count = frames;
+        set_fixed_frames(start, kBareFrameHeader.size());
         return Status::Ok();
       }
     }

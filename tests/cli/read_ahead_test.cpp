@@ -1,9 +1,9 @@
-// The vqx command's input pipeline (vqx/read_ahead.hpp, --read_ahead): the
-// report is the same, to the last digit, for every read-ahead depth and
-// thread count, from files, pipes and FIFOs; a read error on a reader's
-// thread ends the run with that reader's message and no output; a run that
-// stops while a reader waits on a stalled pipe ends at once. Part of the
-// TSan run (scripts/test.sh).
+// The vqx command's input pipeline (vqx/read_ahead.hpp, --read_ahead,
+// --read_threads): the report is the same, to the last digit, for every
+// read-ahead depth, number of reading threads and thread count, from files,
+// pipes and FIFOs; a read error on a reader's thread ends the run with that
+// reader's message and no output; a run that stops while a reader waits on
+// a stalled pipe ends at once. Part of the TSan run (scripts/test.sh).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -105,7 +105,8 @@ class CliReadAhead : public ::testing::Test {
   fs::path dir_;
 };
 
-// Every depth (0 and 1: the synchronous loop) and thread count gives the
+// Every depth (0: the synchronous loop), number of reading threads (2 and
+// more: frames read at their offsets; auto) and thread count gives the
 // same report, for the default model with a temporal feature and a
 // feature of every kind of arithmetic, from Y4M and raw input.
 TEST_F(CliReadAhead, ReportIsIdenticalForEveryDepthAndThreadCount) {
@@ -122,13 +123,14 @@ TEST_F(CliReadAhead, ReportIsIdenticalForEveryDepthAndThreadCount) {
     const auto golden = nlohmann::json::parse(slurp(kSubset / "P9.models.json"));
     EXPECT_EQ(sync["frames"][7]["metrics"]["integer_adm2"].get<double>(),
               golden["frames"][7]["metrics"]["integer_adm2"].get<double>());
-    for (const unsigned depth : {0U, 1U, 4U, 64U}) {
+    for (const std::string reading :
+         {"", "--read_ahead 1", "--read_ahead 4", "--read_ahead 64", "--read_ahead auto",
+          "--read_ahead 2 --read_threads 2", "--read_ahead 4 --read_threads 3",
+          "--read_ahead 64 --read_threads 16", "--read_threads 4"}) {
       for (const unsigned threads : {0U, 2U, 5U}) {
-        SCOPED_TRACE("--read_ahead " + std::to_string(depth) + " --threads " +
-                     std::to_string(threads));
-        EXPECT_EQ(report(inputs, "--read_ahead " + std::to_string(depth) + " --threads " +
-                                     std::to_string(threads) + features),
-                  sync);
+        const std::string options = reading + " --threads " + std::to_string(threads);
+        SCOPED_TRACE(options);
+        EXPECT_EQ(report(inputs, options + features), sync);
       }
     }
   }
@@ -146,24 +148,24 @@ TEST_F(CliReadAhead, PipesAndFifosScoreLikeTheFiles) {
   const nlohmann::json raw_files =
       report("-r " + ref_raw + " -d " + dist_raw + " -w 176 -h 144 -p 420 -b 8", "");
   ASSERT_FALSE(raw_files.is_null());
-  for (const std::string depth : {"0", "4"}) {
-    SCOPED_TRACE("--read_ahead " + depth);
+  for (const std::string reading : {"--read_ahead 0", "--read_ahead 4", "--read_threads 3"}) {
+    SCOPED_TRACE(reading);
     // The FIFO's writer runs in the background: vqx opens it for reading.
     const std::string feed_fifo = "cat " + kDist + " >" + fifo.string() + " & cat " + kRef + " | ";
-    EXPECT_EQ(report("-r /dev/stdin -d " + fifo.string(), "--read_ahead " + depth, feed_fifo),
-              files);
+    EXPECT_EQ(report("-r /dev/stdin -d " + fifo.string(), reading, feed_fifo), files);
     const std::string feed_raw =
         "cat " + dist_raw + " >" + fifo.string() + " & cat " + ref_raw + " | ";
-    EXPECT_EQ(report("-r /dev/stdin -d " + fifo.string() + " -w 176 -h 144 -p 420 -b 8",
-                     "--read_ahead " + depth, feed_raw),
+    EXPECT_EQ(report("-r /dev/stdin -d " + fifo.string() + " -w 176 -h 144 -p 420 -b 8", reading,
+                     feed_raw),
               raw_files);
   }
 }
 
-// A read error on a reader's thread (the input is a pipe, so it is found
-// when the reader reaches the frame, not when the file is opened): the run
-// ends with the reader's own message, exit status 1, and no output file;
-// the same with the read-ahead off.
+// A read error on a reader's thread (a pipe's, found when the reader
+// reaches the frame, not when the file is opened; a file's, read at its
+// frames' offsets by several threads): the run ends with the reader's own
+// message, exit status 1, and no output file; the same with the read-ahead
+// off.
 TEST_F(CliReadAhead, AReadErrorInAReaderThreadEndsTheRunWithItsMessage) {
   // Y4M whose sixth FRAME header is broken.
   std::string y4m = slurp(kRef);
@@ -185,12 +187,17 @@ TEST_F(CliReadAhead, AReadErrorInAReaderThreadEndsTheRunWithItsMessage) {
       {"cat " + cut + " 2>/dev/null | ",
        "-r /dev/stdin -d " + raw_of(kDist, "dist.yuv") + " -w 176 -h 144 -p 420 -b 8",
        "vqx: /dev/stdin: frame 3 is truncated (got 1000 of 38016 bytes)\n"},
+      // As a file, its size and its first and last headers are those of
+      // frames at fixed offsets.
+      {"", "-r " + kRef + " -d " + broken,
+       "vqx: " + broken + ": frame 5: expected a FRAME header, found 'FRAMX' (loss of framing)\n"},
   };
   for (const Case& c : cases) {
-    for (const std::string depth : {"0", "4"}) {
-      SCOPED_TRACE(c.inputs + " --read_ahead " + depth);
+    for (const std::string reading :
+         {"--read_ahead 0", "--read_ahead 4", "--read_ahead 4 --read_threads 3"}) {
+      SCOPED_TRACE(c.inputs + " " + reading);
       const fs::path out = dir_ / "out.json";
-      const ShellRun r = sh(c.feed + VQX_CLI + " " + c.inputs + " --read_ahead " + depth +
+      const ShellRun r = sh(c.feed + VQX_CLI + " " + c.inputs + " " + reading +
                             " --threads 2 --json -o " + out.string());
       EXPECT_EQ(r.code, 1) << r.err;
       EXPECT_EQ(r.err, c.message);
@@ -208,15 +215,16 @@ TEST_F(CliReadAhead, AReadErrorInAReaderThreadEndsTheRunWithItsMessage) {
 // it would wait for the writer for ever (here: until the test gives up,
 // closes the FIFO and fails). The scoring is synchronous (--threads 0), so
 // that the reader, which goes on reading as soon as it has queued the
-// second frame, waits on the pipe before the run has scored that frame.
+// second frame, waits on the pipe before the run has scored that frame;
+// the depth is given (auto reads in turn on a machine of two cores).
 TEST_F(CliReadAhead, FrameCountReachedWhileAReaderWaitsOnAStalledPipe) {
   const fs::path fifo = dir_ / "ref.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const fs::path out = dir_ / "out.json";
   const fs::path err = dir_ / "stderr.txt";
-  std::vector<std::string> args = {VQX_CLI,       "-r", fifo.string(), "-d", kDist,
-                                   "--frame_cnt", "2",  "--threads",   "0",  "--json",
-                                   "-q",          "-o", out.string()};
+  std::vector<std::string> args = {VQX_CLI,       "-r",     fifo.string(), "-d", kDist,
+                                   "--frame_cnt", "2",      "--threads",   "0",  "--read_ahead",
+                                   "4",           "--json", "-q",          "-o", out.string()};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -253,6 +261,31 @@ TEST_F(CliReadAhead, FrameCountReachedWhileAReaderWaitsOnAStalledPipe) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(err);
   const auto j = nlohmann::json::parse(slurp(out));
   EXPECT_EQ(j.at("frames").size(), 2U);
+}
+
+// --read_ahead and --read_threads take auto or a number in their range;
+// anything else is an error naming the option.
+TEST_F(CliReadAhead, ReadingOptionsTakeAutoOrANumberInRange) {
+  const std::string inputs = "-r " + kRef + " -d " + kDist;
+  EXPECT_FALSE(report(inputs, "--read_ahead auto --read_threads auto").is_null());
+  struct Bad {
+    std::string option;
+    std::string message;
+  };
+  const std::vector<Bad> bad = {
+      {"--read_ahead 65", "vqx: --read_ahead 65: expected auto or a number from 0 to 64\n"},
+      {"--read_ahead -1", "vqx: --read_ahead -1: expected auto or a number from 0 to 64\n"},
+      {"--read_ahead Auto", "vqx: --read_ahead Auto: expected auto or a number from 0 to 64\n"},
+      {"--read_threads 0", "vqx: --read_threads 0: expected auto or a number from 1 to 16\n"},
+      {"--read_threads 17", "vqx: --read_threads 17: expected auto or a number from 1 to 16\n"},
+      {"--read_threads ''", "vqx: --read_threads: the value is empty\n"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.option);
+    const ShellRun r = sh(std::string(VQX_CLI) + " " + inputs + " " + b.option + " -q");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, b.message);
+  }
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 
 #include "fifo.hpp"
 #include "io/input_file.hpp"
+#include "io/packed_reader.hpp"
 #include "output_folder.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
@@ -473,6 +474,151 @@ TEST_F(PackedRead, PassingOverMoreThanTheFirstTimeThroughAPipe) {
     EXPECT_EQ(std::as_const(pic).plane(p).at(3, 2), sample(p, 3, 2, 3, 8)) << "plane " << p;
   }
   EXPECT_FALSE((*reader)->read(pic).value());
+}
+
+}  // namespace
+}  // namespace vqx
+
+namespace vqx {
+namespace {
+
+io_detail::PackedFrameReader& packed(std::unique_ptr<VideoReader>& reader) {
+  return dynamic_cast<io_detail::PackedFrameReader&>(*reader);
+}
+
+// Frames at fixed offsets (a Y4M file of bare FRAME headers, a raw file):
+// read_fixed() reads frame frames_read() + k as read() reads it, every row
+// layout and depth, the luma alone too, from several threads at once in
+// any order; after skip(), offsets count from the frame skipped to. Pipes,
+// and Y4M files whose headers carry parameters, have none.
+TEST_F(PackedRead, FixedFramesAreReadAtTheirOffsetsFromSeveralThreads) {
+  constexpr unsigned kFrames = 7;
+  for (const PictureFormat fmt : {PictureFormat{100, 37, 8, ChromaFormat::k420},
+                                  PictureFormat{64, 20, 10, ChromaFormat::k444},
+                                  PictureFormat{96, 11, 16, ChromaFormat::k400}}) {
+    std::string raw;
+    for (unsigned f = 0; f < kFrames; ++f) raw += packed_frame(fmt, f);
+    const RawVideoParams params{fmt.width, fmt.height, fmt.bpc, fmt.chroma};
+    for (const bool is_raw : {false, true}) {
+      for (const unsigned planes : {0U, 1U}) {
+        SCOPED_TRACE(std::to_string(fmt.bpc) + " " + to_string(fmt.chroma) +
+                     (is_raw ? " raw" : " y4m") + " planes " + std::to_string(planes));
+        const std::string path = is_raw ? write("v.yuv", raw) : write("v.y4m", y4m(fmt, kFrames));
+        auto reader = open_video(path, is_raw ? std::optional(params) : std::nullopt);
+        ASSERT_TRUE(reader.ok()) << reader.status().message();
+        (*reader)->read_planes(planes);
+        EXPECT_EQ(packed(*reader).fixed_frames_left(), kFrames);
+        ASSERT_TRUE((*reader)->skip(2).ok());
+        const std::uint64_t left = packed(*reader).fixed_frames_left();
+        ASSERT_EQ(left, kFrames - 2);
+        std::vector<Picture> pics(left);
+        std::vector<int> read(left, 0);
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < 3; ++t) {
+          threads.emplace_back([&, t] {
+            for (std::uint64_t k = left - 1 - t;; k -= 3) {
+              read[k] = packed(*reader).read_fixed(k, pics[k]) ? 1 : 0;
+              if (k < 3) break;
+            }
+          });
+        }
+        for (std::thread& th : threads) th.join();
+        const unsigned filled = planes == 1 ? 1 : fmt.plane_count();
+        for (std::uint64_t k = 0; k < left; ++k) {
+          ASSERT_EQ(read[k], 1) << "frame " << k;
+          for (unsigned p = 0; p < filled; ++p) {
+            for (unsigned y = 0; y < fmt.plane_height(p); y += 3) {
+              for (unsigned x = 0; x < fmt.plane_width(p); x += 5) {
+                ASSERT_EQ(std::as_const(pics[k]).plane(p).at(x, y),
+                          sample(p, x, y, 2 + static_cast<unsigned>(k), fmt.bpc))
+                    << "frame " << k << " plane " << p << " x " << x << " y " << y;
+              }
+            }
+          }
+        }
+        Picture past;
+        EXPECT_FALSE(packed(*reader).read_fixed(left, past));
+        // Nothing moved: read() reads on from the frame skipped to.
+        Picture next;
+        ASSERT_TRUE((*reader)->read(next).value());
+        EXPECT_EQ(std::as_const(next).plane(0).at(1, 1), sample(0, 1, 1, 2, fmt.bpc));
+        ASSERT_TRUE(packed(*reader).skip_fixed(2).ok());
+        EXPECT_EQ((*reader)->frames_read(), 5U);
+        EXPECT_EQ(packed(*reader).fixed_frames_left(), 2U);
+        ASSERT_TRUE((*reader)->read(next).value());
+        EXPECT_EQ(std::as_const(next).plane(0).at(3, 2), sample(0, 3, 2, 5, fmt.bpc));
+      }
+    }
+  }
+  const PictureFormat fmt{48, 8, 8, ChromaFormat::k420};
+  const Fifo fifo(y4m(fmt, 3));
+  auto piped = open_video(fifo.path(), std::nullopt);
+  ASSERT_TRUE(piped.ok());
+  EXPECT_EQ(packed(*piped).fixed_frames_left(), 0U);
+  std::string tagged = "YUV4MPEG2 W48 H8 F25:1 C420\n";
+  for (unsigned f = 0; f < 3; ++f) tagged += "FRAME Ip\n" + packed_frame(fmt, f);
+  auto walked = open_video(write("tagged.y4m", tagged), std::nullopt);
+  ASSERT_TRUE(walked.ok()) << walked.status().message();
+  EXPECT_EQ(packed(*walked).fixed_frames_left(), 0U);
+}
+
+// What read_fixed() does not read as a frame at its offset it leaves to
+// read(), which says what it is: a damaged FRAME header, a header with
+// parameters (the frames after it then sit elsewhere), a sample above the
+// depth. The frames around it are read at their offsets.
+TEST_F(PackedRead, ReadFixedLeavesToReadWhatIsNotAFrameAtItsOffset) {
+  const PictureFormat fmt{40, 6, 10, ChromaFormat::k420};
+  const std::string header = "YUV4MPEG2 W40 H6 F25:1 C420p10\n";
+  std::vector<std::string> frames;
+  for (unsigned f = 0; f < 5; ++f) frames.push_back("FRAME\n" + packed_frame(fmt, f));
+  struct Case {
+    std::string name;
+    unsigned at;  // the frame read() is to read
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"a damaged header", 2, "frame 2: expected a FRAME header, found 'FRAMX' (loss of framing)"},
+      {"a header with parameters", 1,
+       "frame 3 has sample values above the 10-bit maximum 1023 (is the bit depth right?)"},
+      {"a sample above the depth", 3,
+       "frame 3 has sample values above the 10-bit maximum 1023 (is the bit depth right?)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::string> fs = frames;
+    if (c.at == 2) fs[2][4] = 'X';
+    if (c.at == 1) {
+      // Three bytes more here, three fewer in frame 3: the file's size and
+      // its first and last headers are those of fixed frames.
+      fs[1] = "FRAME Ip\n" + fs[1].substr(6);
+      fs[3].resize(fs[3].size() - 3);
+    }
+    if (c.at == 3) fs[3][fs[3].size() - 1] = '\x7f';
+    std::string bytes = header;
+    for (const std::string& f : fs) bytes += f;
+    const std::string path = write("v.y4m", bytes);
+    auto reader = open_video(path, std::nullopt);
+    ASSERT_TRUE(reader.ok()) << reader.status().message();
+    ASSERT_EQ(packed(*reader).fixed_frames_left(), 5U);
+    Picture pic;
+    for (unsigned k = 0; k < 5; ++k) {
+      // After the header with parameters, frame 4 is at its offset again.
+      const bool shifted = c.at == 1 && k >= 1 && k <= 3;
+      EXPECT_EQ(packed(*reader).read_fixed(k, pic), k != c.at && !shifted) << k;
+    }
+    ASSERT_TRUE(packed(*reader).skip_fixed(c.at).ok());
+    auto got = (*reader)->read(pic);
+    if (c.at == 1) {
+      // read() reads the frame with parameters and the next; the frame cut
+      // short then takes the first bytes of the last header ("FRA") as the
+      // high bytes of its last samples.
+      ASSERT_TRUE(got.ok() && *got) << got.status().message();
+      ASSERT_TRUE((*reader)->read(pic).value());
+      got = (*reader)->read(pic);
+    }
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.status().message(), path + ": " + c.message);
+  }
 }
 
 }  // namespace

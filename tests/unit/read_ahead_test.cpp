@@ -1,9 +1,10 @@
-// The read-ahead (vqx/read_ahead.hpp): whatever the depth, the same pairs,
-// the same end and the same first error at the same frame as reading the
-// two videos in turn; stopping joins the threads promptly, also while a
-// reader waits on a stalled pipe; pictures come from the given source (a
-// context's pool, used from the readers' threads while the context scores).
-// Part of the TSan run (scripts/test.sh).
+// The read-ahead (vqx/read_ahead.hpp): whatever the depth and the number of
+// readers, the same pairs, the same end and the same first error at the
+// same frame as reading the two videos in turn; stopping joins the threads
+// promptly, also while a reader waits on a stalled pipe; pictures come from
+// the given source (a context's pool, used from the readers' threads while
+// the context scores); the automatic settings. Part of the TSan run
+// (scripts/test.sh).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "fifo.hpp"
 #include "output_folder.hpp"
 #include "vqx/read_ahead.hpp"
 #include "vqx/video_reader.hpp"
@@ -34,6 +36,11 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 constexpr unsigned kDepths[] = {0, 1, 2, 3, 4, 8};
+
+// Depths and readers: one thread per video (stream lanes), and several
+// reading files at their offsets (offset lanes).
+const ReadAhead::Settings kSettings[] = {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {8, 1},
+                                         {2, 2}, {3, 2}, {4, 3}, {8, 4}, {1, 4}};
 
 std::string frame_bytes(const PictureFormat& fmt, unsigned f, unsigned salt) {
   std::string b;
@@ -87,7 +94,7 @@ PictureSource new_pictures() {
   return [](const PictureFormat& f) { return Picture::make(f); };
 }
 
-Transcript read_all(const std::string& ref, const std::string& dist, unsigned depth,
+Transcript read_all(const std::string& ref, const std::string& dist, ReadAhead::Settings settings,
                     PictureSource pictures = new_pictures()) {
   Transcript t;
   auto r = open_video(ref, std::nullopt);
@@ -96,12 +103,17 @@ Transcript read_all(const std::string& ref, const std::string& dist, unsigned de
     ADD_FAILURE() << r.status().message() << d.status().message();
     return t;
   }
-  auto pairs = ReadAhead::start(**r, **d, depth, std::move(pictures));
+  auto pairs = ReadAhead::start(**r, **d, settings, std::move(pictures));
   if (!pairs.ok()) {
     ADD_FAILURE() << pairs.status().message();
     return t;
   }
-  EXPECT_EQ((*pairs)->depth(), depth);
+  EXPECT_EQ((*pairs)->depth(), settings.depth);
+  // These are files of bare FRAME headers: read at their offsets by
+  // `readers` threads (at most `depth`).
+  const unsigned readers = settings.depth == 0 ? 0 : std::min(settings.readers, settings.depth);
+  EXPECT_EQ((*pairs)->ref_readers(), readers);
+  EXPECT_EQ((*pairs)->dist_readers(), readers);
   Picture a;
   Picture b;
   for (;;) {
@@ -152,6 +164,21 @@ TEST_F(ReadAheadTest, EveryDepthGivesTheStreamOfTheSynchronousLoop) {
   const std::string dist10 = write("dist10.y4m", y4m(k10, 6, 9));
   const std::string above =
       " has sample values above the 10-bit maximum 1023 (is the bit depth right?)";
+  // Frames that are not where fixed offsets put them, in files that look
+  // like files of fixed frames when opened (their size, their first and
+  // last headers): a damaged header at frame 3; a header with parameters
+  // at frame 1 and three bytes fewer in frame 2 (read() reads frames 1 and
+  // 2, the latter ending in "FRA" of the next header, and finds the rest
+  // of that header where a header should be).
+  std::string bytes = y4m(k8, 6, 9);
+  const std::size_t frame = 6 + k8.packed_frame_bytes();
+  const std::size_t first = bytes.find('\n') + 1;
+  bytes[first + (3 * frame) + 4] = 'X';
+  const std::string dist_framx3 = write("dist_framx3.y4m", bytes);
+  bytes = y4m(k8, 6, 9);
+  bytes.erase(first + (3 * frame) - 3, 3);
+  bytes.replace(first + frame, 6, "FRAME Ip\n");
+  const std::string dist_tagged1 = write("dist_tagged1.y4m", bytes);
   const std::vector<Case> cases = {
       {"same length", ref6, dist6, 6, "end"},
       {"distorted shorter", ref6, dist4, 4, dist4 + " ended after 4 frames, before " + ref6},
@@ -160,15 +187,19 @@ TEST_F(ReadAheadTest, EveryDepthGivesTheStreamOfTheSynchronousLoop) {
       {"the earlier error wins", ref_bad4, dist_bad2, 2, dist_bad2 + ": frame 2" + above},
       {"the reference's first at one frame", ref_bad4, dist_bad4, 4,
        ref_bad4 + ": frame 4" + above},
+      {"a damaged header", ref6, dist_framx3, 3,
+       dist_framx3 + ": frame 3: expected a FRAME header, found 'FRAMX' (loss of framing)"},
+      {"a header with parameters", ref6, dist_tagged1, 3,
+       dist_tagged1 + ": frame 3: expected a FRAME header, found 'ME\\n*-' (loss of framing)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const Transcript sync = read_all(c.ref, c.dist, 0);
+    const Transcript sync = read_all(c.ref, c.dist, {0, 1});
     EXPECT_EQ(sync.pairs.size(), c.pairs);
     EXPECT_EQ(sync.end, c.end);
-    for (const unsigned depth : kDepths) {
-      SCOPED_TRACE(depth);
-      EXPECT_EQ(read_all(c.ref, c.dist, depth), sync);
+    for (const ReadAhead::Settings& settings : kSettings) {
+      SCOPED_TRACE(std::to_string(settings.depth) + " " + std::to_string(settings.readers));
+      EXPECT_EQ(read_all(c.ref, c.dist, settings), sync);
     }
   }
 }
@@ -182,13 +213,26 @@ TEST_F(ReadAheadTest, APictureSourceErrorComesAtItsFrame) {
   for (const unsigned depth : kDepths) {
     SCOPED_TRACE(depth);
     auto calls = std::make_shared<std::atomic<unsigned>>(0);
-    const Transcript t = read_all(ref, dist, depth, [calls](const PictureFormat& f) {
+    const Transcript t = read_all(ref, dist, {depth, 1}, [calls](const PictureFormat& f) {
       if (f.bpc == 10 && calls->fetch_add(1) == 3) {
         return Expected<Picture>(Error(Errc::kLimit, "out of memory allocating a picture"));
       }
       return Picture::make(f);
     });
     EXPECT_EQ(t.pairs.size(), 3U);
+    EXPECT_EQ(t.end, "out of memory allocating a picture");
+  }
+  // Several readers call the source in any order: one that never gives the
+  // distorted video a picture ends the stream at its first frame.
+  for (const ReadAhead::Settings& settings : kSettings) {
+    SCOPED_TRACE(std::to_string(settings.depth) + " " + std::to_string(settings.readers));
+    const Transcript t = read_all(ref, dist, settings, [](const PictureFormat& f) {
+      if (f.bpc == 10) {
+        return Expected<Picture>(Error(Errc::kLimit, "out of memory allocating a picture"));
+      }
+      return Picture::make(f);
+    });
+    EXPECT_EQ(t.pairs.size(), 0U);
     EXPECT_EQ(t.end, "out of memory allocating a picture");
   }
 }
@@ -238,29 +282,33 @@ TEST_F(ReadAheadTest, StopJoinsAReaderWaitingOnAStalledPipe) {
   EXPECT_FALSE(after.ok());
 }
 
-// Destroyed after a few pairs while both readers are ahead (full queues):
-// the threads are joined, the queued pictures freed.
+// Destroyed after a few pairs while both videos' readers are ahead (full
+// queues), one or several threads each: the threads are joined, the queued
+// pictures freed.
 TEST_F(ReadAheadTest, DestroyedWhileTheReadersAreAhead) {
   const std::string ref = write("ref.y4m", y4m(k8, 40, 0));
   const std::string dist = write("dist.y4m", y4m(k8, 40, 9));
   for (const unsigned taken : {0U, 1U, 5U}) {
-    auto r = open_video(ref, std::nullopt);
-    auto d = open_video(dist, std::nullopt);
-    ASSERT_TRUE(r.ok() && d.ok());
-    auto pairs = ReadAhead::start(**r, **d, 3, new_pictures());
-    ASSERT_TRUE(pairs.ok());
-    Picture a;
-    Picture b;
-    for (unsigned i = 0; i < taken; ++i) ASSERT_TRUE((*pairs)->next(a, b).ok());
-    std::this_thread::sleep_for(20ms);       // the queues fill
-    pairs = Error(Errc::kInternal, "gone");  // destroys the ReadAhead
+    for (const unsigned readers : {1U, 3U}) {
+      auto r = open_video(ref, std::nullopt);
+      auto d = open_video(dist, std::nullopt);
+      ASSERT_TRUE(r.ok() && d.ok());
+      auto pairs = ReadAhead::start(**r, **d, {3, readers}, new_pictures());
+      ASSERT_TRUE(pairs.ok());
+      Picture a;
+      Picture b;
+      for (unsigned i = 0; i < taken; ++i) ASSERT_TRUE((*pairs)->next(a, b).ok());
+      std::this_thread::sleep_for(20ms);       // the queues fill
+      pairs = Error(Errc::kInternal, "gone");  // destroys the ReadAhead
+    }
   }
 }
 
 // The context's pool as the source: fetch_picture() on the readers' threads
 // while read_pictures() scores on this one, for a 4:0:0 input whose frames
 // are widened to 4:2:0 (the pool's neutral chroma is shared by both sides).
-// Every depth and thread count gives the scores of the synchronous loop.
+// Every depth, number of readers and thread count gives the scores of the
+// synchronous loop.
 TEST_F(ReadAheadTest, PicturesFromAContextThatScoresMeanwhile) {
   const PictureFormat gray{64, 48, 8, ChromaFormat::k400};
   std::string ref_bytes = "YUV4MPEG2 W64 H48 F25:1 Cmono\n";
@@ -271,7 +319,7 @@ TEST_F(ReadAheadTest, PicturesFromAContextThatScoresMeanwhile) {
   }
   const std::string ref = write("ref.y4m", ref_bytes);
   const std::string dist = write("dist.y4m", dist_bytes);
-  const auto scores = [&](unsigned depth, unsigned threads) {
+  const auto scores = [&](ReadAhead::Settings settings, unsigned threads) {
     std::vector<double> out;
     auto ctx = Context::create({.threads = threads, .backend = Backend::kCpu});
     EXPECT_TRUE(ctx.ok());
@@ -283,7 +331,7 @@ TEST_F(ReadAheadTest, PicturesFromAContextThatScoresMeanwhile) {
     EXPECT_TRUE(r.ok() && d.ok());
     if (!r.ok() || !d.ok()) return out;
     Context& c = **ctx;
-    auto pairs = ReadAhead::start(**r, **d, depth,
+    auto pairs = ReadAhead::start(**r, **d, settings,
                                   [&c](const PictureFormat& f) { return c.fetch_picture(f); });
     EXPECT_TRUE(pairs.ok());
     Picture a;
@@ -307,16 +355,92 @@ TEST_F(ReadAheadTest, PicturesFromAContextThatScoresMeanwhile) {
     }
     return out;
   };
-  const std::vector<double> sync = scores(0, 0);
+  const std::vector<double> sync = scores({0, 1}, 0);
   ASSERT_GE(sync.size(), 12U * 4);
   for (const unsigned threads : {0U, 1U, 2U, 3U}) {
-    for (const unsigned depth : {0U, 2U, 4U}) {
-      SCOPED_TRACE(std::to_string(depth) + " " + std::to_string(threads));
-      const std::vector<double> got = scores(depth, threads);
+    for (const ReadAhead::Settings settings :
+         {ReadAhead::Settings{0, 1}, ReadAhead::Settings{1, 1}, ReadAhead::Settings{2, 1},
+          ReadAhead::Settings{4, 1}, ReadAhead::Settings{4, 3}}) {
+      SCOPED_TRACE(std::to_string(settings.depth) + " " + std::to_string(settings.readers) + " " +
+                   std::to_string(threads));
+      const std::vector<double> got = scores(settings, threads);
       ASSERT_EQ(got.size(), sync.size());
       EXPECT_EQ(std::memcmp(got.data(), sync.data(), got.size() * sizeof(double)), 0);
     }
   }
+}
+
+// A FIFO is read by one thread, frame after frame, beside a file read by
+// several at its frames' offsets: the stream of the two files.
+TEST_F(ReadAheadTest, APipeIsReadByOneThreadBesideAFileReadBySeveral) {
+  const std::string ref_bytes = y4m(k8, 9, 0);
+  const std::string ref = write("ref.y4m", ref_bytes);
+  const std::string dist = write("dist.y4m", y4m(k8, 9, 9));
+  const Transcript files = read_all(ref, dist, {0, 1});
+  ASSERT_EQ(files.pairs.size(), 9U);
+  const Fifo fifo(ref_bytes);
+  auto r = open_video(fifo.path(), std::nullopt);
+  auto d = open_video(dist, std::nullopt);
+  ASSERT_TRUE(r.ok() && d.ok());
+  auto pairs = ReadAhead::start(**r, **d, {4, 3}, new_pictures());
+  ASSERT_TRUE(pairs.ok()) << pairs.status().message();
+  EXPECT_EQ((*pairs)->ref_readers(), 1U);
+  EXPECT_EQ((*pairs)->dist_readers(), 3U);
+  Transcript t;
+  Picture a;
+  Picture b;
+  for (;;) {
+    auto got = (*pairs)->next(a, b);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    if (!*got) break;
+    t.pairs.push_back((checksum(a) * 31) + checksum(b));
+  }
+  t.end = "end";
+  EXPECT_EQ(t, files);
+}
+
+// The automatic settings (the CLI's --read_ahead auto, --read_threads
+// auto). Depth: a GPU's 4; on the CPU one frame when a core is left for
+// each video's reader besides the scoring threads, else none. Readers: one
+// per two cores left besides the scoring, for frames of 1 MiB and more,
+// at most 4 and the depth.
+TEST(ReadAheadAuto, DepthAndReadersFollowTheCoresTheScoringLeaves) {
+  const PictureFormat k4k{3840, 2160, 8, ChromaFormat::k420};
+  const PictureFormat k1080{1920, 1080, 8, ChromaFormat::k420};
+  const PictureFormat k720{1280, 720, 8, ChromaFormat::k420};
+  const auto load = [](unsigned cores, unsigned threads, bool gpu, const PictureFormat& f,
+                       unsigned planes) {
+    return ReadAhead::Load{
+        .cores = cores, .scoring_threads = threads, .gpu = gpu, .format = f, .planes_read = planes};
+  };
+  // The CPU: the 2-core machine never reads ahead; 16 cores do while at
+  // least two are left.
+  EXPECT_EQ(ReadAhead::auto_depth(load(2, 0, false, k1080, 1)), 0U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(2, 1, false, k1080, 1)), 0U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(2, 2, false, k1080, 1)), 0U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(3, 0, false, k1080, 1)), 1U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(16, 14, false, k1080, 1)), 1U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(16, 15, false, k1080, 1)), 0U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(16, 16, false, k4k, 1)), 0U);
+  // A GPU.
+  EXPECT_EQ(ReadAhead::auto_depth(load(2, 0, true, k4k, 1)), 4U);
+  EXPECT_EQ(ReadAhead::auto_depth(load(16, 8, true, k4k, 1)), 4U);
+  // Readers: 4K luma (8.3 MB a frame) with a GPU on 16 cores, 6 and 4.
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 8, true, k4k, 1), 4), 4U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(6, 8, true, k4k, 1), 4), 2U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(4, 8, true, k4k, 1), 4), 1U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 8, true, k4k, 1), 2), 2U);  // at most the depth
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 8, true, k4k, 1), 1), 1U);
+  // 1080p: its luma (2.1 MB) and 720p's frame of three planes (1.4 MB)
+  // are large; 720p's luma (0.9 MB) is not.
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 0, true, k1080, 1), 4), 4U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 0, true, k720, 3), 4), 4U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 0, true, k720, 1), 4), 1U);
+  // The CPU: the cores its scoring threads leave.
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 8, false, k4k, 1), 8), 4U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 12, false, k4k, 1), 8), 2U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(16, 16, false, k4k, 1), 8), 1U);
+  EXPECT_EQ(ReadAhead::auto_readers(load(2, 0, false, k4k, 1), 4), 1U);
 }
 
 }  // namespace

@@ -36,6 +36,42 @@ TEST(Scheduler, RecycledPicturesAreBoundedWhenTheCallerNeverFetches) {
   }
 }
 
+TEST(Scheduler, PicturesFetchedAheadAreKeptForReuseWhenRoomIsReserved) {
+  // A read-ahead fetches pictures for the frames it reads ahead (here 8:
+  // two videos, four frames each), and gets them back a few frames at a
+  // time. Without the room reserved, the pool (4 pictures without workers)
+  // freed those it had no room for, and the readers allocated new ones,
+  // round after round.
+  for (const std::size_t reserved : {0U, 8U}) {
+    FeatureCollector collector;
+    std::deque<RegisteredExtractor> extractors;
+    auto scheduler = FrameScheduler::create(0, extractors, collector,
+                                            ExtractorEnv{std::make_shared<OutputFiles>()})
+                         .value();
+    ASSERT_TRUE(scheduler->reserve_pictures(reserved).ok());
+    const PictureFormat fmt{16, 16, 8, ChromaFormat::k420};
+    unsigned made = 0;
+    unsigned index = 0;
+    for (unsigned round = 0; round < 10; ++round) {
+      std::deque<Picture> ahead;
+      for (unsigned k = 0; k < 8; ++k) {
+        if (scheduler->recycled_count() == 0) ++made;
+        ahead.push_back(scheduler->fetch_picture(fmt).value());
+      }
+      while (!ahead.empty()) {
+        Picture ref = std::move(ahead.front());
+        ahead.pop_front();
+        Picture dist = std::move(ahead.front());
+        ahead.pop_front();
+        ASSERT_TRUE(scheduler->run(std::move(ref), std::move(dist), index++, true).ok());
+      }
+    }
+    ASSERT_TRUE(scheduler->wait_idle().ok());
+    EXPECT_EQ(made, reserved == 0 ? 8U + (9 * 4) : 8U) << reserved;
+    EXPECT_EQ(scheduler->recycled_count(), reserved == 0 ? 4U : 8U) << reserved;
+  }
+}
+
 std::unique_ptr<FrameScheduler> make_scheduler(unsigned threads, FeatureCollector& collector,
                                                std::deque<RegisteredExtractor>& extractors) {
   return FrameScheduler::create(threads, extractors, collector,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <system_error>
 
@@ -20,6 +21,8 @@ constexpr unsigned kUnsignedMax = std::numeric_limits<unsigned>::max();
 // Each frame read ahead is a picture per input (25 MB at 4K 10-bit): more
 // than this buys no speed, only memory.
 constexpr unsigned kMaxReadAhead = 64;
+// Threads reading one input: past this, memory's bandwidth is the limit.
+constexpr unsigned kMaxReadThreads = 16;
 
 // An option's value as messages show it: quoted when it is empty or holds
 // a space or a byte that is not printable ASCII.
@@ -63,6 +66,19 @@ Expected<unsigned> parse_whole(const std::string& name, const std::string& text,
                                                                     : "too small: ");
   }
   return static_cast<unsigned>(v);
+}
+
+// `auto` (empty), or a whole number from `min` to `max`.
+Expected<std::optional<unsigned>> parse_auto(const std::string& name, const std::string& text,
+                                             unsigned min, unsigned max) {
+  if (text == "auto") return std::optional<unsigned>();
+  auto v = parse_whole(name, text, min, max);
+  if (!v.ok()) {
+    return Error(Errc::kInvalidArgument, name + " " + shown(text) +
+                                             ": expected auto or a number from " +
+                                             std::to_string(min) + " to " + std::to_string(max));
+  }
+  return std::optional<unsigned>(*v);
 }
 
 Expected<int> parse_precision(const std::string& text) {
@@ -138,11 +154,18 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
             "Skip this many reference frames first");
   add_whole("--frame_skip_dist", "--frame_skip_dist", &o.frame_skip_dist, 0, kUnsignedMax,
             "Skip this many distorted frames first");
-  const std::string read_ahead_help =
-      "Frames of each input read ahead, each input on a thread of its own (default " +
-      std::to_string(ReadAhead::kDefaultDepth) + "; 0: read in turn on the main thread)";
-  add_whole("--read_ahead", "--read_ahead", &o.read_ahead, 0, kMaxReadAhead,
-            read_ahead_help.c_str());
+  std::string read_ahead = "auto";
+  std::string read_threads = "auto";
+  app.add_option("--read_ahead", read_ahead,
+                 "Frames of each input read ahead of the scoring, each input on threads of its "
+                 "own; 0: read in turn on the main thread; auto (default): 4 with a GPU, on the "
+                 "CPU 1 when a core is free for each input besides --threads, else 0")
+      ->type_name("UINT|auto");
+  app.add_option("--read_threads", read_threads,
+                 "Threads reading each Y4M or raw file, whole frames at their offsets (pipes: "
+                 "1), at most --read_ahead; auto (default): more than 1 only for frames of 1 MiB "
+                 "and more, one per two cores left besides the scoring, at most 4")
+      ->type_name("UINT|auto");
   app.add_flag("--ignore_frame_rate", o.ignore_frame_rate,
                "Score reference and distorted of different frame rates, frame by frame");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");
@@ -188,6 +211,9 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   if (!precision.empty()) {
     VQX_ASSIGN_OR_RETURN(o.precision, parse_precision(precision));
   }
+  VQX_ASSIGN_OR_RETURN(o.read_ahead, parse_auto("--read_ahead", read_ahead, 0, kMaxReadAhead));
+  VQX_ASSIGN_OR_RETURN(o.read_threads,
+                       parse_auto("--read_threads", read_threads, 1, kMaxReadThreads));
   if (o.list_features) {  // needs no input
     if (xml || csv || sub) {
       return Error(Errc::kInvalidArgument,

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "vqx/read_ahead.hpp"
 #include "vqx/status.hpp"
 #include "vqx/vqx.hpp"
 
@@ -29,9 +28,12 @@ struct CliOptions {
   unsigned frame_cnt = 0;  // 0: all
   unsigned frame_skip_ref = 0;
   unsigned frame_skip_dist = 0;
-  // Frames of each input read ahead on a thread of its own (vqx/read_ahead.hpp);
-  // 0 or 1: read in turn on the main thread.
-  unsigned read_ahead = ReadAhead::kDefaultDepth;
+  // Frames of each input read ahead on threads of its own
+  // (vqx/read_ahead.hpp; 0: read in turn on the main thread), and the
+  // threads reading each input; empty: auto (ReadAhead::auto_depth,
+  // ReadAhead::auto_readers).
+  std::optional<unsigned> read_ahead;
+  std::optional<unsigned> read_threads;
   bool quiet = false;
   bool no_prediction = false;
   bool ignore_frame_rate = false;

@@ -2,10 +2,12 @@
 // writes; no metric logic lives here.
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cli_options.hpp"
 #include "feature_list.hpp"
@@ -27,6 +29,21 @@ int fail(const std::string& message) {
 }
 
 int fail(const vqx::Status& s) { return fail(s.message()); }
+
+// --read_ahead and --read_threads, `auto` as the read-ahead picks it for
+// this machine and run; --read_threads N alone reads at least N ahead.
+vqx::ReadAhead::Settings read_ahead_settings(const vqx::cli::CliOptions& o, const vqx::Context& ctx,
+                                             const vqx::PictureFormat& format) {
+  const vqx::ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),
+                                  .scoring_threads = o.threads,
+                                  .gpu = ctx.device_description() != "cpu",
+                                  .format = format,
+                                  .planes_read = ctx.planes_read()};
+  const unsigned depth =
+      o.read_ahead.value_or(std::max(vqx::ReadAhead::auto_depth(load), o.read_threads.value_or(0)));
+  return {.depth = depth,
+          .readers = o.read_threads.value_or(vqx::ReadAhead::auto_readers(load, depth))};
+}
 
 // `files`: the run's files (the output, CAMBI's heatmaps), one result.
 int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& files) {
@@ -92,11 +109,13 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   vqx::cli::Progress progress(tty && !o.quiet,
                               o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
-  // Both inputs are read ahead, each on a thread of its own, into pictures
-  // from the context's pool; pairs, ends and errors come out in frame order.
-  auto pairs =
-      vqx::ReadAhead::start(**ref, **dist, o.read_ahead,
-                            [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });
+  // Both inputs are read ahead, each on threads of its own, into pictures
+  // from the context's pool (which keeps those they hold for reuse); pairs,
+  // ends and errors come out in frame order.
+  const vqx::ReadAhead::Settings reading = read_ahead_settings(o, ctx, (*ref)->format());
+  if (auto s = ctx.reserve_pictures(2 * reading.depth); !s.ok()) return fail(s);
+  auto pairs = vqx::ReadAhead::start(
+      **ref, **dist, reading, [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });
   if (!pairs.ok()) return fail(pairs.status());
   unsigned n = 0;
   for (; o.frame_cnt == 0 || n < o.frame_cnt; ++n) {

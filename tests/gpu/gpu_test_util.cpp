@@ -351,4 +351,19 @@ std::vector<std::string> twin_models() {
           "version=vmaf_4k_v0.6.1:name=vmaf_4k"};
 }
 
+void expect_same_refusal(RunOptions o, const Video& video, const std::string& what) {
+  o.backend = Backend::kCpu;
+  auto cpu = score(o, video);
+  o.backend = gpu_backend();
+  auto gpu = score(o, video);
+  ASSERT_FALSE(cpu.ok()) << what << ": the CPU scored it";
+  ASSERT_FALSE(gpu.ok()) << what << ": the GPU scored it";
+  EXPECT_EQ(cpu.status().message(), gpu.status().message()) << what;
+}
+
+std::string describe(const PictureFormat& f, const std::string& what) {
+  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::to_string(f.bpc) +
+         "-bit " + to_string(f.chroma) + " " + what;
+}
+
 }  // namespace vqx::gputest

@@ -72,6 +72,21 @@ struct RunOptions {
 
 // Scores `video` (copies of its pictures) in a fresh context.
 Expected<Run> score(const RunOptions& o, const Video& video);
+// Scores `video` with `o` on the CPU and on this build's GPU backend: both
+// must refuse it, with the same message (a twin refuses what its CPU twin
+// refuses, as its CPU twin says it).
+void expect_same_refusal(RunOptions o, const Video& video, const std::string& what);
+
+// A synthetic case of the parity tests: the pictures' format and contents.
+struct ParityCase {
+  unsigned w, h, bpc;
+  ChromaFormat chroma;
+  Content ref;
+  std::optional<Content> dist;  // else ref + noise of `amplitude`
+  unsigned amplitude;
+};
+// "1920x1080 10-bit 4:2:0 <what>", naming a case in failures.
+std::string describe(const PictureFormat& f, const std::string& what);
 // The values and backends of a flushed context.
 Run read_run(const Context& ctx);
 

@@ -26,13 +26,7 @@ void check_video(const Video& v, const std::string& what) {
   }
 }
 
-struct Case {
-  unsigned w, h, bpc;
-  ChromaFormat chroma;
-  Content ref;
-  std::optional<Content> dist;  // else ref + noise
-  unsigned amplitude;
-};
+using Case = ParityCase;
 
 std::string describe(const Case& c) {
   return std::to_string(c.w) + "x" + std::to_string(c.h) + " " + std::to_string(c.bpc) +
@@ -93,12 +87,7 @@ TEST(GpuParity, TooSmallPicturesGiveTheCpuError) {
     const Video v = make_video(fmt, Content::kNoise, 2, 5, 3);
     RunOptions o;
     o.features = {feature};
-    auto cpu = score(o, v);
-    o.backend = gpu_backend();
-    auto gpu = score(o, v);
-    ASSERT_FALSE(cpu.ok()) << feature;
-    ASSERT_FALSE(gpu.ok()) << feature;
-    EXPECT_EQ(cpu.status().message(), gpu.status().message());
+    expect_same_refusal(o, v, feature);
   }
 }
 

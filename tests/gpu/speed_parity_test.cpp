@@ -13,18 +13,7 @@
 namespace vqx::gputest {
 namespace {
 
-struct Case {
-  unsigned w, h, bpc;
-  ChromaFormat chroma;
-  Content ref;
-  std::optional<Content> dist;  // else ref + noise of `amplitude`
-  unsigned amplitude;
-};
-
-std::string describe(const PictureFormat& f, const std::string& content) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::to_string(f.bpc) +
-         "-bit chroma " + std::to_string(static_cast<int>(f.chroma)) + " " + content;
-}
+using Case = ParityCase;
 
 // Every vmaf_v1.0.16 and _hfr model (speed_chroma with their options, adm,
 // motion; cambi on the CPU).
@@ -111,12 +100,7 @@ TEST(GpuParity, SpeedTwinsRefuseWhatTheCpuRefuses) {
     const Video v = make_video(fmt, Content::kNoise, 2, 5, 3);
     RunOptions o;
     o.features = {feature};
-    auto cpu = score(o, v);
-    o.backend = gpu_backend();
-    auto gpu = score(o, v);
-    ASSERT_FALSE(cpu.ok()) << feature;
-    ASSERT_FALSE(gpu.ok()) << feature;
-    EXPECT_EQ(cpu.status().message(), gpu.status().message());
+    expect_same_refusal(o, v, feature);
   }
 }
 

@@ -13,18 +13,7 @@
 namespace vqx::gputest {
 namespace {
 
-struct Case {
-  unsigned w, h, bpc;
-  ChromaFormat chroma;
-  Content ref;
-  std::optional<Content> dist;  // else ref + noise of `amplitude`
-  unsigned amplitude;
-};
-
-std::string describe(const PictureFormat& f, const std::string& content) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::to_string(f.bpc) +
-         "-bit " + content;
-}
+using Case = ParityCase;
 
 // Every group of SSIM variants that takes the pictures, each in a context
 // of its own, on the CPU and on the GPU.

@@ -24,14 +24,7 @@ class Ssimulacra2Extractor final : public Extractor {
   explicit Ssimulacra2Extractor(const Params& params) : params_(params) {}
 
   Status init(const PictureFormat& fmt) override {
-    VQX_RETURN_IF_ERROR(validate(fmt));
-    constexpr unsigned kMin = ssimulacra2::kMinDimension;
-    if (fmt.width < kMin || fmt.height < kMin) {
-      return Error(Errc::kUnsupported, "ssimulacra2: picture " + std::to_string(fmt.width) + "x" +
-                                           std::to_string(fmt.height) + " is too small (at least " +
-                                           std::to_string(kMin) + "x" + std::to_string(kMin) +
-                                           " is needed)");
-    }
+    VQX_RETURN_IF_ERROR(ssimulacra2::check_format(fmt));
     try {
       kernel_.init(fmt, params_);
     } catch (const std::bad_alloc&) {

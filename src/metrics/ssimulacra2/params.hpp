@@ -76,6 +76,13 @@ inline constexpr float kPositiveYOffset = 0.01f;
 
 // --- error maps (ssimulacra2.cc, SSIMMap) --------------------------------------
 inline constexpr float kC2 = 0.0009f;
+// The order of a row's sums of the error maps (VQX's, for both twins; libjxl
+// adds in raster order): per row, lane l (0 .. kMapSumLanes - 1) adds the
+// pixels x = l, l + kMapSumLanes, ... of the row's first
+// floor(width / kMapSumLanes) * kMapSumLanes pixels in order from 0.0; the
+// rest (the tail) are added in order from 0.0; the row's sum is the tail
+// plus lane 0, lane 1, ... in order; the rows are added in order from 0.0.
+inline constexpr unsigned kMapSumLanes = 8;
 
 // --- the final score (ssimulacra2.cc, Msssim::Score) ---------------------------
 // Index = ((channel * 6 + scale) * 2 + norm) * 3 + map, with channel X, Y, B,

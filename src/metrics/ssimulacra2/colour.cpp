@@ -196,6 +196,12 @@ void TransferCurve::init(Transfer transfer) {
   }
 }
 
+TransferCurve transfer_curve(Transfer transfer) {
+  TransferCurve c;
+  c.init(transfer);
+  return c;
+}
+
 void LinearRgbConverter::init(const PictureFormat& fmt, const Params& params) {
   fmt_ = fmt;
   coef_ = ycbcr_coefficients(params, fmt.bpc);

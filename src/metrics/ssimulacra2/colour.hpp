@@ -40,6 +40,9 @@ struct TransferCurve {
   void init(Transfer transfer);
 };
 
+// The curve of `transfer`, initialised.
+TransferCurve transfer_curve(Transfer transfer);
+
 // One decoder per extractor instance; init() allocates, convert_row() does not.
 class LinearRgbConverter {
  public:

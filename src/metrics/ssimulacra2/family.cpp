@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/ssimulacra2/cpu.hpp"
+#include "metrics/ssimulacra2/gpu.hpp"
 #include "metrics/ssimulacra2/params.hpp"
 
 namespace vqx {
@@ -104,7 +106,8 @@ const ExtractorFamily& ssimulacra2_family() {
       .options = ssimulacra2::option_defs(),
       .outputs = kOutputs,
       .provides = kProvides,
-      .bind = bind_family<Params, read_params, Ssimulacra2Extractor>,
+      .bind =
+          bind_family<Params, read_params, Ssimulacra2Extractor, VQX_TWIN(&ssimulacra2::make_twin)>,
       .from_libvmaf = false,
   };
   return kFamily;

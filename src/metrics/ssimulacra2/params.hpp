@@ -258,15 +258,10 @@ inline constexpr const char* kDefaultTransfer = "srgb";
 
 // Not libvmaf options (libvmaf has no SSIMULACRA2): VQX's own. Each is a
 // feature parameter, so a non-default value names the output, e.g.
-// "ssimulacra2_matrix_bt601".
-inline std::span<const OptionDef> option_defs() {
-  static const std::array<OptionDef, 3> kDefs = {{
-      {"matrix", nullptr, OptionValue{std::string(kDefaultMatrix)}, 0, 0, true},
-      {"range", nullptr, OptionValue{std::string(kDefaultRange)}, 0, 0, true},
-      {"transfer", nullptr, OptionValue{std::string(kDefaultTransfer)}, 0, 0, true},
-  }};
-  return kDefs;
-}
+// "ssimulacra2_matrix_bt601". Defined in params.cpp: the strings' static
+// initialisation crashes nvcc's constant evaluator (CUDA 13) in a header
+// that GPU sources include.
+std::span<const OptionDef> option_defs();
 
 struct Params {
   Matrix matrix = Matrix::kBt709;

@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(kBlurRows* kQuantities)
 // Vertical: a thread per column; kVerticalBatch rows' inputs read before
 // they are used, so that the loads overlap.
 inline constexpr unsigned kVerticalThreads = 128;
-inline constexpr int kVerticalBatch = 8;
+inline constexpr int kVerticalBatch = 16;
 
 // Grid: (ceil(width / kVerticalThreads), kChannels * kQuantities).
 __global__ void __launch_bounds__(kVerticalThreads)
@@ -360,7 +360,9 @@ __global__ void __launch_bounds__(kVerticalThreads)
 // ---------------------------------------------------------------------------
 // The error maps' sums
 
-inline constexpr int kSumRows = 32;  // rows per block, kMapSumLanes threads each
+inline constexpr int kSumRows = 32;   // rows per block, kMapSumLanes threads each
+inline constexpr int kSumBatch = 4;   // pixels a lane loads at once
+inline constexpr int kMapInputs = 7;  // a, b, mu1, mu2, s11, s22, s12
 static_assert(kMapSums <= kMapSumLanes, "a row's lanes finish its sums");
 
 // Grid: (ceil(height / kSumRows), kChannels); block: (kMapSumLanes,
@@ -384,17 +386,32 @@ __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
     const float* s11 = blurred.row(blurred_plane(c, kAA), y);
     const float* s22 = blurred.row(blurred_plane(c, kBB), y);
     const float* s12 = blurred.row(blurred_plane(c, kAB), y);
-    const auto terms = [&](int x) {
-      return pixel_terms(pixel_errors(a[x], b[x], mu1[x], mu2[x], s11[x], s22[x], s12[x]));
+    const auto terms = [&](const float(&v)[kMapInputs]) {
+      return pixel_terms(pixel_errors(v[0], v[1], v[2], v[3], v[4], v[5], v[6]));
     };
+    const auto load = [&](int x, float(&v)[kMapInputs]) {
+      const float* in[kMapInputs] = {a, b, mu1, mu2, s11, s22, s12};
+      for (int i = 0; i < kMapInputs; ++i) v[i] = in[i][x];
+    };
+    // The lane's pixels in order, kSumBatch of them loaded before their
+    // terms are added (so that the loads overlap).
     double acc[kMapSums] = {};
-    for (int x = lane; x < body; x += static_cast<int>(kMapSumLanes)) {
-      const PixelTerms t = terms(x);
-      for (unsigned m = 0; m < kMapSums; ++m) acc[m] += t.v[m];
+    constexpr int kStride = static_cast<int>(kMapSumLanes);
+    for (int x0 = lane; x0 < body; x0 += kSumBatch * kStride) {
+      float v[kSumBatch][kMapInputs];
+      for (int i = 0; i < kSumBatch; ++i) {
+        if (x0 + i * kStride < body) load(x0 + i * kStride, v[i]);
+      }
+      for (int i = 0; i < kSumBatch && x0 + i * kStride < body; ++i) {
+        const PixelTerms t = terms(v[i]);
+        for (unsigned m = 0; m < kMapSums; ++m) acc[m] += t.v[m];
+      }
     }
     for (unsigned m = 0; m < kMapSums; ++m) s_lanes[r][lane][m] = acc[m];
     if (body + lane < w) {
-      const PixelTerms t = terms(body + lane);
+      float v[kMapInputs];
+      load(body + lane, v);
+      const PixelTerms t = terms(v);
       for (unsigned m = 0; m < kMapSums; ++m) s_tail[r][lane][m] = t.v[m];
     }
   }

@@ -41,6 +41,11 @@
 
 namespace vqx::ssimulacra2 {
 
+// The kernels are static: this header is compiled by the twin's .cu and, as
+// host code, by the device-free kernel test (tests/unit/gpu_on_host.hpp);
+// internal linkage keeps the launch stubs of a CUDA build and the test's
+// host functions of the same names from meeting at link time.
+
 // ---------------------------------------------------------------------------
 // What the kernels read and write
 
@@ -170,7 +175,7 @@ __device__ inline void write_box(const Rgb (&q)[2][2], unsigned p, int x, int y,
 
 // Grid: scale 1's size over kPixelsX x kPixelsY, z = picture.
 template <typename Sample>
-__global__ void __launch_bounds__(kPixelsX* kPixelsY)
+static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
     first_level_kernel(YcbcrView<Sample> a, YcbcrView<Sample> b, ColourArgs args, Planes xyb0,
                        Planes lin1, Planes xyb1) {
   const int ox = static_cast<int>(blockIdx.x * kPixelsX + threadIdx.x);
@@ -196,7 +201,7 @@ __global__ void __launch_bounds__(kPixelsX* kPixelsY)
 
 // Scale s's linear RGB (`lin`) to scale s + 1's (`lin_next`) and its XYB.
 // Grid: scale s + 1's size over kPixelsX x kPixelsY, z = picture.
-__global__ void __launch_bounds__(kPixelsX* kPixelsY)
+static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
     next_level_kernel(Planes lin, Planes lin_next, Planes xyb_next, float neg_cbrt_bias) {
   const int ox = static_cast<int>(blockIdx.x * kPixelsX + threadIdx.x);
   const int oy = static_cast<int>(blockIdx.y * kPixelsY + threadIdx.y);
@@ -263,7 +268,7 @@ __device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int
 
 // Grid: (ceil(height / kBlurRows), kChannels); block: (kBlurRows,
 // kQuantities). `blocks` is blocks_end(width).
-__global__ void __launch_bounds__(kBlurRows* kQuantities)
+static __global__ void __launch_bounds__(kBlurRows* kQuantities)
     horizontal_kernel(Planes xyb, BlurCoefficients k, int blocks, Planes out) {
   __shared__ TileRow s_a[kBlurRows];
   __shared__ TileRow s_b[kBlurRows];
@@ -328,7 +333,7 @@ inline constexpr unsigned kVerticalThreads = 128;
 inline constexpr int kVerticalBatch = 16;
 
 // Grid: (ceil(width / kVerticalThreads), kChannels * kQuantities).
-__global__ void __launch_bounds__(kVerticalThreads)
+static __global__ void __launch_bounds__(kVerticalThreads)
     vertical_kernel(Planes in, BlurCoefficients k, Planes out) {
   const int x = static_cast<int>(blockIdx.x * kVerticalThreads + threadIdx.x);
   if (x >= in.width) return;
@@ -367,7 +372,7 @@ static_assert(kMapSums <= kMapSumLanes, "a row's lanes finish its sums");
 
 // Grid: (ceil(height / kSumRows), kChannels); block: (kMapSumLanes,
 // kSumRows). row_sums: kMapSums per row, channel after channel.
-__global__ void __launch_bounds__(kMapSumLanes* kSumRows)
+static __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
     row_sums_kernel(Planes xyb, Planes blurred, double* row_sums) {
   __shared__ double s_lanes[kSumRows][kMapSumLanes][kMapSums];
   __shared__ double s_tail[kSumRows][kMapSumLanes][kMapSums];
@@ -430,7 +435,7 @@ __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
 
 // One block of at least kChannels * kMapSums threads: sums[c * kMapSums + m]
 // = channel c's sum m, its `rows` rows added in order from 0.0.
-__global__ void finish_kernel(const double* row_sums, int rows, double* sums) {
+static __global__ void finish_kernel(const double* row_sums, int rows, double* sums) {
   const unsigned t = threadIdx.x;
   if (t >= kChannels * kMapSums) return;
   const unsigned c = t / kMapSums;

@@ -146,8 +146,9 @@ struct ExtractorSpec {
   std::vector<ExtractorOutput> aggregates;  // whole-video values, slot order
   // A CPU instance, in the surroundings the context gives it.
   std::function<std::unique_ptr<Extractor>(const ExtractorEnv&)> make_cpu;
-  // The GPU twin, in builds with a GPU backend, for families that have one.
-  std::function<std::unique_ptr<gpu::Twin>()> make_twin;
+  // The GPU twin, in builds with a GPU backend, for families that have one,
+  // in the surroundings the context gives it (as make_cpu's).
+  std::function<std::unique_ptr<gpu::Twin>(const ExtractorEnv&)> make_twin;
 
   // A CPU instance outside any context (tests, tools): its files are
   // created in a set of its own, which renames each as soon as it is

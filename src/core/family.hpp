@@ -65,8 +65,10 @@ struct ChromaRule {
 struct Factories {
   // A CPU instance, in the surroundings its context gives it.
   std::function<std::unique_ptr<Extractor>(const ExtractorEnv&)> cpu;
-  // Empty where the family has no GPU twin or the build has no backend.
-  std::function<std::unique_ptr<gpu::Twin>()> gpu;
+  // Empty where the family has no GPU twin or the build has no backend. The
+  // twin is made in the same surroundings as a CPU instance (a twin that
+  // writes files, such as CAMBI's heatmaps, creates them in its set).
+  std::function<std::unique_ptr<gpu::Twin>(const ExtractorEnv&)> gpu;
 };
 
 struct ExtractorFamily {
@@ -108,9 +110,10 @@ inline Expected<NoParams> read_no_params(const OptionSet& /*options*/) { return 
 // family's Params; the CPU extractor is a `Cpu` constructed from them and
 // the context's ExtractorEnv when it takes one (a family that writes
 // files), else from them alone (or default-constructed when Params is
-// NoParams); `MakeTwin`, a function of the Params (or of nothing), makes
-// the GPU twin. Name it with VQX_TWIN() (core/twin_ref.hpp), which is
-// nullptr in builds without a GPU backend (no twin).
+// NoParams); `MakeTwin`, a function of the Params and the ExtractorEnv, of
+// the Params alone, or of nothing, makes the GPU twin. Name it with
+// VQX_TWIN() (core/twin_ref.hpp), which is nullptr in builds without a GPU
+// backend (no twin).
 template <typename Params, Expected<Params> (*Read)(const OptionSet&), typename Cpu,
           auto MakeTwin = nullptr>
 Expected<Factories> bind_family(const OptionSet& options) {
@@ -126,8 +129,10 @@ Expected<Factories> bind_family(const OptionSet& options) {
     }
   };
   if constexpr (!std::is_null_pointer_v<decltype(MakeTwin)>) {
-    f.gpu = [p]() -> std::unique_ptr<gpu::Twin> {
-      if constexpr (std::is_invocable_v<decltype(MakeTwin), const Params&>) {
+    f.gpu = [p]([[maybe_unused]] const ExtractorEnv& env) -> std::unique_ptr<gpu::Twin> {
+      if constexpr (std::is_invocable_v<decltype(MakeTwin), const Params&, const ExtractorEnv&>) {
+        return MakeTwin(p, env);
+      } else if constexpr (std::is_invocable_v<decltype(MakeTwin), const Params&>) {
         return MakeTwin(p);
       } else {
         return MakeTwin();

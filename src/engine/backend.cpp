@@ -40,7 +40,7 @@ Status init_extractors(std::deque<RegisteredExtractor>& extractors, gpu::Pipelin
       r.on_gpu = true;
       r.gpu_writer =
           std::make_unique<SlotWriter>(collector, r.metric_ids, &r.aggregate_names, &aggregates);
-      gpu->add(r.spec.make_twin(), r.spec.family, r.spec.temporal, *r.gpu_writer);
+      gpu->add(r.spec.make_twin(env), r.spec.family, r.spec.temporal, *r.gpu_writer);
       continue;
     }
     auto inst = r.spec.make_cpu(env);

@@ -6,11 +6,15 @@
 //    which adds them in a fixed order in double;
 //  * add_exact_block, for integer sums: shuffles within each warp, the
 //    warps' sums combined in shared memory, then one integer atomic per
-//    block, exact in any order. The only atomic in VQX's GPU code
-//    (tests/contract rejects atomics anywhere else), and it takes integers
-//    only: a float sum cannot be accumulated with it. (One atomic per block
-//    rather than per warp: hundreds of thousands of atomics on one address
-//    serialise in L2 and cost more than the kernel's arithmetic.)
+//    block, exact in any order. With count_one (below), the only atomics
+//    in VQX's GPU code (tests/contract rejects atomics anywhere else), and
+//    they take integers only: a float sum cannot be accumulated with them.
+//    (One atomic per block rather than per warp: hundreds of thousands of
+//    atomics on one address serialise in L2 and cost more than the
+//    kernel's arithmetic.)
+//  * count_one and count_add, for histograms of counts: one integer atomic
+//    per counted thing, or per bin of a block's own histogram in shared
+//    memory (CAMBI's buckets of contrast values), exact in any order.
 #pragma once
 
 #include "core/index_math.hpp"
@@ -32,6 +36,12 @@ __device__ T block_sum(T v, T* scratch) {
   }
   return scratch[0];
 }
+
+// Adds 1 (or n) to an integer counter: a histogram's bin, in shared or in
+// global memory. Integers only: a count is exact whatever the order of the
+// atomics.
+__device__ inline void count_one(unsigned* bin) { atomicAdd(bin, 1U); }
+__device__ inline void count_add(unsigned* bin, unsigned n) { atomicAdd(bin, n); }
 
 // The sum of one value per lane over the warp (warpSize lanes: 32 on
 // NVIDIA, 64 on most AMD parts), in lane 0.

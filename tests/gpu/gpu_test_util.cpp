@@ -172,7 +172,7 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 bool has_twin(const std::string& metric) {
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
                         "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
-                        "speed_temporal", "ssimulacra2"}) {
+                        "speed_temporal", "cambi", "ssimulacra2"}) {
     if (starts_with(metric, p)) return true;
   }
   return false;
@@ -181,7 +181,8 @@ bool has_twin(const std::string& metric) {
 // Float features whose twins are bit-identical (docs/gpu.md).
 bool bit_identical_float(const std::string& metric) {
   return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
-         starts_with(metric, "speed_") || starts_with(metric, "ssimulacra2");
+         starts_with(metric, "speed_") || starts_with(metric, "cambi") ||
+         starts_with(metric, "ssimulacra2");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -252,7 +253,8 @@ std::vector<std::string> twin_features() {
           "speed_temporal",
           "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
           "speed_prescale_method=bicubic",
-          "ssimulacra2", "ssimulacra2=matrix=bt2020:range=full:transfer=bt1886"};
+          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "ssimulacra2",
+          "ssimulacra2=matrix=bt2020:range=full:transfer=bt1886"};
 }
 
 std::vector<std::vector<std::string>> speed_feature_groups() {

@@ -79,9 +79,15 @@ TEST(GpuParity, TooSmallPicturesGiveTheCpuError) {
   const PictureFormat wide{175, 9, 8, ChromaFormat::k420};
   const std::vector<std::pair<const char*, PictureFormat>> cases = {
       {"adm", tiny},  // adm needs 33x33, vif 16x16, motion 3x3, float_ssim 11x11
-      {"vif", tiny},           {"motion", tiny},
-      {"float_ssim", tiny},    {"float_ssim=scale=3", wide},
-      {"float_ms_ssim", wide}, {"float_ms_ssim", {176, 175, 10, ChromaFormat::k420}},
+      {"vif", tiny},
+      {"motion", tiny},
+      {"float_ssim", tiny},
+      {"float_ssim=scale=3", wide},
+      {"float_ms_ssim", wide},
+      {"float_ms_ssim", {176, 175, 10, ChromaFormat::k420}},
+      // cambi needs 216 samples on one side, and its window at scale 4.
+      {"cambi", {215, 200, 8, ChromaFormat::k420}},
+      {"cambi=full_ref=true:src_width=320:src_height=200", {300, 216, 10, ChromaFormat::k420}},
   };
   for (const auto& [feature, fmt] : cases) {
     const Video v = make_video(fmt, Content::kNoise, 2, 5, 3);

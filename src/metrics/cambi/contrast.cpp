@@ -77,7 +77,7 @@ void short_run(const std::uint16_t* own, std::size_t stride, unsigned len, unsig
     for (unsigned d = first; d < kDiffs; ++d) {
       const std::size_t k = (d + 1) * stride;
       const int other = std::max<int>(column[k], *(column - k));
-      const float value = static_cast<float>(t.weights[d] * p0 * other) * reciprocal[p0 + other];
+      const float value = contrast_term(t.weights[d], p0, other, reciprocal[p0 + other]);
       b = value > b ? value : b;
     }
     best[c] = b;
@@ -95,7 +95,8 @@ void long_run(const std::uint16_t* own, std::size_t stride, unsigned len, unsign
     const auto weight = static_cast<std::uint16_t>(t.weights[d]);
     for (unsigned c = 0; c < len; ++c) {
       const std::uint16_t other = std::max(up[c], down[c]);
-      // weight * own fits 16 bits (9 * 4225), the product 32.
+      // weight * own fits 16 bits (9 * 4225), the product 32: the integer
+      // of contrast_term() (pointwise.hpp), written so that it vectorises.
       const auto scaled = static_cast<std::uint16_t>(weight * own[c]);
       s.num[c] = static_cast<std::int32_t>(std::uint32_t{scaled} * other);
       s.den[c] = static_cast<std::int32_t>(own[c] + other);
@@ -128,7 +129,7 @@ std::size_t contrast_row_for(const RowRuns& row, const std::uint16_t* counts, st
     }
     for (unsigned c = 0; c < len; ++c) {
       total.nonzero += best[c] > 0;
-      total.sum += best[c];
+      total.units += value_units(best[c]);
     }
     n += len;
   }

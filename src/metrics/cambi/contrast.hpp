@@ -20,12 +20,10 @@
 #include <vector>
 
 #include "metrics/cambi/params.hpp"
+#include "metrics/cambi/pointwise.hpp"
 #include "vqx/status.hpp"
 
 namespace vqx::cambi {
-
-// The code of a pixel that is not flat or not in the band.
-inline constexpr std::uint16_t kNoCode = 0xFFFF;
 
 struct ContrastTables {
   unsigned num_diffs = 0;
@@ -44,10 +42,11 @@ Expected<ContrastTables> make_contrast_tables(const Params& params);
 // to float; entry 0 is 0.
 std::vector<float> reciprocal_table();
 
-// How many contrast values are not 0, and their sum.
+// How many contrast values are not 0, and their exact sum in units of
+// 2^-24 (pointwise.hpp, value_units()).
 struct ValueSum {
   std::size_t nonzero = 0;
-  double sum = 0;
+  std::uint64_t units = 0;
 };
 
 // contrast_row()'s scratch: room for a row in each array.

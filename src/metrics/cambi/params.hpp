@@ -35,6 +35,12 @@ inline constexpr std::array<int, kScaleCount> kScaleWeights = {16, 8, 4, 2, 1};
 inline constexpr std::array<int, 32> kContrastWeights = {
     1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 
+// max_log_contrast is at most 5 (its bound in option_defs()), so at most
+// 32 level differences are compared.
+inline constexpr unsigned kMaxLogContrast = 5;
+inline constexpr unsigned kMaxDiffs = 1U << kMaxLogContrast;
+static_assert(kContrastWeights.size() == kMaxDiffs);
+
 // CAMBI works on 10-bit luma whatever the input depth.
 inline constexpr unsigned kWorkBitDepth = 10;
 // Limited-range 10-bit luma: black and white levels (luminance_tools.c,
@@ -42,6 +48,10 @@ inline constexpr unsigned kWorkBitDepth = 10;
 inline constexpr int kLumaFoot = 16 << 2;
 inline constexpr int kLumaHead = 235 << 2;
 inline constexpr int kMaxWorkValue = (1 << kWorkBitDepth) - 1;
+
+// The band of counted levels (contrast.hpp) ends at a visibility
+// threshold (at most 1023) plus num_diffs, so it has at most this many.
+inline constexpr unsigned kMaxBandSize = kMaxWorkValue + 1 + kMaxDiffs;
 
 // Anti-dithering applies when the encode had fewer bits than this.
 inline constexpr unsigned kAntiDitherBelowBitDepth = 10;
@@ -82,6 +92,33 @@ inline constexpr int kReciprocalLutSize = 4226;
 // and read back as float (cambi.h, reciprocal_lut); that differs from
 // 1.0f / i at 42 of the indices.
 inline constexpr int kReciprocalDigits = 9;
+// So the widest window is 65 (odd, and 65 * 65 < 4226 <= 67 * 67), with a
+// radius of 32.
+inline constexpr unsigned kMaxWindow = 65;
+inline constexpr unsigned kMaxRadius = kMaxWindow / 2;
+static_assert(kMaxWindow * kMaxWindow < kReciprocalLutSize &&
+              (kMaxWindow + 2) * (kMaxWindow + 2) >= kReciprocalLutSize);
+
+// Pooling (pooling.hpp, pointwise.hpp). Every contrast value is 0 or a
+// float of at least 0.5 (the smallest is 1 * 1 * 1 * reciprocal(2) = 0.5),
+// whose ulp is at least 2^-24, and at most 9 * 4225 / 4 = 9506.25 < 2^14:
+// value * 2^24 is an integer below 2^38 ("units"), and up to 2^25 such
+// values (7680 x 4320) sum below 2^64.
+inline constexpr unsigned kValueUnitBits = 24;
+inline constexpr float kValueUnitScale = static_cast<float>(1U << kValueUnitBits);
+// While the sum of a scale's values stays below 2^29 every partial sum is
+// exact in double (2^29 / 2^-24 = 2^53), so any order gives libvmaf's bits;
+// from there on libvmaf's order of addition is followed.
+inline constexpr double kExactSumLimit = 536870912.0;  // 2^29
+inline constexpr std::uint64_t kExactUnitsLimit = std::uint64_t{1} << 53;
+static_assert(static_cast<double>(kExactUnitsLimit) / kValueUnitScale == kExactSumLimit);
+// The k largest values are found by buckets of the top 16 bits of their
+// float representation (sign, exponent, 7 mantissa bits), from just below
+// 0.5's (0x3F00) on, then within one bucket by the low 16 bits.
+inline constexpr unsigned kLowBits = 16;
+inline constexpr std::uint32_t kLowCounts = std::uint32_t{1} << kLowBits;
+inline constexpr std::uint32_t kBucketOrigin = 0x3EFF;
+inline constexpr std::uint32_t kBucketCount = 2048;  // up past 30000
 
 // BT.1886 EOTF (luminance_tools.c, BT1886_GAMMA, BT1886_LW, BT1886_LB).
 inline constexpr double kBt1886Gamma = 2.4;
@@ -105,33 +142,10 @@ inline constexpr int kDefaultMaxLogContrast = 2;
 inline constexpr const char* kDefaultEotf = "bt1886";
 
 // Names, aliases, defaults, bounds and flags as libvmaf's cambi.c
-// `options[]`, in the same order. A default outside the bounds (0 for the
-// sizes and the bit depth: "take the picture's") can only be had by leaving
-// the option out, as in libvmaf.
-inline std::span<const OptionDef> option_defs() {
-  static const std::array<OptionDef, 17> kDefs = {{
-      {"cambi_max_val", "cmxv", OptionValue{kDefaultMaxVal}, 0.0, 1000.0, true},
-      {"enc_width", "encw", OptionValue{0}, 180, 7680, true},
-      {"enc_height", "ench", OptionValue{0}, 150, 7680, true},
-      {"enc_bitdepth", "encbd", OptionValue{0}, 6, 16, true},
-      {"src_width", "srcw", OptionValue{0}, 320, 7680, true},
-      {"src_height", "srch", OptionValue{0}, 200, 4320, true},
-      {"window_size", "ws", OptionValue{kDefaultWindowSize}, 15, 127, true},
-      {"topk", nullptr, OptionValue{kDefaultTopk}, 0.0001, 1.0, true},
-      {"cambi_topk", "ctpk", OptionValue{kDefaultTopk}, 0.0001, 1.0, true},
-      {"tvi_threshold", "tvit", OptionValue{kDefaultTvi}, 0.0001, 1.0, true},
-      {"cambi_vis_lum_threshold", "vlt", OptionValue{kDefaultVlt}, 0.0, 300.0, true},
-      {"max_log_contrast", "mlc", OptionValue{kDefaultMaxLogContrast}, 0, 5, true},
-      // heatmaps_path and full_ref are no feature parameters: they change
-      // no output name.
-      {"heatmaps_path", nullptr, OptionValue{std::string()}, 0, 0, false, kSelectsOutputs},
-      {"full_ref", nullptr, OptionValue{false}, 0, 0, false, kSelectsOutputs},
-      {"eotf", nullptr, OptionValue{std::string(kDefaultEotf)}, 0, 0, true},
-      {"cambi_eotf", "ceot", OptionValue{std::string(kDefaultEotf)}, 0, 0, true},
-      {"cambi_high_res_speedup", "hrs", OptionValue{0}, 0, 2160, true},
-  }};
-  return kDefs;
-}
+// `options[]`, in the same order (options.cpp: out of line, as nvcc 13
+// fails on a constant table of string-valued options in a header that GPU
+// sources include).
+std::span<const OptionDef> option_defs();
 
 enum class Eotf { kBt1886, kPq };
 

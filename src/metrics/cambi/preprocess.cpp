@@ -4,25 +4,11 @@
 #include <string>
 
 #include "metrics/cambi/params.hpp"
+#include "metrics/cambi/pointwise.hpp"
 
 namespace vqx::cambi {
 
 namespace {
-
-// 10-bit level of one sample: shifted up below 10 bits, rounded down from
-// deeper ones.
-struct ToTenBit {
-  unsigned up = 0;
-  unsigned down = 0;
-  std::uint32_t round = 0;
-  explicit ToTenBit(unsigned bpc)
-      : up(bpc < kWorkBitDepth ? kWorkBitDepth - bpc : 0),
-        down(bpc > kWorkBitDepth ? bpc - kWorkBitDepth : 0),
-        round(down == 0 ? 0 : 1U << (down - 1)) {}
-  [[nodiscard]] std::uint16_t operator()(std::uint32_t v) const {
-    return static_cast<std::uint16_t>(((v << up) + round) >> down);
-  }
-};
 
 template <typename T>
 std::uint32_t row_max(const T* row, unsigned n) {
@@ -31,25 +17,19 @@ std::uint32_t row_max(const T* row, unsigned n) {
   return m;
 }
 
-Status out_of_range(unsigned bpc, std::uint32_t seen) {
-  return Error(Errc::kInvalidArgument,
-               "cambi: the luma has a sample of " + std::to_string(seen) + ", above the maximum " +
-                   std::to_string((1U << bpc) - 1) + " of " + std::to_string(bpc) + "-bit samples");
-}
-
 template <typename T>
 Status convert(const Plane& luma, unsigned in_w, unsigned in_h, unsigned bpc,
                std::span<const unsigned> xs, std::span<const unsigned> ys, std::uint16_t* out,
                unsigned out_w, unsigned out_h) {
-  const ToTenBit conv(bpc);
-  const bool check = bpc != 8 && bpc != 16;
+  const TenBit conv(bpc);
+  const bool check = depth_can_overflow(bpc);
   const std::uint32_t limit = (1U << bpc) - 1;
   if (xs.empty()) {
     for (unsigned i = 0; i < out_h; ++i) {
       const T* src = luma.row<T>(i);
       if (check) {
         const std::uint32_t m = row_max(src, out_w);
-        if (m > limit) return out_of_range(bpc, m);
+        if (m > limit) return sample_above_depth(bpc, m);
       }
       std::uint16_t* dst = out + std::size_t{i} * out_w;
       for (unsigned j = 0; j < out_w; ++j) dst[j] = conv(src[j]);
@@ -59,7 +39,7 @@ Status convert(const Plane& luma, unsigned in_w, unsigned in_h, unsigned bpc,
   if (check) {
     for (unsigned i = 0; i < in_h; ++i) {
       const std::uint32_t m = row_max(luma.row<T>(i), in_w);
-      if (m > limit) return out_of_range(bpc, m);
+      if (m > limit) return sample_above_depth(bpc, m);
     }
   }
   for (unsigned i = 0; i < out_h; ++i) {
@@ -72,16 +52,21 @@ Status convert(const Plane& luma, unsigned in_w, unsigned in_h, unsigned bpc,
 
 }  // namespace
 
+bool depth_can_overflow(unsigned bpc) { return bpc != 8 && bpc != 16; }
+
+Status sample_above_depth(unsigned bpc, std::uint32_t seen) {
+  return Error(Errc::kInvalidArgument,
+               "cambi: the luma has a sample of " + std::to_string(seen) + ", above the maximum " +
+                   std::to_string((1U << bpc) - 1) + " of " + std::to_string(bpc) + "-bit samples");
+}
+
 std::vector<unsigned> sample_positions(unsigned in_size, unsigned out_size) {
-  // The arithmetic of libvmaf's decimate_generic_*: a float ratio, a float
-  // start computed through double, float stepping, double rounding.
-  const float ratio = static_cast<float>(in_size) / static_cast<float>(out_size);
-  const auto start = static_cast<float>(static_cast<double>(ratio / 2) - 0.5);
+  // The arithmetic of libvmaf's decimate_generic_* (pointwise.hpp).
+  const float ratio = position_ratio(in_size, out_size);
   std::vector<unsigned> pos(out_size);
-  float x = start;
+  float x = position_start(ratio);
   for (unsigned j = 0; j < out_size; ++j) {
-    const auto p = static_cast<unsigned>(static_cast<int>(static_cast<double>(x) + 0.5));
-    pos[j] = std::min(p, in_size - 1);
+    pos[j] = position_index(x, in_size);
     x += ratio;
   }
   return pos;
@@ -104,13 +89,13 @@ void anti_dither(std::uint16_t* img, unsigned w, unsigned h) {
     std::uint16_t* row = img + std::size_t{i} * w;
     const std::uint16_t* below = row + w;
     for (unsigned j = 0; j + 1 < w; ++j) {
-      row[j] = static_cast<std::uint16_t>((row[j] + row[j + 1] + below[j] + below[j + 1]) >> 2);
+      row[j] = mean4(row[j], row[j + 1], below[j], below[j + 1]);
     }
-    row[w - 1] = static_cast<std::uint16_t>((row[w - 1] + below[w - 1]) >> 1);
+    row[w - 1] = mean2(row[w - 1], below[w - 1]);
   }
   std::uint16_t* last = img + std::size_t{h - 1} * w;
   for (unsigned j = 0; j + 1 < w; ++j) {
-    last[j] = static_cast<std::uint16_t>((last[j] + last[j + 1]) >> 1);
+    last[j] = mean2(last[j], last[j + 1]);
   }
 }
 

@@ -19,6 +19,12 @@ namespace vqx::cambi {
 // last sample (libvmaf would read past the row there).
 std::vector<unsigned> sample_positions(unsigned in_size, unsigned out_size);
 
+// Whether samples of depth bpc can exceed the depth's maximum (all but 8
+// and 16 bits), and the error for such a sample: `seen`, the largest of
+// the first row that has one (both twins report that row's maximum).
+bool depth_can_overflow(unsigned bpc);
+Status sample_above_depth(unsigned bpc, std::uint32_t seen);
+
 // Writes the luma of `luma` (in_w x in_h samples of depth bpc) as 10-bit
 // levels into `out` (rows of out_w, contiguous). Samples are taken at
 // (xs[j], ys[i]) unless `xs` is empty (same size). Depths below 10 are

@@ -11,10 +11,7 @@ std::uint32_t append_runs(const std::uint16_t* levels, const std::uint8_t* flat,
                           Run* runs) {
   const auto base = static_cast<std::uint16_t>(t.band_base);
   const auto size = static_cast<std::uint16_t>(t.band_size);
-  for (unsigned c = 0; c < w; ++c) {
-    const auto code = static_cast<std::uint16_t>(levels[c] - base);
-    row_codes[c] = (flat[c] != 0) & (code < size) ? code : kNoCode;
-  }
+  for (unsigned c = 0; c < w; ++c) row_codes[c] = code_of(levels[c], flat[c], base, size);
   // starts[c] = 1 where a run starts; then the starts are found 8 at a time
   // (most words of a row hold none).
   const unsigned words = (w + 7) / 8;

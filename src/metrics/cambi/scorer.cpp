@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "metrics/cambi/pointwise.hpp"
 #include "metrics/cambi/pooling.hpp"
 #include "metrics/cambi/preprocess.hpp"
 #include "metrics/cambi/runs.hpp"
@@ -96,7 +97,7 @@ Expected<double> Scorer::score(const Plane& luma, const Geometry& g, const Contr
     decimate(mask_.data(), w, h, mask_.data());
     std::swap(cur, next);
   }
-  double weighted = 0;
+  std::array<double, kScaleCount> pooled{};
   for (unsigned s = 0; s < kScaleCount; ++s) {
     const unsigned sw = g.scale_width[s];
     const unsigned sh = g.scale_height[s];
@@ -115,14 +116,13 @@ Expected<double> Scorer::score(const Plane& luma, const Geometry& g, const Contr
       }
     });
     run_offsets_[sh] = n;
-    VQX_ASSIGN_OR_RETURN(const double pooled, scale_score(sw, sh, s, g, t, setup));
-    weighted += pooled * kScaleWeights[s];
+    VQX_ASSIGN_OR_RETURN(pooled[s], scale_score(sw, sh, s, g, t, setup));
     if (!last) {
       decimate(mask_.data(), sw, sh, mask_.data());
       std::swap(cur, next);
     }
   }
-  return weighted / (g.window * g.window);
+  return weighted_score(pooled, g.window);
 }
 
 Expected<double> Scorer::scale_score(unsigned w, unsigned h, unsigned scale, const Geometry& g,
@@ -155,7 +155,8 @@ Expected<double> Scorer::scale_score(unsigned w, unsigned h, unsigned scale, con
 
   const std::size_t n = std::size_t{w} * h;
   const std::size_t k = topk_count(n, setup.topk);
-  const bool exact_order = total.sum >= kExactSumLimit;
+  const PoolPath path = pool_path(total.units, total.nonzero, k);
+  const bool exact_order = path == PoolPath::kOrdered;
   if (exact_order || setup.heatmaps != nullptr) {
     spread_values(w, h, coded);
     if (setup.heatmaps != nullptr) {
@@ -165,8 +166,14 @@ Expected<double> Scorer::scale_score(unsigned w, unsigned h, unsigned scale, con
       }
     }
   }
-  if (exact_order) return ordered_largest_sum({values_.data(), n}, k) / static_cast<double>(k);
-  if (total.nonzero <= k) return total.sum / static_cast<double>(k);
+  switch (path) {
+    case PoolPath::kOrdered:
+      return ordered_largest_sum({values_.data(), n}, k) / static_cast<double>(k);
+    case PoolPath::kAll:
+      return units_value(total.units) / static_cast<double>(k);
+    case PoolPath::kLargest:
+      break;
+  }
   return largest_sum({values_.data(), coded}, k, low_counts_) / static_cast<double>(k);
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "metrics/cambi/params.hpp"
+#include "metrics/cambi/pointwise.hpp"
 
 namespace vqx::cambi {
 
@@ -21,24 +22,18 @@ int ceil_log2(std::uint32_t n) {
 // count as equal. `below` is null on the last row.
 void zero_derivative_row(const std::uint16_t* row, const std::uint16_t* below, unsigned w,
                          std::uint8_t* out) {
+  // zero_derivative() (pointwise.hpp), with the neighbours each case has.
   if (below != nullptr) {
     for (unsigned j = 0; j + 1 < w; ++j) {
-      out[j] = static_cast<std::uint8_t>((row[j] == row[j + 1]) & (row[j] == below[j]));
+      out[j] = zero_derivative(row[j], row[j + 1], below[j], true, true);
     }
-    out[w - 1] = static_cast<std::uint8_t>(row[w - 1] == below[w - 1]);
+    out[w - 1] = zero_derivative(row[w - 1], 0, below[w - 1], false, true);
   } else {
     for (unsigned j = 0; j + 1 < w; ++j) {
-      out[j] = static_cast<std::uint8_t>(row[j] == row[j + 1]);
+      out[j] = zero_derivative(row[j], row[j + 1], 0, true, false);
     }
-    out[w - 1] = 1;
+    out[w - 1] = zero_derivative(row[w - 1], 0, 0, false, false);
   }
-}
-
-// The mode of three samples: the repeated one, else the smallest.
-inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-  const std::uint16_t smallest = std::min(std::min(a, b), c);
-  const std::uint16_t rest = b == c ? b : smallest;
-  return (a == b) | (a == c) ? a : rest;
 }
 
 }  // namespace

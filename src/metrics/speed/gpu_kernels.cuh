@@ -53,6 +53,11 @@
 
 namespace vqx::speed {
 
+// The kernels are static: this header is compiled by its twin's .cu and, as
+// host code, by the device-free kernel tests (tests/unit/gpu_on_host.hpp);
+// internal linkage keeps the launch stubs of a CUDA build and the tests'
+// host functions of the same names from meeting at link time.
+
 // ---------------------------------------------------------------------------
 // What the kernels read
 
@@ -208,7 +213,7 @@ inline BandShape band_shape(const Geometry& g) {
 inline constexpr unsigned kBandThreads = 64;
 
 template <typename Sample>
-__global__ void __launch_bounds__(kBandThreads)
+static __global__ void __launch_bounds__(kBandThreads)
     decimate_kernel(Pictures<Sample> pictures, Resampler r, FilterTaps taps, BandShape g,
                     float* decimated) {
   const int j = static_cast<int>(blockIdx.x * kBandThreads + threadIdx.x);
@@ -231,7 +236,7 @@ __global__ void __launch_bounds__(kBandThreads)
 }
 
 template <int Threads>
-__global__ void __launch_bounds__(Threads)
+static __global__ void __launch_bounds__(Threads)
     band_kernel(const float* decimated, FilterTaps taps, BandShape g, float* band) {
   const int j = static_cast<int>(blockIdx.x * Threads + threadIdx.x);
   const int i = static_cast<int>(blockIdx.y);
@@ -267,7 +272,7 @@ __device__ inline const float* window(const float* band, int p, int op_w) {
 }
 
 template <int Threads>
-__global__ void __launch_bounds__(Threads)
+static __global__ void __launch_bounds__(Threads)
     stats_kernel(const float* band, BandShape g, double* sums) {
   __shared__ double s_mean[kBlockElems];
   const int t = static_cast<int>(threadIdx.x);
@@ -333,7 +338,7 @@ __device__ inline float product_entry(const float* x, const float* y, int i, int
 // step as linalg.cpp takes them: each matrix entry by one thread, each
 // chain (the products' sums, the norms) in linalg.cpp's order.
 template <int Threads>
-__global__ void __launch_bounds__(Threads)
+static __global__ void __launch_bounds__(Threads)
     qr_kernel(const double* sums, BandShape g, float* factors, int* verdicts) {
   constexpr int n = static_cast<int>(kBlockElems);
   constexpr int entries = n * n;
@@ -418,7 +423,7 @@ inline constexpr unsigned kSolveThreads = 64;
 // where qr_kernel's verdict is 1; the host uses the zero solution
 // otherwise, as the CPU does.
 template <int Threads>
-__global__ void __launch_bounds__(Threads)
+static __global__ void __launch_bounds__(Threads)
     solve_kernel(const float* band, const float* factors, BandShape g, int blocks_x, int blocks,
                  float* variance) {
   constexpr int n = static_cast<int>(kBlockElems);

@@ -40,6 +40,11 @@
 
 namespace vqx::ssim {
 
+// The kernels are static: this header is compiled by its twin's .cu and, as
+// host code, by the device-free kernel tests (tests/unit/gpu_on_host.hpp);
+// internal linkage keeps the launch stubs of a CUDA build and the tests'
+// host functions of the same names from meeting at link time.
+
 // ---------------------------------------------------------------------------
 // What the kernels read
 
@@ -117,7 +122,7 @@ inline constexpr unsigned kDecimateX = 32;
 inline constexpr unsigned kDecimateY = 8;
 
 template <typename Source>
-__global__ void __launch_bounds__(kDecimateX* kDecimateY)
+static __global__ void __launch_bounds__(kDecimateX* kDecimateY)
     decimate_kernel(Source ref, Source cmp, Size in, SquareTaps taps, float* ref_out,
                     float* cmp_out, std::size_t out_pitch, Size out) {
   const int x = static_cast<int>(blockIdx.x * kDecimateX + threadIdx.x);
@@ -159,7 +164,7 @@ __device__ inline int padded(int i) { return i + i / kSumSegment; }
 __device__ inline float root(float v) { return sqrtf(v); }
 
 template <typename Source>
-__global__ void __launch_bounds__(kWindowThreads)
+static __global__ void __launch_bounds__(kWindowThreads)
     window_rows_kernel(Source ref, Source cmp, WindowTaps taps, int positions, MapsView out) {
   __shared__ float s_ref[kSumGroup + kWindow - 1];
   __shared__ float s_cmp[kSumGroup + kWindow - 1];
@@ -196,7 +201,7 @@ __global__ void __launch_bounds__(kWindowThreads)
 // Group: the block's width, kSumGroup (a template, so that the kernel, in a
 // header two twins include, has one definition).
 template <int Group>
-__global__ void __launch_bounds__(Group)
+static __global__ void __launch_bounds__(Group)
     window_terms_kernel(MapsView in, WindowTaps taps, int positions, double* row_sums) {
   static_assert(Group == kSumGroup, "a block is one group of the summation order");
   __shared__ double s_terms[kTerms][kPaddedGroup];

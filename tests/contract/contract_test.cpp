@@ -101,6 +101,25 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
   }
 }
 
+// Every source of the SSIMULACRA2 twin is read by the check (issue 13), and
+// its shared arithmetic (plain constexpr headers) holds no device code.
+TEST(Contract, TheSsimulacra2TwinSourcesAreChecked) {
+  const auto files = gpu_sources(VQX_SOURCE_DIR);
+  for (const char* want : {"src/metrics/ssimulacra2/gpu.hpp", "src/metrics/ssimulacra2/gpu.cu",
+                           "src/metrics/ssimulacra2/gpu_kernels.cuh"}) {
+    bool found = false;
+    for (const auto& f : files) found = found || f.path == want;
+    EXPECT_TRUE(found) << want << " is not among the checked GPU sources";
+  }
+  const auto others = other_sources(VQX_SOURCE_DIR);
+  for (const char* shared :
+       {"src/metrics/ssimulacra2/pointwise.hpp", "src/metrics/ssimulacra2/recursion.hpp"}) {
+    bool found = false;
+    for (const auto& f : others) found = found || f.path == shared;
+    EXPECT_TRUE(found) << shared << " is not among the sources checked for device code";
+  }
+}
+
 TEST(Contract, DeviceCodeIsOnlyInTheCheckedSources) {
   const auto others = other_sources(VQX_SOURCE_DIR);
   ASSERT_GE(others.size(), 100U);

@@ -170,9 +170,9 @@ namespace {
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 bool has_twin(const std::string& metric) {
-  for (const char* p :
-       {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_", "float_psnr",
-        "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma", "speed_temporal", "cambi"}) {
+  for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
+                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
+                        "speed_temporal", "cambi", "ssimulacra2"}) {
     if (starts_with(metric, p)) return true;
   }
   return false;
@@ -181,7 +181,8 @@ bool has_twin(const std::string& metric) {
 // Float features whose twins are bit-identical (docs/gpu.md).
 bool bit_identical_float(const std::string& metric) {
   return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
-         starts_with(metric, "speed_") || starts_with(metric, "cambi");
+         starts_with(metric, "speed_") || starts_with(metric, "cambi") ||
+         starts_with(metric, "ssimulacra2");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -252,7 +253,8 @@ std::vector<std::string> twin_features() {
           "speed_temporal",
           "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
           "speed_prescale_method=bicubic",
-          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01"};
+          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "ssimulacra2",
+          "ssimulacra2=matrix=bt2020:range=full:transfer=bt1886"};
 }
 
 std::vector<std::vector<std::string>> speed_feature_groups() {
@@ -283,6 +285,21 @@ std::vector<std::vector<std::string>> speed_feature_groups() {
   };
 }
 
+std::vector<std::string> ssimulacra2_variants() {
+  // Every matrix, range and transfer together: each non-default value
+  // renames the output, so one context holds all 24.
+  std::vector<std::string> specs;
+  for (const char* matrix : {"bt709", "bt601", "bt2020"}) {
+    for (const char* range : {"limited", "full"}) {
+      for (const char* transfer : {"srgb", "bt709", "bt1886", "linear"}) {
+        specs.push_back(std::string("ssimulacra2=matrix=") + matrix + ":range=" + range +
+                        ":transfer=" + transfer);
+      }
+    }
+  }
+  return specs;
+}
+
 std::vector<std::vector<std::string>> ssim_feature_groups() {
   return {
       // The defaults (automatic scale) beside enable_lcs: they share names.
@@ -305,7 +322,8 @@ std::vector<std::vector<std::string>> twin_features_apart() {
 }
 
 bool fits(const std::string& spec, const PictureFormat& fmt) {
-  if (starts_with(spec, "speed_") || starts_with(spec, "cambi")) {
+  if (starts_with(spec, "speed_") || starts_with(spec, "cambi") ||
+      starts_with(spec, "ssimulacra2")) {
     // The family's own check, on the format the family sees (a context
     // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
     PictureFormat seen = fmt;

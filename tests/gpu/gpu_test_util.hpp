@@ -116,6 +116,9 @@ std::vector<std::vector<std::string>> ssim_feature_groups();
 // The speed_chroma and speed_temporal variants: every option of each (one
 // context holds them all: every SpEED option renames the outputs).
 std::vector<std::vector<std::string>> speed_feature_groups();
+// The ssimulacra2 variants: every matrix, range and transfer (24; one
+// context holds them all: every option renames the output).
+std::vector<std::string> ssimulacra2_variants();
 // Whether a feature request takes pictures of `fmt` (float_ms_ssim needs
 // 176 samples per side, float_ssim its window after subsampling; SpEED
 // (one 5x5 block after decimating by 16: 80x80 luma for speed_temporal,

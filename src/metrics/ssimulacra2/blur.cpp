@@ -1,17 +1,5 @@
-#include "metrics/ssimulacra2/blur.hpp"
-
-#include <algorithm>
-#include <cmath>
-#include <numbers>
-
-#include "core/index_math.hpp"
-#include "metrics/ssimulacra2/params.hpp"
-
-// libjxl's fused operations are written out with fma(); nothing else is
-// fused (cmake/FloatingPoint.cmake).
-#include "core/kernel_build.hpp"
-
-// The 8-float vectors pass between forced-inline helpers only, never across
+// The 8-float vectors pass between forced-inline helpers only (recursion.hpp's
+// templates are forced inline too), never across
 // a real call (no lambda, which would be a function of its own, compiled
 // for the baseline target whichever clone calls it), so the note that such a
 // call's ABI differs between AVX and baseline builds does not apply.
@@ -20,6 +8,18 @@
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
+
+#include "metrics/ssimulacra2/blur.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "metrics/ssimulacra2/params.hpp"
+
+// libjxl's fused operations are written out (recursion.hpp's fused);
+// nothing else is fused (cmake/FloatingPoint.cmake).
+#include "core/kernel_build.hpp"
 
 namespace vqx::ssimulacra2 {
 
@@ -52,31 +52,10 @@ std::array<double, 3> solve3(const Matrix3& a, const std::array<double, 3>& b) {
   return x;
 }
 
-VQX_FORCE_INLINE Lanes8 fma8(Lanes8 a, Lanes8 b, Lanes8 c) {
-  Lanes8 r;
-  for (unsigned l = 0; l < kGroupRows; ++l) {
-    r[l] = __builtin_fmaf(a[l], b[l], c[l]);
-  }
-  return r;
-}
-
-VQX_FORCE_INLINE Lanes8 splat(float v) { return Lanes8{v, v, v, v, v, v, v, v}; }
-
-// Quantity q of the interleaved pixel at buffer index i (products rounded
-// to float, as libjxl stores them in an image before blurring).
+// Quantity Q of the interleaved pixel at buffer index i.
 template <unsigned Q>
-VQX_FORCE_INLINE Lanes8 quantity(const Lanes8* a, const Lanes8* b, unsigned i) {
-  if constexpr (Q == kAA) {
-    return a[i] * a[i];
-  } else if constexpr (Q == kBB) {
-    return b[i] * b[i];
-  } else if constexpr (Q == kAB) {
-    return a[i] * b[i];
-  } else if constexpr (Q == kA) {
-    return a[i];
-  } else {
-    return b[i];
-  }
+VQX_FORCE_INLINE Lanes8 quantity_at(const Lanes8* a, const Lanes8* b, unsigned i) {
+  return quantity<Q>(a[i], b[i]);
 }
 
 // The input sum of output n: buffer indices n - N - 1 and n + N - 1 (plus
@@ -85,82 +64,18 @@ template <unsigned Q>
 VQX_FORCE_INLINE Lanes8 input_sum(const Lanes8* a, const Lanes8* b, int n) {
   constexpr int kN = kBlurRadius;
   const auto left = static_cast<unsigned>(n - kN - 1 + static_cast<int>(kPadLeft));
-  return quantity<Q>(a, b, left) + quantity<Q>(a, b, left + 2 * kN);
+  return quantity_at<Q>(a, b, left) + quantity_at<Q>(a, b, left + 2 * kN);
 }
 
-struct LineState {
-  Lanes8 p1[3] = {};  // each filter's output at n - 1
-  Lanes8 p2[3] = {};  // and at n - 2
-};
-
-// One output by the plain recursion: (n2 s - p2) + (-d1) p1, fused as libjxl.
+// Four outputs n .. n + 3 (recursion.hpp's block_step).
 template <unsigned Q>
-VQX_FORCE_INLINE Lanes8 single_step(const Lanes8* a, const Lanes8* b, int n,
-                                    const BlurCoefficients& k, LineState& st) {
-  const Lanes8 s = input_sum<Q>(a, b, n);
-  Lanes8 y[3];
-  for (int f = 0; f < 3; ++f) {
-    const Lanes8 t = (s * k.in[f][0]) - st.p2[f];
-    y[f] = fma8(splat(k.prev1[f][0]), st.p1[f], t);
-    st.p2[f] = st.p1[f];
-    st.p1[f] = y[f];
-  }
-  return y[0] + (y[1] + y[2]);
-}
-
-// Output J of a block for filter F from the block's input sums s and the
-// filter's outputs before the block, in libjxl's order of fused operations
-// (its lanes shift the input weights: input i's is in[J - i], 0 when i > J).
-template <int F, int J>
-VQX_FORCE_INLINE Lanes8 block_output(const Lanes8* s, const BlurCoefficients& k, Lanes8 p1,
-                                     Lanes8 p2) {
-  Lanes8 o = s[0] * k.in[F][J];
-  if constexpr (J >= 1) {
-    o = fma8(splat(k.in[F][J - 1]), s[1], o);
-  }
-  if constexpr (J >= 2) {
-    o = fma8(splat(k.in[F][J - 2]), s[2], o);
-  }
-  if constexpr (J >= 3) {
-    o = fma8(splat(k.in[F][J - 3]), s[3], o);
-  }
-  o = fma8(splat(k.prev2[F][J]), p2, o);
-  return fma8(splat(k.prev1[F][J]), p1, o);
-}
-
-template <int J>
-VQX_FORCE_INLINE Lanes8 block_sum(const Lanes8* s, const BlurCoefficients& k, const LineState& st) {
-  const Lanes8 y0 = block_output<0, J>(s, k, st.p1[0], st.p2[0]);
-  const Lanes8 y1 = block_output<1, J>(s, k, st.p1[1], st.p2[1]);
-  const Lanes8 y2 = block_output<2, J>(s, k, st.p1[2], st.p2[2]);
-  return y0 + (y1 + y2);
-}
-
-template <int F>
-VQX_FORCE_INLINE void block_advance(const Lanes8* s, const BlurCoefficients& k, LineState& st) {
-  const Lanes8 y2 = block_output<F, 2>(s, k, st.p1[F], st.p2[F]);
-  const Lanes8 y3 = block_output<F, 3>(s, k, st.p1[F], st.p2[F]);
-  st.p2[F] = y2;
-  st.p1[F] = y3;
-}
-
-// Four outputs n .. n + 3 from the four input sums and the two outputs
-// before n. (Outputs 2 and 3 are computed twice, once for the sum and once
-// for the state: the compiler merges the two.)
-template <unsigned Q>
-VQX_FORCE_INLINE void block_step(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
-                                 LineState& st, Lanes8* out) {
+VQX_FORCE_INLINE void block_at(const Lanes8* a, const Lanes8* b, int n, const BlurCoefficients& k,
+                               LineState<Lanes8>& st, Lanes8* out) {
   Lanes8 s[kBlockOutputs];
   for (int i = 0; i < kBlockOutputs; ++i) {
     s[i] = input_sum<Q>(a, b, n + i);
   }
-  out[0] = block_sum<0>(s, k, st);
-  out[1] = block_sum<1>(s, k, st);
-  out[2] = block_sum<2>(s, k, st);
-  out[3] = block_sum<3>(s, k, st);
-  block_advance<0>(s, k, st);
-  block_advance<1>(s, k, st);
-  block_advance<2>(s, k, st);
+  block_step(s, k, st, out);
 }
 
 // The horizontal pass of quantity Q over the interleaved rows into out
@@ -171,21 +86,21 @@ template <unsigned Q>
 VQX_FORCE_INLINE void horizontal_quantity(const Lanes8* a, const Lanes8* b, unsigned width,
                                           const BlurCoefficients& k, Lanes8* out) {
   constexpr int kN = kBlurRadius;
-  constexpr int kFirstBlock = round_up(kN + 1, kBlockOutputs);
   const int w = static_cast<int>(width);
-  LineState st;
+  const int end = blocks_end(w);
+  LineState<Lanes8> st;
   int n = -kN + 1;
-  for (const int end = std::min(kFirstBlock, w); n < end; ++n) {
-    const Lanes8 v = single_step<Q>(a, b, n, k, st);
+  for (; n < w && !starts_block(n, end); ++n) {
+    const Lanes8 v = single_step(input_sum<Q>(a, b, n), k, st);
     if (n >= 0) {
       out[n] = v;
     }
   }
-  for (; n < w - kN + 1 - (kBlockOutputs - 1); n += kBlockOutputs) {
-    block_step<Q>(a, b, n, k, st, out + n);
+  for (; starts_block(n, end); n += kBlockOutputs) {
+    block_at<Q>(a, b, n, k, st, out + n);
   }
   for (; n < w; ++n) {
-    out[n] = single_step<Q>(a, b, n, k, st);
+    out[n] = single_step(input_sum<Q>(a, b, n), k, st);
   }
 }
 
@@ -343,12 +258,12 @@ VQX_CLONES void vertical_kernel(const float* __restrict top, const float* __rest
                                 const float* __restrict p1b, const float* __restrict p1c,
                                 float* __restrict p2a, float* __restrict p2b, float* __restrict p2c,
                                 float* __restrict out) {
-  // y = n2 s + (-d1 p1 - p2), each part fused (libjxl: MulAdd of NegMulSub).
+  // recursion.hpp's vertical_filter for the three filters.
   for (unsigned x = 0; x < width; ++x) {
     const float s = top[x] + bottom[x];
-    const float ya = __builtin_fmaf(n2a, s, __builtin_fmaf(-d1a, p1a[x], -p2a[x]));
-    const float yb = __builtin_fmaf(n2b, s, __builtin_fmaf(-d1b, p1b[x], -p2b[x]));
-    const float yc = __builtin_fmaf(n2c, s, __builtin_fmaf(-d1c, p1c[x], -p2c[x]));
+    const float ya = vertical_filter(s, n2a, d1a, p1a[x], p2a[x]);
+    const float yb = vertical_filter(s, n2b, d1b, p1b[x], p2b[x]);
+    const float yc = vertical_filter(s, n2c, d1c, p1c[x], p2c[x]);
     p2a[x] = ya;
     p2b[x] = yb;
     p2c[x] = yc;

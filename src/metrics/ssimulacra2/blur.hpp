@@ -17,28 +17,9 @@
 // pass runs a row at a time, vectorised along it.
 #pragma once
 
-#include <array>
+#include "metrics/ssimulacra2/recursion.hpp"
 
 namespace vqx::ssimulacra2 {
-
-inline constexpr int kBlockOutputs = 4;
-
-struct BlurCoefficients {
-  // Per filter (k = 1, 3, 5): the weight of the input sum, and d1 (the
-  // previous output's weight is -d1, the one before's -1). Vertical pass.
-  std::array<float, 3> n2;
-  std::array<float, 3> d1;
-  // Horizontal pass, output j (0..3) of a block from the four input sums of
-  // the block and the last two outputs before it: input i's weight is
-  // in[k][j - i] (0 for i > j), prev1's prev1[k][j], prev2's prev2[k][j].
-  // Entry 0 of each is the plain one-step recursion.
-  std::array<std::array<float, kBlockOutputs>, 3> in;
-  std::array<std::array<float, kBlockOutputs>, 3> prev1;
-  std::array<std::array<float, kBlockOutputs>, 3> prev2;
-  int radius;
-};
-
-BlurCoefficients blur_coefficients(double sigma);
 
 // 8 floats, one per row of a horizontal group.
 using Lanes8 = float __attribute__((vector_size(32)));
@@ -47,11 +28,6 @@ inline constexpr unsigned kGroupRows = 8;
 // first output reads 2N samples left of the picture, the last N - 1 right.
 inline constexpr unsigned kPadLeft = 10;
 inline constexpr unsigned kPadRight = 4;
-
-// The five quantities SSIMULACRA2 blurs for one channel: a^2, b^2, a b, a, b
-// (a from the reference, b from the distorted picture).
-inline constexpr unsigned kQuantities = 5;
-enum Quantity : unsigned { kAA = 0, kBB = 1, kAB = 2, kA = 3, kB = 4 };
 
 // Horizontal pass of the five quantities of 8 rows. a_rows and b_rows point
 // at 8 rows of `width` samples (a row of zeros for lanes past the picture).

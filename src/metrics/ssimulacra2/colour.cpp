@@ -36,11 +36,6 @@ double power_part(Transfer t, double v) {
   return v;
 }
 
-VQX_FORCE_INLINE float clamp01(float v) {
-  v = v < 0.0f ? 0.0f : v;
-  return v > 1.0f ? 1.0f : v;
-}
-
 struct CurveView {
   const float* table;
   float threshold;
@@ -57,13 +52,7 @@ struct CurveView {
 VQX_CLONES void curve_row(float* __restrict v, unsigned n, const float* __restrict table,
                           float threshold, float inv_slope) {
   for (unsigned x = 0; x < n; ++x) {
-    const float t = v[x] * static_cast<float>(kTransferTableIntervals);
-    const int i = static_cast<int>(t);
-    // t - trunc(t) is t - i (t >= 0); written so, GCC vectorises the loop.
-    const float f = t - __builtin_truncf(t);
-    const float lo = table[i];
-    const float power = lo + (f * (table[i + 1] - lo));
-    v[x] = v[x] < threshold ? v[x] * inv_slope : power;
+    v[x] = curve_value(v[x], table, threshold, inv_slope);
   }
 }
 
@@ -81,10 +70,11 @@ VQX_FORCE_INLINE void ycbcr_row(const Sample* __restrict luma, const float* __re
                                 const CurveView curve, float* __restrict r, float* __restrict g,
                                 float* __restrict b) {
   for (unsigned x = 0; x < n; ++x) {
-    const float y = (static_cast<float>(luma[x]) - c.luma_offset) * c.luma_scale;
-    r[x] = clamp01(y + (c.cr_to_r * pr[x]));
-    g[x] = clamp01((y - (c.cb_to_g * pb[x])) - (c.cr_to_g * pr[x]));
-    b[x] = clamp01(y + (c.cb_to_b * pb[x]));
+    const float y = normalised(static_cast<float>(luma[x]), c.luma_offset, c.luma_scale);
+    const Rgb v = rgb_prime(y, pb[x], pr[x], c);
+    r[x] = v.r;
+    g[x] = v.g;
+    b[x] = v.b;
   }
   apply_curve(r, n, curve);
   apply_curve(g, n, curve);
@@ -96,7 +86,7 @@ VQX_FORCE_INLINE void grey_row(const Sample* __restrict luma, unsigned n, const 
                                const CurveView curve, float* __restrict r, float* __restrict g,
                                float* __restrict b) {
   for (unsigned x = 0; x < n; ++x) {
-    r[x] = clamp01((static_cast<float>(luma[x]) - c.luma_offset) * c.luma_scale);
+    r[x] = clamp01(normalised(static_cast<float>(luma[x]), c.luma_offset, c.luma_scale));
   }
   apply_curve(r, n, curve);
   for (unsigned x = 0; x < n; ++x) {
@@ -112,18 +102,18 @@ VQX_FORCE_INLINE void chroma_row(const Sample* __restrict in, bool halve, unsign
                                  const YcbcrCoefficients c, float* __restrict out) {
   if (!halve) {
     for (unsigned x = 0; x < n; ++x) {
-      out[x] = (static_cast<float>(in[x]) - c.chroma_offset) * c.chroma_scale;
+      out[x] = normalised(static_cast<float>(in[x]), c.chroma_offset, c.chroma_scale);
     }
     return;
   }
   const unsigned pairs = n / 2;
   for (unsigned cx = 0; cx < pairs; ++cx) {
-    const float v = (static_cast<float>(in[cx]) - c.chroma_offset) * c.chroma_scale;
+    const float v = normalised(static_cast<float>(in[cx]), c.chroma_offset, c.chroma_scale);
     out[2 * cx] = v;
     out[2 * cx + 1] = v;
   }
   if (n % 2 != 0) {
-    out[n - 1] = (static_cast<float>(in[pairs]) - c.chroma_offset) * c.chroma_scale;
+    out[n - 1] = normalised(static_cast<float>(in[pairs]), c.chroma_offset, c.chroma_scale);
   }
 }
 
@@ -204,6 +194,12 @@ void TransferCurve::init(Transfer transfer) {
     threshold = static_cast<float>(kBt709Threshold);
     inv_slope = static_cast<float>(1.0 / kBt709Slope);
   }
+}
+
+TransferCurve transfer_curve(Transfer transfer) {
+  TransferCurve c;
+  c.init(transfer);
+  return c;
 }
 
 void LinearRgbConverter::init(const PictureFormat& fmt, const Params& params) {

@@ -21,33 +21,27 @@
 #include <vector>
 
 #include "metrics/ssimulacra2/params.hpp"
+#include "metrics/ssimulacra2/pointwise.hpp"
 #include "vqx/picture.hpp"
 
 namespace vqx::ssimulacra2 {
 
-// How samples become Y', Pb, Pr and then R'G'B' (all in float).
-struct YcbcrCoefficients {
-  float luma_offset;    // sample value of black
-  float luma_scale;     // 1 / (white - black)
-  float chroma_offset;  // sample value of zero chroma
-  float chroma_scale;   // 1 / chroma excursion
-  float cr_to_r;        // R' = Y' + cr_to_r * Pr
-  float cb_to_g;        // G' = Y' - cb_to_g * Pb - cr_to_g * Pr
-  float cr_to_g;
-  float cb_to_b;  // B' = Y' + cb_to_b * Pb
-};
-
+// The coefficients (pointwise.hpp) of `params` at bpc bits.
 YcbcrCoefficients ycbcr_coefficients(const Params& params, unsigned bpc);
 
 // The transfer curve (R', G' or B' in [0, 1] to linear): below `threshold`
 // v * inv_slope, else the power law tabulated at kTransferTableIntervals + 1
-// points (plus one guard entry) and interpolated linearly.
+// points (plus one guard entry) and interpolated linearly (pointwise.hpp's
+// curve_value). Both twins read this table: the GPU's is this one, uploaded.
 struct TransferCurve {
   std::vector<float> table;
   float threshold = 0.0f;
   float inv_slope = 1.0f;
   void init(Transfer transfer);
 };
+
+// The curve of `transfer`, initialised.
+TransferCurve transfer_curve(Transfer transfer);
 
 // One decoder per extractor instance; init() allocates, convert_row() does not.
 class LinearRgbConverter {

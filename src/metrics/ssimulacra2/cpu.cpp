@@ -1,9 +1,23 @@
 #include "metrics/ssimulacra2/cpu.hpp"
 
+#include <string>
+
 #include "metrics/ssimulacra2/downsample.hpp"
 #include "metrics/ssimulacra2/xyb.hpp"
 
 namespace vqx::ssimulacra2 {
+
+Status check_format(const PictureFormat& fmt) {
+  VQX_RETURN_IF_ERROR(validate(fmt));
+  constexpr unsigned kMin = kMinDimension;
+  if (fmt.width < kMin || fmt.height < kMin) {
+    return Error(Errc::kUnsupported, "ssimulacra2: picture " + std::to_string(fmt.width) + "x" +
+                                         std::to_string(fmt.height) + " is too small (at least " +
+                                         std::to_string(kMin) + "x" + std::to_string(kMin) +
+                                         " is needed)");
+  }
+  return Status::Ok();
+}
 
 unsigned scale_count(unsigned width, unsigned height) {
   unsigned count = 0;

@@ -11,8 +11,13 @@
 #include "metrics/ssimulacra2/scale.hpp"
 #include "metrics/ssimulacra2/score.hpp"
 #include "vqx/picture.hpp"
+#include "vqx/status.hpp"
 
 namespace vqx::ssimulacra2 {
+
+// The formats SSIMULACRA2 takes (both twins: the same refusals, the same
+// messages): a valid format at least kMinDimension x kMinDimension.
+Status check_format(const PictureFormat& fmt);
 
 // How many scales libjxl computes for a width x height picture: scale s > 0
 // is computed while scale s - 1 is at least kMinDimension in both directions.

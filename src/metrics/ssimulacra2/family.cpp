@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/ssimulacra2/cpu.hpp"
+#include "metrics/ssimulacra2/gpu.hpp"
 #include "metrics/ssimulacra2/params.hpp"
 
 namespace vqx {
@@ -24,14 +26,7 @@ class Ssimulacra2Extractor final : public Extractor {
   explicit Ssimulacra2Extractor(const Params& params) : params_(params) {}
 
   Status init(const PictureFormat& fmt) override {
-    VQX_RETURN_IF_ERROR(validate(fmt));
-    constexpr unsigned kMin = ssimulacra2::kMinDimension;
-    if (fmt.width < kMin || fmt.height < kMin) {
-      return Error(Errc::kUnsupported, "ssimulacra2: picture " + std::to_string(fmt.width) + "x" +
-                                           std::to_string(fmt.height) + " is too small (at least " +
-                                           std::to_string(kMin) + "x" + std::to_string(kMin) +
-                                           " is needed)");
-    }
+    VQX_RETURN_IF_ERROR(ssimulacra2::check_format(fmt));
     try {
       kernel_.init(fmt, params_);
     } catch (const std::bad_alloc&) {
@@ -111,7 +106,8 @@ const ExtractorFamily& ssimulacra2_family() {
       .options = ssimulacra2::option_defs(),
       .outputs = kOutputs,
       .provides = kProvides,
-      .bind = bind_family<Params, read_params, Ssimulacra2Extractor>,
+      .bind =
+          bind_family<Params, read_params, Ssimulacra2Extractor, VQX_TWIN(&ssimulacra2::make_twin)>,
       .from_libvmaf = false,
   };
   return kFamily;

@@ -1,6 +1,7 @@
 #include "metrics/ssimulacra2/maps.hpp"
 
 #include "metrics/ssimulacra2/params.hpp"
+#include "metrics/ssimulacra2/pointwise.hpp"
 
 #include "core/kernel_build.hpp"
 
@@ -17,10 +18,13 @@ namespace {
 
 // Eight columns at a time; the partial sums per lane are added up at the
 // end of the row, so their order differs from libjxl's raster order only in
-// the last bits of a double.
+// the last bits of a double. The order (params.hpp's kMapSumLanes) is the
+// GPU twin's too. errors8 is pointwise.hpp's pixel_errors on 8 lanes (the
+// same operations in the same order); add_pixel calls it.
 using Float8 = float __attribute__((vector_size(32)));
 using Double8 = double __attribute__((vector_size(64)));
-constexpr unsigned kLanes = 8;
+constexpr unsigned kLanes = kMapSumLanes;
+static_assert(sizeof(Float8) == kLanes * sizeof(float));
 
 VQX_FORCE_INLINE Float8 load8(const float* p) {
   Float8 v;
@@ -30,9 +34,8 @@ VQX_FORCE_INLINE Float8 load8(const float* p) {
 
 VQX_FORCE_INLINE Float8 abs8(Float8 v) { return v < 0.0f ? -v : v; }
 
-template <typename T>
-VQX_FORCE_INLINE T quartic(T x) {
-  const T x2 = x * x;
+VQX_FORCE_INLINE Double8 quartic8(Double8 x) {
+  const Double8 x2 = x * x;
   return x2 * x2;
 }
 
@@ -59,25 +62,11 @@ VQX_FORCE_INLINE Errors8 errors8(const MapRow& r, unsigned x) {
 }
 
 VQX_FORCE_INLINE void add_pixel(const MapRow& r, unsigned x, double* sums) {
-  const float mu1 = r.mu1[x];
-  const float mu2 = r.mu2[x];
-  const float diff = mu1 - mu2;
-  const float num_m = 1.0f - (diff * diff);
-  const float num_s = (2.0f * (r.s12[x] - (mu1 * mu2))) + kC2;
-  const float denom_s = ((r.s11[x] - (mu1 * mu1)) + (r.s22[x] - (mu2 * mu2))) + kC2;
-  double d = 1.0 - static_cast<double>((num_m * num_s) / denom_s);
-  d = d > 0.0 ? d : 0.0;
-  const double edge_b = __builtin_fabsf(r.b[x] - mu2);
-  const double edge_a = __builtin_fabsf(r.a[x] - mu1);
-  const double e = ((1.0 + edge_b) / (1.0 + edge_a)) - 1.0;
-  const double ringing = e > 0.0 ? e : 0.0;
-  const double blurring = -e > 0.0 ? -e : 0.0;
-  sums[kSsim] += d;
-  sums[kSsim4] += quartic(d);
-  sums[kRinging] += ringing;
-  sums[kRinging4] += quartic(ringing);
-  sums[kBlurring] += blurring;
-  sums[kBlurring4] += quartic(blurring);
+  const PixelTerms t =
+      pixel_terms(pixel_errors(r.a[x], r.b[x], r.mu1[x], r.mu2[x], r.s11[x], r.s22[x], r.s12[x]));
+  for (unsigned m = 0; m < kMapSums; ++m) {
+    sums[m] += t.v[m];
+  }
 }
 
 }  // namespace
@@ -90,11 +79,11 @@ VQX_CLONES void accumulate_maps(const MapRow& row, unsigned width, double* sums)
     const Double8 ringing = e.edge > 0.0 ? e.edge : 0.0;
     const Double8 blurring = -e.edge > 0.0 ? -e.edge : 0.0;
     acc[kSsim] += e.ssim;
-    acc[kSsim4] += quartic(e.ssim);
+    acc[kSsim4] += quartic8(e.ssim);
     acc[kRinging] += ringing;
-    acc[kRinging4] += quartic(ringing);
+    acc[kRinging4] += quartic8(ringing);
     acc[kBlurring] += blurring;
-    acc[kBlurring4] += quartic(blurring);
+    acc[kBlurring4] += quartic8(blurring);
   }
   double tail[kMapSums] = {};
   for (; x < width; ++x) {

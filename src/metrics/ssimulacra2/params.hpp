@@ -76,6 +76,13 @@ inline constexpr float kPositiveYOffset = 0.01f;
 
 // --- error maps (ssimulacra2.cc, SSIMMap) --------------------------------------
 inline constexpr float kC2 = 0.0009f;
+// The order of a row's sums of the error maps (VQX's, for both twins; libjxl
+// adds in raster order): per row, lane l (0 .. kMapSumLanes - 1) adds the
+// pixels x = l, l + kMapSumLanes, ... of the row's first
+// floor(width / kMapSumLanes) * kMapSumLanes pixels in order from 0.0; the
+// rest (the tail) are added in order from 0.0; the row's sum is the tail
+// plus lane 0, lane 1, ... in order; the rows are added in order from 0.0.
+inline constexpr unsigned kMapSumLanes = 8;
 
 // --- the final score (ssimulacra2.cc, Msssim::Score) ---------------------------
 // Index = ((channel * 6 + scale) * 2 + norm) * 3 + map, with channel X, Y, B,
@@ -251,15 +258,10 @@ inline constexpr const char* kDefaultTransfer = "srgb";
 
 // Not libvmaf options (libvmaf has no SSIMULACRA2): VQX's own. Each is a
 // feature parameter, so a non-default value names the output, e.g.
-// "ssimulacra2_matrix_bt601".
-inline std::span<const OptionDef> option_defs() {
-  static const std::array<OptionDef, 3> kDefs = {{
-      {"matrix", nullptr, OptionValue{std::string(kDefaultMatrix)}, 0, 0, true},
-      {"range", nullptr, OptionValue{std::string(kDefaultRange)}, 0, 0, true},
-      {"transfer", nullptr, OptionValue{std::string(kDefaultTransfer)}, 0, 0, true},
-  }};
-  return kDefs;
-}
+// "ssimulacra2_matrix_bt601". Defined in params.cpp: the strings' static
+// initialisation crashes nvcc's constant evaluator (CUDA 13) in a header
+// that GPU sources include.
+std::span<const OptionDef> option_defs();
 
 struct Params {
   Matrix matrix = Matrix::kBt709;

@@ -38,19 +38,11 @@ void ScaleKernel::init(unsigned max_width) {
 }
 
 ScaleNorms ScaleKernel::run(const PlaneSet& a, const PlaneSet& b, unsigned width, unsigned height) {
-  ScaleNorms norms;
-  const double one_per_pixel = 1.0 / (static_cast<double>(height) * static_cast<double>(width));
+  double sums[3][kMapSums] = {};
   for (unsigned c = 0; c < 3; ++c) {
-    double sums[kMapSums] = {};
-    run_channel(a.plane[c], b.plane[c], a.stride, width, height, sums);
-    norms.ssim[c * 2] = one_per_pixel * sums[kSsim];
-    norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums[kSsim4]));
-    norms.edge[c * 4] = one_per_pixel * sums[kRinging];
-    norms.edge[c * 4 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums[kRinging4]));
-    norms.edge[c * 4 + 2] = one_per_pixel * sums[kBlurring];
-    norms.edge[c * 4 + 3] = std::sqrt(std::sqrt(one_per_pixel * sums[kBlurring4]));
+    run_channel(a.plane[c], b.plane[c], a.stride, width, height, sums[c]);
   }
-  return norms;
+  return scale_norms(sums, width, height);
 }
 
 void ScaleKernel::run_channel(const float* a, const float* b, std::size_t stride, unsigned width,

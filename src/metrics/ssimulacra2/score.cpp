@@ -27,4 +27,19 @@ double final_score(std::span<const ScaleNorms> scales) {
   return kPerfectScore;
 }
 
+ScaleNorms scale_norms(const double (&sums)[3][kMapSums], unsigned width, unsigned height) {
+  ScaleNorms norms;
+  const double one_per_pixel = 1.0 / (static_cast<double>(height) * static_cast<double>(width));
+  for (unsigned c = 0; c < 3; ++c) {
+    const double* s = sums[c];
+    norms.ssim[c * 2] = one_per_pixel * s[kSsim];
+    norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * s[kSsim4]));
+    norms.edge[c * 4] = one_per_pixel * s[kRinging];
+    norms.edge[c * 4 + 1] = std::sqrt(std::sqrt(one_per_pixel * s[kRinging4]));
+    norms.edge[c * 4 + 2] = one_per_pixel * s[kBlurring];
+    norms.edge[c * 4 + 3] = std::sqrt(std::sqrt(one_per_pixel * s[kBlurring4]));
+  }
+  return norms;
+}
+
 }  // namespace vqx::ssimulacra2

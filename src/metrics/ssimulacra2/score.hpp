@@ -6,6 +6,8 @@
 #include <array>
 #include <span>
 
+#include "metrics/ssimulacra2/maps.hpp"
+
 namespace vqx::ssimulacra2 {
 
 // The norms of one scale, laid out as libjxl's MsssimScale:
@@ -17,5 +19,11 @@ struct ScaleNorms {
 };
 
 double final_score(std::span<const ScaleNorms> scales);
+
+// A scale's norms from its error-map sums (sums[c][m]: channel c = X, Y, B,
+// m in maps.hpp's MapSum order, each added in params.hpp's kMapSumLanes
+// order) over width x height pixels: the means, and the fourth roots of the
+// means of the fourth powers. Both twins call it.
+ScaleNorms scale_norms(const double (&sums)[3][kMapSums], unsigned width, unsigned height);
 
 }  // namespace vqx::ssimulacra2

@@ -1,0 +1,453 @@
+// SSIMULACRA2's GPU kernels and the host helpers for their arguments:
+// everything of the twin that needs no device runtime (the buffers, launches
+// and streams are in gpu.cu). Kept free of the runtime so that a device-free
+// test runs these very kernels on the CPU, one host thread per GPU thread
+// (tests/unit/ssimulacra2_kernels_test.cpp), against the CPU twin.
+//
+// One frame, for pictures a (reference) and b (distorted):
+//  * first_level_kernel: one thread per pixel of scale 1 (a 2x2 quad of
+//    scale 0) and picture: the quad's samples to linear RGB (pointwise.hpp:
+//    normalised, rgb_prime, curve_value from the uploaded table), their XYB
+//    (positive_xyb) into scale 0's planes, the quad's box (box) into scale
+//    1's linear RGB and its XYB into scale 1's planes;
+//  * next_level_kernel: the same from scale s's linear RGB to scale s + 1;
+//  * per scale, horizontal_kernel: a block per 32 rows and channel, a thread
+//    per row and quantity (a^2, b^2, ab, a, b: recursion.hpp's quantity),
+//    walking its row through recursion.hpp's single and block steps in the
+//    CPU's schedule (blocks_end), columns staged through shared memory 32 at
+//    a time (the inputs in, the outputs out, so that the device reads and
+//    writes whole rows);
+//  * vertical_kernel: a thread per column, quantity and channel, walking
+//    its column through vertical_filter;
+//  * row_sums_kernel: per row and channel, 8 threads add the error-map
+//    terms (pixel_errors, pixel_terms) of the pixels x = l, l + 8, ... of
+//    the row's body, the tail's terms are added in order, then the lanes in
+//    order: params.hpp's kMapSumLanes order, the CPU's (maps.cpp);
+//  * finish_kernel: per channel and sum, the rows added in order from 0.0,
+//    as the CPU adds them (scale.cpp). The host turns the sums into norms
+//    and the score with the CPU's own functions (score.hpp).
+// No atomics: every sum has one fixed order, whatever the block scheduling.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/index_math.hpp"
+#include "metrics/ssimulacra2/maps.hpp"
+#include "metrics/ssimulacra2/params.hpp"
+#include "metrics/ssimulacra2/pointwise.hpp"
+#include "metrics/ssimulacra2/recursion.hpp"
+
+namespace vqx::ssimulacra2 {
+
+// The kernels are static: this header is compiled by the twin's .cu and, as
+// host code, by the device-free kernel test (tests/unit/gpu_on_host.hpp);
+// internal linkage keeps the launch stubs of a CUDA build and the test's
+// host functions of the same names from meeting at link time.
+
+// ---------------------------------------------------------------------------
+// What the kernels read and write
+
+// Float planes of one scale: plane i at data + i * plane, rows `pitch`
+// floats apart, width x height used. XYB and linear RGB: plane picture * 3
+// + channel (picture 0 = a, 1 = b). The blurred quantities: plane channel *
+// kQuantities + quantity.
+struct Planes {
+  float* data;
+  std::size_t pitch;  // floats
+  std::size_t plane;  // floats
+  int width;
+  int height;
+  [[nodiscard]] constexpr float* row(unsigned index, int y) const {
+    return data + plane * index + pitch * static_cast<std::size_t>(y);
+  }
+};
+
+inline constexpr unsigned kPictures = 2;
+inline constexpr unsigned kChannels = 3;
+// XYB or linear RGB plane of picture p, channel c.
+constexpr unsigned colour_plane(unsigned p, unsigned c) { return p * kChannels + c; }
+// Blurred plane of quantity q, channel c.
+constexpr unsigned blurred_plane(unsigned c, unsigned q) { return c * kQuantities + q; }
+
+// A picture's Y'CbCr planes as uploaded (pitch in bytes); 4:0:0 has luma
+// only. Chroma sample (x >> shift_x, y >> shift_y) covers luma (x, y).
+template <typename Sample>
+struct YcbcrView {
+  const std::uint8_t* plane[3];
+  std::size_t pitch[3];
+  int shift_x;
+  int shift_y;
+  bool grey;
+  __device__ float at(int p, int x, int y) const {
+    const auto* r =
+        reinterpret_cast<const Sample*>(plane[p] + pitch[p] * static_cast<std::size_t>(y));
+    return static_cast<float>(r[x]);
+  }
+};
+
+// The transfer curve: colour.cpp's TransferCurve, its table on the device.
+struct CurveView {
+  const float* table;
+  float threshold;
+  float inv_slope;
+};
+
+struct ColourArgs {
+  YcbcrCoefficients coef;
+  CurveView curve;
+  float neg_cbrt_bias;  // xyb.hpp's neg_cbrt_bias(), computed on the host
+};
+
+// ---------------------------------------------------------------------------
+// The scales, as both the twin and the device-free test lay them out
+
+struct Level {
+  int width;
+  int height;
+  std::size_t pitch;  // floats
+  [[nodiscard]] std::size_t plane() const { return pitch * static_cast<std::size_t>(height); }
+};
+
+// Rows of every plane start at a multiple of this many floats.
+inline constexpr std::size_t kPitchFloats = 32;
+
+// The scales the CPU computes (cpu.hpp's scale_count gives `count`): scale 0
+// is the picture, each next one half as large, rounded up.
+inline std::vector<Level> gpu_levels(unsigned width, unsigned height, unsigned count) {
+  std::vector<Level> levels;
+  auto w = static_cast<int>(width);
+  auto h = static_cast<int>(height);
+  for (unsigned s = 0; s < count; ++s) {
+    levels.push_back({w, h, round_up(static_cast<std::size_t>(w), kPitchFloats)});
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+  }
+  return levels;
+}
+
+// ---------------------------------------------------------------------------
+// Colour: samples to linear RGB and XYB; the pyramid
+
+inline constexpr unsigned kPixelsX = 32;
+inline constexpr unsigned kPixelsY = 8;
+
+template <typename Sample>
+__device__ Rgb linear_pixel(const YcbcrView<Sample>& v, const ColourArgs& a, int x, int y) {
+  const YcbcrCoefficients& c = a.coef;
+  const CurveView& k = a.curve;
+  const float luma = normalised(v.at(0, x, y), c.luma_offset, c.luma_scale);
+  if (v.grey) {
+    const float g = curve_value(clamp01(luma), k.table, k.threshold, k.inv_slope);
+    return {g, g, g};
+  }
+  const int cx = x >> v.shift_x;
+  const int cy = y >> v.shift_y;
+  const float pb = normalised(v.at(1, cx, cy), c.chroma_offset, c.chroma_scale);
+  const float pr = normalised(v.at(2, cx, cy), c.chroma_offset, c.chroma_scale);
+  const Rgb p = rgb_prime(luma, pb, pr, c);
+  return {curve_value(p.r, k.table, k.threshold, k.inv_slope),
+          curve_value(p.g, k.table, k.threshold, k.inv_slope),
+          curve_value(p.b, k.table, k.threshold, k.inv_slope)};
+}
+
+__device__ inline void write_xyb(const Planes& xyb, unsigned p, int x, int y, const Rgb& v,
+                                 float neg_cbrt_bias) {
+  const Xyb o = positive_xyb(v.r, v.g, v.b, neg_cbrt_bias);
+  xyb.row(colour_plane(p, 0), y)[x] = o.x;
+  xyb.row(colour_plane(p, 1), y)[x] = o.y;
+  xyb.row(colour_plane(p, 2), y)[x] = o.b;
+}
+
+// The box of a 2x2 quad of linear RGB (rows 0, 1; columns 0, 1), written to
+// the next scale's linear planes at (x, y), and its XYB.
+__device__ inline void write_box(const Rgb (&q)[2][2], unsigned p, int x, int y, const Planes& lin,
+                                 const Planes& xyb, float neg_cbrt_bias) {
+  const Rgb v = {box(q[0][0].r, q[0][1].r, q[1][0].r, q[1][1].r),
+                 box(q[0][0].g, q[0][1].g, q[1][0].g, q[1][1].g),
+                 box(q[0][0].b, q[0][1].b, q[1][0].b, q[1][1].b)};
+  lin.row(colour_plane(p, 0), y)[x] = v.r;
+  lin.row(colour_plane(p, 1), y)[x] = v.g;
+  lin.row(colour_plane(p, 2), y)[x] = v.b;
+  write_xyb(xyb, p, x, y, v, neg_cbrt_bias);
+}
+
+// Grid: scale 1's size over kPixelsX x kPixelsY, z = picture.
+template <typename Sample>
+static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
+    first_level_kernel(YcbcrView<Sample> a, YcbcrView<Sample> b, ColourArgs args, Planes xyb0,
+                       Planes lin1, Planes xyb1) {
+  const int ox = static_cast<int>(blockIdx.x * kPixelsX + threadIdx.x);
+  const int oy = static_cast<int>(blockIdx.y * kPixelsY + threadIdx.y);
+  const unsigned p = blockIdx.z;
+  if (ox >= lin1.width || oy >= lin1.height) return;
+  const YcbcrView<Sample>& src = p == 0 ? a : b;
+  // Columns and rows of the quad, an index past the picture clamped (the
+  // box then counts the last column or row twice; its XYB is written once).
+  const int xs[2] = {2 * ox, 2 * ox + 1 < xyb0.width ? 2 * ox + 1 : 2 * ox};
+  const int ys[2] = {2 * oy, 2 * oy + 1 < xyb0.height ? 2 * oy + 1 : 2 * oy};
+  Rgb q[2][2];
+  for (int r = 0; r < 2; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      q[r][c] = linear_pixel(src, args, xs[c], ys[r]);
+      if ((c == 0 || xs[1] != xs[0]) && (r == 0 || ys[1] != ys[0])) {
+        write_xyb(xyb0, p, xs[c], ys[r], q[r][c], args.neg_cbrt_bias);
+      }
+    }
+  }
+  write_box(q, p, ox, oy, lin1, xyb1, args.neg_cbrt_bias);
+}
+
+// Scale s's linear RGB (`lin`) to scale s + 1's (`lin_next`) and its XYB.
+// Grid: scale s + 1's size over kPixelsX x kPixelsY, z = picture.
+static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
+    next_level_kernel(Planes lin, Planes lin_next, Planes xyb_next, float neg_cbrt_bias) {
+  const int ox = static_cast<int>(blockIdx.x * kPixelsX + threadIdx.x);
+  const int oy = static_cast<int>(blockIdx.y * kPixelsY + threadIdx.y);
+  const unsigned p = blockIdx.z;
+  if (ox >= lin_next.width || oy >= lin_next.height) return;
+  const int xs[2] = {2 * ox, 2 * ox + 1 < lin.width ? 2 * ox + 1 : 2 * ox};
+  const int ys[2] = {2 * oy, 2 * oy + 1 < lin.height ? 2 * oy + 1 : 2 * oy};
+  Rgb q[2][2];
+  for (int r = 0; r < 2; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      q[r][c] = {lin.row(colour_plane(p, 0), ys[r])[xs[c]],
+                 lin.row(colour_plane(p, 1), ys[r])[xs[c]],
+                 lin.row(colour_plane(p, 2), ys[r])[xs[c]]};
+    }
+  }
+  write_box(q, p, ox, oy, lin_next, xyb_next, neg_cbrt_bias);
+}
+
+// ---------------------------------------------------------------------------
+// The blur
+
+// Horizontal: rows per block (a thread per row and quantity), columns per
+// step, and the columns of the staged tile before and after the step's (the
+// inputs reach 2N back at the warm-up and N - 1 ahead).
+inline constexpr int kBlurRows = 32;
+inline constexpr int kChunk = 32;
+inline constexpr int kLead = 16;
+inline constexpr int kTile = kChunk + 2 * kLead;
+static_assert(kLead >= 2 * kBlurRadius && kLead >= kBlurRadius - 1, "the tile holds every input");
+static_assert(kChunk % kBlockOutputs == 0, "a block of outputs never straddles two steps");
+
+using TileRow = float[kTile + 1];  // padded: the rows' threads read different banks
+using ChunkRow = float[kChunk + 1];
+
+// Row `row` of the tile, quantity Q: outputs first .. end - 1 of the step
+// starting at column c0, into out (column n at n - c0; warm-up outputs,
+// n < 0, dropped).
+template <unsigned Q>
+__device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int c0, int first,
+                                int end, const BlurCoefficients& k, int blocks,
+                                LineState<float>& st, ChunkRow* out) {
+  const int base = c0 - kLead;  // the tile's first column
+  const auto input = [&](int n) {
+    const int l = n - kBlurRadius - 1 - base;
+    const int r = l + 2 * kBlurRadius;
+    return quantity<Q>(a[row][l], b[row][l]) + quantity<Q>(a[row][r], b[row][r]);
+  };
+  int n = first;
+  while (n < end) {
+    if (starts_block(n, blocks)) {
+      float s[kBlockOutputs];
+      float o[kBlockOutputs];
+      for (int i = 0; i < kBlockOutputs; ++i) s[i] = input(n + i);
+      block_step(s, k, st, o);
+      for (int i = 0; i < kBlockOutputs; ++i) out[row][n + i - c0] = o[i];
+      n += kBlockOutputs;
+    } else {
+      const float v = single_step(input(n), k, st);
+      if (n >= 0) out[row][n - c0] = v;
+      ++n;
+    }
+  }
+}
+
+// Grid: (ceil(height / kBlurRows), kChannels); block: (kBlurRows,
+// kQuantities). `blocks` is blocks_end(width).
+static __global__ void __launch_bounds__(kBlurRows* kQuantities)
+    horizontal_kernel(Planes xyb, BlurCoefficients k, int blocks, Planes out) {
+  __shared__ TileRow s_a[kBlurRows];
+  __shared__ TileRow s_b[kBlurRows];
+  __shared__ ChunkRow s_out[kQuantities][kBlurRows];
+  const int row = static_cast<int>(threadIdx.x);
+  const unsigned q = threadIdx.y;
+  const unsigned c = blockIdx.y;
+  const int y0 = static_cast<int>(blockIdx.x) * kBlurRows;
+  const int w = xyb.width;
+  const int h = xyb.height;
+  const int t = static_cast<int>(threadIdx.y) * kBlurRows + row;
+  constexpr int kThreads = kBlurRows * static_cast<int>(kQuantities);
+  LineState<float> st;
+  for (int c0 = 0; c0 < w; c0 += kChunk) {
+    for (int i = t; i < kBlurRows * kTile; i += kThreads) {
+      const int r = i / kTile;
+      const int col = i % kTile;
+      const int x = c0 - kLead + col;
+      const bool inside = x >= 0 && x < w && y0 + r < h;
+      s_a[r][col] = inside ? xyb.row(colour_plane(0, c), y0 + r)[x] : 0.0f;
+      s_b[r][col] = inside ? xyb.row(colour_plane(1, c), y0 + r)[x] : 0.0f;
+    }
+    __syncthreads();
+    if (y0 + row < h) {
+      const int first = c0 == 0 ? 1 - kBlurRadius : c0;
+      const int end = c0 + kChunk < w ? c0 + kChunk : w;
+      ChunkRow* o = s_out[q];
+      switch (q) {
+        case kAA:
+          horizontal_step<kAA>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
+          break;
+        case kBB:
+          horizontal_step<kBB>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
+          break;
+        case kAB:
+          horizontal_step<kAB>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
+          break;
+        case kA:
+          horizontal_step<kA>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
+          break;
+        default:
+          horizontal_step<kB>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
+          break;
+      }
+    }
+    __syncthreads();
+    // Thread `row` now writes column c0 + row of its quantity's rows: whole
+    // rows per warp. (The next step's writes of s_out come after its first
+    // barrier, which every thread reaches only once it has written these.)
+    const int x = c0 + row;
+    if (x < w) {
+      for (int r = 0; r < kBlurRows && y0 + r < h; ++r) {
+        out.row(blurred_plane(c, q), y0 + r)[x] = s_out[q][r][row];
+      }
+    }
+  }
+}
+
+// Vertical: a thread per column; kVerticalBatch rows' inputs read before
+// they are used, so that the loads overlap.
+inline constexpr unsigned kVerticalThreads = 128;
+inline constexpr int kVerticalBatch = 16;
+
+// Grid: (ceil(width / kVerticalThreads), kChannels * kQuantities).
+static __global__ void __launch_bounds__(kVerticalThreads)
+    vertical_kernel(Planes in, BlurCoefficients k, Planes out) {
+  const int x = static_cast<int>(blockIdx.x * kVerticalThreads + threadIdx.x);
+  if (x >= in.width) return;
+  const unsigned plane = blockIdx.y;
+  const int h = in.height;
+  float p1[3] = {0.0f, 0.0f, 0.0f};
+  float p2[3] = {0.0f, 0.0f, 0.0f};
+  for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kVerticalBatch) {
+    float s[kVerticalBatch];
+    for (int i = 0; i < kVerticalBatch; ++i) {
+      const int top = n0 + i - kBlurRadius - 1;
+      const int bottom = n0 + i + kBlurRadius - 1;
+      const float tv = top >= 0 && top < h ? in.row(plane, top)[x] : 0.0f;
+      const float bv = bottom >= 0 && bottom < h ? in.row(plane, bottom)[x] : 0.0f;
+      s[i] = tv + bv;
+    }
+    for (int i = 0; i < kVerticalBatch && n0 + i < h; ++i) {
+      float y[3];
+      for (int f = 0; f < 3; ++f) {
+        y[f] = vertical_filter(s[i], k.n2[f], k.d1[f], p1[f], p2[f]);
+        p2[f] = p1[f];
+        p1[f] = y[f];
+      }
+      if (n0 + i >= 0) out.row(plane, n0 + i)[x] = y[0] + (y[1] + y[2]);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The error maps' sums
+
+inline constexpr int kSumRows = 32;   // rows per block, kMapSumLanes threads each
+inline constexpr int kSumBatch = 4;   // pixels a lane loads at once
+inline constexpr int kMapInputs = 7;  // a, b, mu1, mu2, s11, s22, s12
+static_assert(kMapSums <= kMapSumLanes, "a row's lanes finish its sums");
+
+// Grid: (ceil(height / kSumRows), kChannels); block: (kMapSumLanes,
+// kSumRows). row_sums: kMapSums per row, channel after channel.
+static __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
+    row_sums_kernel(Planes xyb, Planes blurred, double* row_sums) {
+  __shared__ double s_lanes[kSumRows][kMapSumLanes][kMapSums];
+  __shared__ double s_tail[kSumRows][kMapSumLanes][kMapSums];
+  const int lane = static_cast<int>(threadIdx.x);
+  const int r = static_cast<int>(threadIdx.y);
+  const unsigned c = blockIdx.y;
+  const int y = static_cast<int>(blockIdx.x) * kSumRows + r;
+  const int w = xyb.width;
+  const int h = xyb.height;
+  const int body = w / static_cast<int>(kMapSumLanes) * static_cast<int>(kMapSumLanes);
+  if (y < h) {
+    const float* a = xyb.row(colour_plane(0, c), y);
+    const float* b = xyb.row(colour_plane(1, c), y);
+    const float* mu1 = blurred.row(blurred_plane(c, kA), y);
+    const float* mu2 = blurred.row(blurred_plane(c, kB), y);
+    const float* s11 = blurred.row(blurred_plane(c, kAA), y);
+    const float* s22 = blurred.row(blurred_plane(c, kBB), y);
+    const float* s12 = blurred.row(blurred_plane(c, kAB), y);
+    const auto terms = [&](const float(&v)[kMapInputs]) {
+      return pixel_terms(pixel_errors(v[0], v[1], v[2], v[3], v[4], v[5], v[6]));
+    };
+    const auto load = [&](int x, float(&v)[kMapInputs]) {
+      const float* in[kMapInputs] = {a, b, mu1, mu2, s11, s22, s12};
+      for (int i = 0; i < kMapInputs; ++i) v[i] = in[i][x];
+    };
+    // The lane's pixels in order, kSumBatch of them loaded before their
+    // terms are added (so that the loads overlap).
+    double acc[kMapSums] = {};
+    constexpr int kStride = static_cast<int>(kMapSumLanes);
+    for (int x0 = lane; x0 < body; x0 += kSumBatch * kStride) {
+      float v[kSumBatch][kMapInputs];
+      for (int i = 0; i < kSumBatch; ++i) {
+        if (x0 + i * kStride < body) load(x0 + i * kStride, v[i]);
+      }
+      for (int i = 0; i < kSumBatch && x0 + i * kStride < body; ++i) {
+        const PixelTerms t = terms(v[i]);
+        for (unsigned m = 0; m < kMapSums; ++m) acc[m] += t.v[m];
+      }
+    }
+    for (unsigned m = 0; m < kMapSums; ++m) s_lanes[r][lane][m] = acc[m];
+    if (body + lane < w) {
+      float v[kMapInputs];
+      load(body + lane, v);
+      const PixelTerms t = terms(v);
+      for (unsigned m = 0; m < kMapSums; ++m) s_tail[r][lane][m] = t.v[m];
+    }
+  }
+  __syncthreads();
+  if (y < h && lane < static_cast<int>(kMapSums)) {  // thread `lane` finishes sum `lane`
+    double tail = 0.0;
+    for (int i = 0; i < w - body; ++i) tail += s_tail[r][i][lane];
+    double sum = tail;
+    for (unsigned l = 0; l < kMapSumLanes; ++l) sum += s_lanes[r][l][lane];
+    row_sums[(static_cast<std::size_t>(c) * static_cast<std::size_t>(h) +
+              static_cast<std::size_t>(y)) *
+                 kMapSums +
+             static_cast<std::size_t>(lane)] = sum;
+  }
+}
+
+// One block of at least kChannels * kMapSums threads: sums[c * kMapSums + m]
+// = channel c's sum m, its `rows` rows added in order from 0.0.
+static __global__ void finish_kernel(const double* row_sums, int rows, double* sums) {
+  const unsigned t = threadIdx.x;
+  if (t >= kChannels * kMapSums) return;
+  const unsigned c = t / kMapSums;
+  const unsigned m = t % kMapSums;
+  double total = 0.0;
+  for (int y = 0; y < rows; ++y) {
+    total += row_sums[(static_cast<std::size_t>(c) * static_cast<std::size_t>(rows) +
+                       static_cast<std::size_t>(y)) *
+                          kMapSums +
+                      m];
+  }
+  sums[t] = total;
+}
+
+}  // namespace vqx::ssimulacra2

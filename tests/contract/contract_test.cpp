@@ -94,26 +94,21 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         // cambi
         "src/metrics/cambi/gpu.hpp", "src/metrics/cambi/gpu.cu",
         "src/metrics/cambi/gpu_kernels.cuh", "src/metrics/cambi/gpu_pool_kernels.cuh",
-        "src/metrics/cambi/gpu_buffers.cuh"}) {
+        "src/metrics/cambi/gpu_buffers.cuh",
+        // ssimulacra2
+        "src/metrics/ssimulacra2/gpu.hpp", "src/metrics/ssimulacra2/gpu.cu",
+        "src/metrics/ssimulacra2/gpu_kernels.cuh"}) {
     bool found = false;
     for (const auto& f : files) found = found || f.path == want;
     EXPECT_TRUE(found) << want << " is not among the checked GPU sources";
   }
-}
-
-// Every source of the SSIMULACRA2 twin is read by the check (issue 13), and
-// its shared arithmetic (plain constexpr headers) holds no device code.
-TEST(Contract, TheSsimulacra2TwinSourcesAreChecked) {
-  const auto files = gpu_sources(VQX_SOURCE_DIR);
-  for (const char* want : {"src/metrics/ssimulacra2/gpu.hpp", "src/metrics/ssimulacra2/gpu.cu",
-                           "src/metrics/ssimulacra2/gpu_kernels.cuh"}) {
-    bool found = false;
-    for (const auto& f : files) found = found || f.path == want;
-    EXPECT_TRUE(found) << want << " is not among the checked GPU sources";
-  }
+  // The arithmetic both twins call: plain constexpr headers, among the
+  // sources checked for device code (none may hide there).
   const auto others = other_sources(VQX_SOURCE_DIR);
   for (const char* shared :
-       {"src/metrics/ssimulacra2/pointwise.hpp", "src/metrics/ssimulacra2/recursion.hpp"}) {
+       {"src/metrics/ssim/pointwise.hpp", "src/metrics/speed/pointwise.hpp",
+        "src/metrics/cambi/pointwise.hpp", "src/metrics/ssimulacra2/pointwise.hpp",
+        "src/metrics/ssimulacra2/recursion.hpp"}) {
     bool found = false;
     for (const auto& f : others) found = found || f.path == shared;
     EXPECT_TRUE(found) << shared << " is not among the sources checked for device code";

@@ -214,7 +214,21 @@ HWY_INLINE V64 masked_cube_even(V32 x, V32 thr, const CubeRounding& r) {
   return sra64(hn::Add(cube, hn::Set(D64(), r.cub_add)), r.cub_shift);
 }
 
-HWY_INLINE std::int64_t sum_lanes(V64 v) { return hn::GetLane(hn::SumOfLanes(D64(), v)); }
+// The sum of a vector's 64-bit lanes, added as uint64, where a wrap is
+// defined: GCC's AVX-512 reduction (behind SumOfLanes on AVX3) adds the
+// lanes as signed integers, an overflow UBSan reports once the sums pass
+// 2^63, which the unsigned reference sums may. The bits are the same.
+template <class V>
+HWY_INLINE std::uint64_t wrapping_lane_sum(V v) {
+  const DU64 du;
+  HWY_ALIGN std::uint64_t lanes[HWY_MAX_BYTES / sizeof(std::uint64_t)];
+  hn::Store(hn::BitCast(du, v), du, lanes);
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < hn::Lanes(du); ++i) sum += lanes[i];
+  return sum;
+}
+
+HWY_INLINE std::int64_t sum_lanes(V64 v) { return static_cast<std::int64_t>(wrapping_lane_sum(v)); }
 
 BandSums MaskedCubes0(DetailRow<std::int16_t> x, const std::int32_t* thr, int begin, int end,
                       const std::array<std::uint16_t, 3>& q, const CubeRoundings& r) {
@@ -280,7 +294,7 @@ BandSumsU RefCubes0(DetailRow<std::int16_t> o, int begin, int end) {
       acc = hn::Add(acc, hn::MulEven(sq, m));
       acc = hn::Add(acc, hn::MulEven(hn::DupOdd(sq), hn::DupOdd(m)));
     }
-    sums[b] = hn::GetLane(hn::SumOfLanes(DU64(), acc));
+    sums[b] = wrapping_lane_sum(acc);
   }
   if (vec_end < end) {
     const BandSumsU tail = reference::ref_cubes_scale0(o, vec_end, end);
@@ -316,7 +330,7 @@ BandSumsU RefCubesN(DetailRow<std::int32_t> o, int begin, int end, const RefCube
       acc = hn::Add(acc, ref_cube_even(m, r));
       acc = hn::Add(acc, ref_cube_even(hn::DupOdd(m), r));
     }
-    sums[b] = hn::GetLane(hn::SumOfLanes(DU64(), acc));
+    sums[b] = wrapping_lane_sum(acc);
   }
   if (vec_end < end) {
     const BandSumsU tail = reference::ref_cubes_scale_n(o, vec_end, end, r);

@@ -69,7 +69,7 @@ ScaleGeometry scale_geometry(unsigned w, unsigned h) {
   return g;
 }
 
-Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) {
+Status check_picture_size(unsigned width, unsigned height) {
   if (width < kMinSide || height < kMinSide) {
     return Error(Errc::kUnsupported,
                  "float_adm: a " + std::to_string(width) + "x" + std::to_string(height) +
@@ -77,6 +77,11 @@ Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) 
                      std::to_string(kMinSide) +
                      " is needed (its fourth wavelet level must be 2x2 or larger)");
   }
+  return Status::Ok();
+}
+
+Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) {
+  VQX_RETURN_IF_ERROR(check_picture_size(width, height));
   params_ = params;
   weights_ = csf_weights(params);
   cos_1deg_sq_ = cos_1deg_squared();

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_adm/cpu.hpp"
+#include "metrics/float_adm/gpu.hpp"
 #include "metrics/float_adm/params.hpp"
 #include "metrics/float_adm/scores.hpp"
 #include "metrics/float_common/convert.hpp"
@@ -85,7 +87,7 @@ const ExtractorFamily& float_adm_family() {
       .outputs = float_adm::kOutputs,
       .provides = float_adm::kProvides,
       .luma_only = true,
-      .bind = bind_family<Params, read_params, FloatAdmExtractor>,
+      .bind = bind_family<Params, read_params, FloatAdmExtractor, VQX_TWIN(&float_adm::make_twin)>,
   };
   return kFamily;
 }

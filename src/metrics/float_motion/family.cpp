@@ -19,12 +19,14 @@
 #include <vector>
 
 #include "core/sequential_stages.hpp"
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_common/image.hpp"
 #include "metrics/float_common/resample.hpp"
 #include "metrics/float_motion/geometry.hpp"
+#include "metrics/float_motion/gpu.hpp"
 #include "metrics/float_motion/params.hpp"
 #include "metrics/float_motion/sad.hpp"
 #include "metrics/float_motion/series.hpp"
@@ -207,7 +209,7 @@ const ExtractorFamily& float_motion_family() {
       .provides = float_motion::kProvides,
       .temporal = {TemporalRule::kAlways},
       .chroma = {ChromaRule::kWhenSet, float_motion::kOptAddUv},
-      .bind = bind_family<Params, read_params, FloatMotionExtractor>,
+      .bind = bind_family<Params, read_params, FloatMotionExtractor, VQX_TWIN(&float_motion::make_twin)>,
   };
   return kFamily;
 }

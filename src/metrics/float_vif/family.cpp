@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/image.hpp"
@@ -12,6 +13,7 @@
 #include "metrics/float_vif/cpu.hpp"
 #include "metrics/float_vif/gaussian.hpp"
 #include "metrics/float_vif/geometry.hpp"
+#include "metrics/float_vif/gpu.hpp"
 #include "metrics/float_vif/params.hpp"
 #include "metrics/float_vif/scores.hpp"
 
@@ -120,7 +122,7 @@ const ExtractorFamily& float_vif_family() {
       .outputs = float_vif::kOutputs,
       .provides = float_vif::kProvides,
       .luma_only = true,
-      .bind = bind_family<VifConfig, read_config, FloatVifExtractor>,
+      .bind = bind_family<VifConfig, read_config, FloatVifExtractor, VQX_TWIN(&float_vif::make_twin)>,
   };
   return kFamily;
 }

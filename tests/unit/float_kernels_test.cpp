@@ -142,20 +142,19 @@ float_common::AxisView axis_view(const float_common::Resampler::Axis& a) {
 template <typename Source>
 void run_resample(const Source& src, const float_common::Resampler& r, HostImage& out) {
   const ImageTarget t = out.target();
-  run_grid({blocks(out.width, float_common::kResampleX),
-            blocks(out.height, float_common::kResampleY)},
-           {float_common::kResampleX, float_common::kResampleY}, [&] {
-             float_common::resample_kernel<Source>(src, r.method(), axis_view(r.columns()),
-                                                   axis_view(r.rows()), t);
-           });
+  run_grid(
+      {blocks(out.width, float_common::kResampleX), blocks(out.height, float_common::kResampleY)},
+      {float_common::kResampleX, float_common::kResampleY}, [&] {
+        float_common::resample_kernel<Source>(src, r.method(), axis_view(r.columns()),
+                                              axis_view(r.rows()), t);
+      });
 }
 
 std::vector<float> run_row_abs_difference(const HostImage& a, const HostImage& b) {
   std::vector<float> rows(a.height, std::nanf(""));
   run_grid({blocks(a.height, float_common::kSadRows)}, {float_common::kSadThreads}, [&] {
     float_common::row_abs_difference_kernel<ImageSource>(
-        a.source(), b.source(), static_cast<int>(a.width), static_cast<int>(a.height),
-        rows.data());
+        a.source(), b.source(), static_cast<int>(a.width), static_cast<int>(a.height), rows.data());
   });
   return rows;
 }
@@ -171,7 +170,8 @@ TEST(FloatKernels, FiltersEqualTheCpuFilters) {
   const std::vector<std::vector<float>> filters = {
       {float_motion::kFilter5.begin(), float_motion::kFilter5.end()},
       {float_motion::kFilter3.begin(), float_motion::kFilter3.end()},
-      float_vif::gaussian_filter(0, 1.0f), float_vif::gaussian_filter(1, 2.0f)};
+      float_vif::gaussian_filter(0, 1.0f),
+      float_vif::gaussian_filter(1, 2.0f)};
   for (const auto& [w, h, bpc] : std::vector<std::tuple<unsigned, unsigned, unsigned>>{
            {10, 19, 8}, {37, 23, 10}, {70, 9, 16}}) {
     const PictureFormat fmt = testutil::format(w, h, bpc);
@@ -209,9 +209,8 @@ TEST(FloatKernels, FiltersEqualTheCpuFilters) {
       std::array<const float*, float_common::kMaxTaps> rows{};
       for (unsigned i = 0; i < h / 2; ++i) {
         for (unsigned k = 0; k < n; ++k) {
-          rows[k] = src.row(static_cast<unsigned>(
-              float_common::reflect(static_cast<int>(2 * i + k) - static_cast<int>(n / 2),
-                                    static_cast<int>(h))));
+          rows[k] = src.row(static_cast<unsigned>(float_common::reflect(
+              static_cast<int>(2 * i + k) - static_cast<int>(n / 2), static_cast<int>(h))));
         }
         float* pad = padded.data() + n / 2;
         float_common::weighted_rows(taps, rows.data(), w, pad);
@@ -336,10 +335,10 @@ void vif_twin_frame(const Picture& ref, const Picture& dist, const float_vif::Co
   const PictureFormat fmt = ref.format();
   const float_vif::Params& p = config.params;
   const float_vif::Prescale scaled = float_vif::prescaled_size(fmt, config).value();
-  const float_vif::Scales scales = float_vif::scale_sizes(
-                                       scaled.width, scaled.height,
-                                       static_cast<float>(p.kernelscale), p.skip_scale0)
-                                       .value();
+  const float_vif::Scales scales =
+      float_vif::scale_sizes(scaled.width, scaled.height, static_cast<float>(p.kernelscale),
+                             p.skip_scale0)
+          .value();
   const float_vif::StatParams stat = float_vif::make_stat_params(p.gain_limit, p.sigma_nsq);
   const int first = p.skip_scale0 ? 1 : 0;
   std::array<HostImage, float_vif::kScales> r;
@@ -444,13 +443,12 @@ TEST(FloatKernels, VifTwinEqualsTheCpuTwinBitForBit) {
       const std::string what =
           std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit " + v;
       const float_vif::Config config = vif_config(v);
-      const bool fits =
-          float_vif::prescaled_size(fmt, config).ok() &&
-          float_vif::scale_sizes(float_vif::prescaled_size(fmt, config)->width,
-                                 float_vif::prescaled_size(fmt, config)->height,
-                                 static_cast<float>(config.params.kernelscale),
-                                 config.params.skip_scale0)
-              .ok();
+      const bool fits = float_vif::prescaled_size(fmt, config).ok() &&
+                        float_vif::scale_sizes(float_vif::prescaled_size(fmt, config)->width,
+                                               float_vif::prescaled_size(fmt, config)->height,
+                                               static_cast<float>(config.params.kernelscale),
+                                               config.params.skip_scale0)
+                            .ok();
       if (!fits) continue;
       testutil::RecordingWriter gpu;
       if (bpc == 8) {
@@ -458,9 +456,7 @@ TEST(FloatKernels, VifTwinEqualsTheCpuTwinBitForBit) {
       } else {
         vif_twin_frame<std::uint16_t>(ref[0], dist[0], config, 0, gpu);
       }
-      expect_same_entries(gpu.entries,
-                          cpu_run(float_vif_family(), options_of(v), ref, dist),
-                          what);
+      expect_same_entries(gpu.entries, cpu_run(float_vif_family(), options_of(v), ref, dist), what);
     }
   }
 }
@@ -542,10 +538,12 @@ void adm_twin_frame(const Picture& ref, const Picture& dist, const float_adm::Pa
     std::vector<float> row_sums(std::size_t{rows} * float_adm::kRowSums, std::nanf(""));
     run_grid({blocks(rows, float_adm::kMaskRows)}, {float_adm::kMaskThreads},
              [&] { float_adm::masking_kernel(bands, args, row_sums.data()); });
-    const float_adm::ScaleBandSums bs = float_adm::add_rows(row_sums.data(), static_cast<int>(rows));
+    const float_adm::ScaleBandSums bs =
+        float_adm::add_rows(row_sums.data(), static_cast<int>(rows));
     frame[s] = float_adm::finish_scale(bs.num, bs.den, bs.aim, g, p);
   };
-  scale(0, plane_source<Sample>(ref.plane(0), fmt.bpc), plane_source<Sample>(dist.plane(0), fmt.bpc));
+  scale(0, plane_source<Sample>(ref.plane(0), fmt.bpc),
+        plane_source<Sample>(dist.plane(0), fmt.bpc));
   for (int s = 1; s < kScales; ++s) scale(s, ra[s - 1].source(), da[s - 1].source());
   float_adm::write_scores(frame, p, fmt.width, fmt.height, index, out);
 }
@@ -599,21 +597,21 @@ TEST(FloatKernels, AdmTwinEqualsTheCpuTwinBitForBit) {
     unsigned w, h, bpc;
     int content;  // 0 textured, 1 flat, 2 all max
   };
-  for (const Case& c : std::vector<Case>{{17, 17, 8, 0}, {41, 23, 10, 0}, {170, 17, 16, 0},
-                                         {33, 18, 8, 1}, {20, 20, 12, 2}}) {
+  for (const Case& c : std::vector<Case>{
+           {17, 17, 8, 0}, {41, 23, 10, 0}, {170, 17, 16, 0}, {33, 18, 8, 1}, {20, 20, 12, 2}}) {
     const PictureFormat fmt = testutil::format(c.w, c.h, c.bpc);
     const std::uint32_t max = (1U << c.bpc) - 1;
     const std::uint32_t grey = testutil::mid_grey(fmt);
     const std::vector<Picture> ref =
         one(c.content == 0 ? textured(fmt, c.w, 0.03)
                            : testutil::flat_picture(fmt, c.content == 1 ? max / 3 : max, grey));
-    const std::vector<Picture> dist = one(c.content == 2 ? testutil::flat_picture(fmt, max, grey)
-                                                         : distorted(ref[0], c.h, 0.05));
+    const std::vector<Picture> dist =
+        one(c.content == 2 ? testutil::flat_picture(fmt, max, grey) : distorted(ref[0], c.h, 0.05));
     for (const std::string& v : variants) {
       if (c.w != 41 && v != variants.front()) continue;  // the options at one size
       const std::string what = std::to_string(c.w) + "x" + std::to_string(c.h) + " " +
-                               std::to_string(c.bpc) + "-bit content " +
-                               std::to_string(c.content) + " " + v;
+                               std::to_string(c.bpc) + "-bit content " + std::to_string(c.content) +
+                               " " + v;
       const OptionMap m = options_of(v);
       testutil::RecordingWriter gpu;
       if (c.bpc == 8) {
@@ -733,9 +731,10 @@ TEST(FloatKernels, MotionTwinEqualsTheCpuTwinBitForBit) {
     ChromaFormat chroma;
     unsigned frames;
   };
-  for (const Case& c :
-       std::vector<Case>{{41, 23, 8, ChromaFormat::k420, 4}, {20, 17, 10, ChromaFormat::k422, 3},
-                         {140, 12, 16, ChromaFormat::k444, 2}, {12, 12, 12, ChromaFormat::k420, 1}}) {
+  for (const Case& c : std::vector<Case>{{41, 23, 8, ChromaFormat::k420, 4},
+                                         {20, 17, 10, ChromaFormat::k422, 3},
+                                         {140, 12, 16, ChromaFormat::k444, 2},
+                                         {12, 12, 12, ChromaFormat::k420, 1}}) {
     const PictureFormat fmt = testutil::format(c.w, c.h, c.bpc, c.chroma);
     std::vector<Picture> ref;
     std::vector<Picture> dist;

@@ -73,13 +73,11 @@ class FloatAdmTwin final : public gpu::Twin {
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
     if (fmt_.bpc == 8) {
-      VQX_RETURN_IF_ERROR(
-          scale(0, float_common::plane_source<std::uint8_t>(f.ref[0], fmt_.bpc),
-                float_common::plane_source<std::uint8_t>(f.dist[0], fmt_.bpc), s));
+      VQX_RETURN_IF_ERROR(scale(0, float_common::plane_source<std::uint8_t>(f.ref[0], fmt_.bpc),
+                                float_common::plane_source<std::uint8_t>(f.dist[0], fmt_.bpc), s));
     } else {
-      VQX_RETURN_IF_ERROR(
-          scale(0, float_common::plane_source<std::uint16_t>(f.ref[0], fmt_.bpc),
-                float_common::plane_source<std::uint16_t>(f.dist[0], fmt_.bpc), s));
+      VQX_RETURN_IF_ERROR(scale(0, float_common::plane_source<std::uint16_t>(f.ref[0], fmt_.bpc),
+                                float_common::plane_source<std::uint16_t>(f.dist[0], fmt_.bpc), s));
     }
     for (int k = 1; k < kScales; ++k) {
       VQX_RETURN_IF_ERROR(scale(k, ref_a_[k - 1].source(), dist_a_[k - 1].source(), s));
@@ -99,8 +97,8 @@ class FloatAdmTwin final : public gpu::Twin {
         continue;
       }
       const ScaleGeometry& g = geometry_[s];
-      const ScaleBandSums b = add_rows(sums + std::size_t{first_row_[s]} * kRowSums,
-                                       g.sums.bottom - g.sums.top);
+      const ScaleBandSums b =
+          add_rows(sums + std::size_t{first_row_[s]} * kRowSums, g.sums.bottom - g.sums.top);
       frame[s] = finish_scale(b.num, b.den, b.aim, g, params_);
     }
     write_scores(frame, params_, fmt_.width, fmt_.height, index, out);

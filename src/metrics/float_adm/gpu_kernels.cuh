@@ -141,8 +141,8 @@ struct MaskArgs {
 // pow rounded to float (the one operation the GPU cannot take from the
 // CPU, whose powf is libm's: docs/gpu.md).
 __device__ inline float power_of(float x, const MaskArgs& a) {
-  return a.cubes ? cube(x) : static_cast<float>(pow(static_cast<double>(x),
-                                                    static_cast<double>(a.p_float)));
+  return a.cubes ? cube(x)
+                 : static_cast<float>(pow(static_cast<double>(x), static_cast<double>(a.p_float)));
 }
 
 // The weighted coefficients kept per halo position: per band the restored

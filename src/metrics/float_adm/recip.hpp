@@ -89,9 +89,7 @@ VQX_POINTWISE float refined_rcp(float x, std::uint32_t fraction) {
 // gather its vector loops can do), the GPU computes it (no table to keep on
 // the device). Both give refined_rcp() the same integer.
 struct TableRcp {
-  VQX_POINTWISE float operator()(float x) const {
-    return refined_rcp(x, kRcpTable[rcp_index(x)]);
-  }
+  VQX_POINTWISE float operator()(float x) const { return refined_rcp(x, kRcpTable[rcp_index(x)]); }
 };
 struct ComputedRcp {
   VQX_POINTWISE float operator()(float x) const {

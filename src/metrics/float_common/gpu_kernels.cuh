@@ -57,9 +57,7 @@ struct ImageTarget {
   std::size_t pitch;  // floats
   int width;
   int height;
-  __device__ float& at(int x, int y) const {
-    return data[pitch * static_cast<std::size_t>(y) + x];
-  }
+  __device__ float& at(int x, int y) const { return data[pitch * static_cast<std::size_t>(y) + x]; }
   [[nodiscard]] ImageSource source() const { return {data, pitch}; }
 };
 
@@ -87,7 +85,8 @@ inline constexpr unsigned kFilterY = 8;
 inline constexpr unsigned kFilterThreads = kFilterX * kFilterY;
 // The vertical pass's columns a block keeps: its outputs' reach at the
 // larger step, 2, and the widest filter.
-inline constexpr int kFilterSpan = 2 * (static_cast<int>(kFilterX) - 1) + static_cast<int>(kMaxTaps);
+inline constexpr int kFilterSpan =
+    2 * (static_cast<int>(kFilterX) - 1) + static_cast<int>(kMaxTaps);
 
 // out(x, y) for x < out.width, y < out.height: the vertical pass of `taps`
 // over src (height src_h) at row Step * y, at the columns the horizontal
@@ -107,9 +106,9 @@ static __global__ void __launch_bounds__(kFilterThreads)
   const int y = static_cast<int>(blockIdx.y * kFilterY) + ty;
   const int r = taps.radius();
   // The block's outputs x0 .. last read columns Step * x0 - r .. Step * last + r.
-  const int last = (x0 + static_cast<int>(kFilterX) < out.width ? x0 + static_cast<int>(kFilterX)
-                                                                 : out.width) -
-                   1;
+  const int last =
+      (x0 + static_cast<int>(kFilterX) < out.width ? x0 + static_cast<int>(kFilterX) : out.width) -
+      1;
   const int first_col = Step * x0 - r;
   const int cols = Step * last + r - first_col + 1;
   if (y < out.height) {
@@ -123,8 +122,7 @@ static __global__ void __launch_bounds__(kFilterThreads)
   __syncthreads();
   const int x = x0 + tx;
   if (y < out.height && x < out.width) {
-    out.at(x, y) =
-        tap_sum(taps.tap, taps.count, [&](int k) { return s_vert[ty][Step * tx + k]; });
+    out.at(x, y) = tap_sum(taps.tap, taps.count, [&](int k) { return s_vert[ty][Step * tx + k]; });
   }
 }
 
@@ -144,8 +142,7 @@ inline constexpr unsigned kResampleY = 8;
 // out(x, y) = src scaled (Resampler::run), one thread per output sample.
 template <typename Source>
 static __global__ void __launch_bounds__(kResampleX* kResampleY)
-    resample_kernel(Source src, ScaleMethod method, AxisView cols, AxisView rows,
-                    ImageTarget out) {
+    resample_kernel(Source src, ScaleMethod method, AxisView cols, AxisView rows, ImageTarget out) {
   const int x = static_cast<int>(blockIdx.x * kResampleX + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * kResampleY + threadIdx.y);
   if (x >= out.width || y >= out.height) return;
@@ -159,26 +156,24 @@ static __global__ void __launch_bounds__(kResampleX* kResampleY)
       const int x2 = cols.index[2 * x + 1];
       const int y1 = rows.index[2 * y];
       const int y2 = rows.index[2 * y + 1];
-      v = bilinear_value(cols.frac[x], rows.frac[y], src.at(x1, y1), src.at(x2, y1),
-                         src.at(x1, y2), src.at(x2, y2));
+      v = bilinear_value(cols.frac[x], rows.frac[y], src.at(x1, y1), src.at(x2, y1), src.at(x1, y2),
+                         src.at(x2, y2));
       break;
     }
     case ScaleMethod::kBicubic: {
       const int* xi = cols.index + static_cast<std::size_t>(x) * kBicubicTaps;
       const int* yi = rows.index + static_cast<std::size_t>(y) * kBicubicTaps;
-      v = bicubic_value<kBicubicTaps>(
-          cols.weight + static_cast<std::size_t>(x) * kBicubicTaps,
-          rows.weight + static_cast<std::size_t>(y) * kBicubicTaps,
-          [&](unsigned i, unsigned j) { return src.at(xi[i], yi[j]); });
+      v = bicubic_value<kBicubicTaps>(cols.weight + static_cast<std::size_t>(x) * kBicubicTaps,
+                                      rows.weight + static_cast<std::size_t>(y) * kBicubicTaps,
+                                      [&](unsigned i, unsigned j) { return src.at(xi[i], yi[j]); });
       break;
     }
     case ScaleMethod::kLanczos4: {
       const int* xi = cols.index + static_cast<std::size_t>(x) * kLanczosTaps;
       const int* yi = rows.index + static_cast<std::size_t>(y) * kLanczosTaps;
-      v = lanczos_value<kLanczosTaps>(
-          cols.weight + static_cast<std::size_t>(x) * kLanczosTaps,
-          rows.weight + static_cast<std::size_t>(y) * kLanczosTaps,
-          [&](unsigned i, unsigned j) { return src.at(xi[i], yi[j]); });
+      v = lanczos_value<kLanczosTaps>(cols.weight + static_cast<std::size_t>(x) * kLanczosTaps,
+                                      rows.weight + static_cast<std::size_t>(y) * kLanczosTaps,
+                                      [&](unsigned i, unsigned j) { return src.at(xi[i], yi[j]); });
       break;
     }
   }

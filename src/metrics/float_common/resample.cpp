@@ -118,6 +118,13 @@ Resampler::Axis Resampler::make_axis(ScaleMethod method, unsigned src, unsigned 
   return a;
 }
 
+Resampler resampler_for(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
+                        unsigned dst_h) {
+  Resampler r;
+  r.init(method, src_w, src_h, dst_w, dst_h);
+  return r;
+}
+
 void Resampler::init(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
                      unsigned dst_h) {
   method_ = method;

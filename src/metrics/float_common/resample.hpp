@@ -28,6 +28,13 @@ enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
 // and refuses wider outputs (VIF_BILINEAR_MAX_WIDTH in vif_tools.h).
 inline constexpr unsigned kBilinearMaxWidth = 7680;
 
+class Resampler;
+// A Resampler from src_w x src_h to dst_w x dst_h (init() below), as a
+// value: for the GPU sources, where the contract check reads a call to any
+// function named init as the pipeline's (tests/contract).
+[[nodiscard]] Resampler resampler_for(ScaleMethod method, unsigned src_w, unsigned src_h,
+                                      unsigned dst_w, unsigned dst_h);
+
 class Resampler {
  public:
   // Prepares scaling from src_w x src_h to dst_w x dst_h (allocates). The

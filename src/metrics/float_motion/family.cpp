@@ -162,9 +162,8 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
     double score = 0.0;
     for (std::size_t p = 0; p < planes_.size(); ++p) {
       const float full = float_motion::mean_abs_difference(prev.full[p], cur.full[p]);
-      const float half = params_.add_scale1
-                             ? float_motion::mean_abs_difference(prev.half[p], cur.half[p])
-                             : 0.0f;
+      const float half =
+          params_.add_scale1 ? float_motion::mean_abs_difference(prev.half[p], cur.half[p]) : 0.0f;
       score += static_cast<double>(float_motion::plane_value(full, half, params_.add_scale1));
     }
     return score;
@@ -209,7 +208,8 @@ const ExtractorFamily& float_motion_family() {
       .provides = float_motion::kProvides,
       .temporal = {TemporalRule::kAlways},
       .chroma = {ChromaRule::kWhenSet, float_motion::kOptAddUv},
-      .bind = bind_family<Params, read_params, FloatMotionExtractor, VQX_TWIN(&float_motion::make_twin)>,
+      .bind = bind_family<Params, read_params, FloatMotionExtractor,
+                          VQX_TWIN(&float_motion::make_twin)>,
   };
   return kFamily;
 }

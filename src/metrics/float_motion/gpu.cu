@@ -49,8 +49,7 @@ class FloatMotionTwin final : public gpu::Twin {
     tables_.resize(table_planes_.size());
     for (std::size_t p = 0; p < table_planes_.size(); ++p) {
       const PlaneGeometry& g = table_planes_[p];
-      out.push_back(
-          tables_[p].table(g.halver, g.width, g.height, g.half_width, g.half_height));
+      out.push_back(tables_[p].table(g.halver, g.width, g.height, g.half_width, g.half_height));
     }
     return out;
   }
@@ -71,7 +70,8 @@ class FloatMotionTwin final : public gpu::Twin {
       const PlaneGeometry& g = planes_[p];
       for (Entry& e : entries_) {
         VQX_RETURN_IF_ERROR(e.full[p].allocate(g.width, g.height));
-        if (params_.add_scale1) VQX_RETURN_IF_ERROR(e.half[p].allocate(g.half_width, g.half_height));
+        if (params_.add_scale1)
+          VQX_RETURN_IF_ERROR(e.half[p].allocate(g.half_width, g.half_height));
       }
       if (params_.add_scale1) {
         VQX_RETURN_IF_ERROR(
@@ -158,9 +158,8 @@ class FloatMotionTwin final : public gpu::Twin {
   template <typename Source>
   Status blur(const Source& src, std::size_t p, const Entry& cur, const gpu::Stream& s) {
     const PlaneGeometry& g = planes_[p];
-    VQX_RETURN_IF_ERROR(float_common::launch_filter<1>(src, g.width, g.height, taps_,
-                                                       cur.full[p].target(), s,
-                                                       "float_motion filter_kernel"));
+    VQX_RETURN_IF_ERROR(float_common::launch_filter<1>(
+        src, g.width, g.height, taps_, cur.full[p].target(), s, "float_motion filter_kernel"));
     if (!params_.add_scale1) return Status::Ok();
     return float_common::launch_resample(cur.full[p].source(), float_common::ScaleMethod::kBilinear,
                                          tables_[p], cur.half[p].target(), s,

@@ -122,7 +122,8 @@ const ExtractorFamily& float_vif_family() {
       .outputs = float_vif::kOutputs,
       .provides = float_vif::kProvides,
       .luma_only = true,
-      .bind = bind_family<VifConfig, read_config, FloatVifExtractor, VQX_TWIN(&float_vif::make_twin)>,
+      .bind =
+          bind_family<VifConfig, read_config, FloatVifExtractor, VQX_TWIN(&float_vif::make_twin)>,
   };
   return kFamily;
 }

@@ -29,8 +29,7 @@ Expected<Prescale> prescaled_size(const PictureFormat& fmt, const Config& config
   return out;
 }
 
-Expected<Scales> scale_sizes(unsigned width, unsigned height, float kernelscale,
-                             bool skip_scale0) {
+Expected<Scales> scale_sizes(unsigned width, unsigned height, float kernelscale, bool skip_scale0) {
   const int first = skip_scale0 ? 1 : 0;
   Scales out;
   for (int s = 0; s < kScales; ++s) {

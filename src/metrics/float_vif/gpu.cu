@@ -15,8 +15,8 @@
 #include "gpu/runtime.hpp"
 #include "metrics/float_common/gpu_images.cuh"
 #include "metrics/float_common/gpu_kernels.cuh"
-#include "metrics/float_vif/gpu.hpp"
 #include "metrics/float_vif/gaussian.hpp"
+#include "metrics/float_vif/gpu.hpp"
 #include "metrics/float_vif/gpu_kernels.cuh"
 #include "metrics/float_vif/scores.hpp"
 #include "metrics/float_vif/statistic.hpp"
@@ -36,7 +36,8 @@ class FloatVifTwin final : public gpu::Twin {
   std::vector<gpu::ConstantTable> constant_tables(const PictureFormat& fmt) override {
     const Expected<Prescale> scaled = prescaled_size(fmt, config_);
     if (!scaled.ok() || !scaled->rescale) return {};  // init() refuses, or nothing to scale
-    resampler_.init(config_.method, fmt.width, fmt.height, scaled->width, scaled->height);
+    resampler_ = float_common::resampler_for(config_.method, fmt.width, fmt.height, scaled->width,
+                                             scaled->height);
     return {table_.table(resampler_, fmt.width, fmt.height, scaled->width, scaled->height)};
   }
 
@@ -55,7 +56,8 @@ class FloatVifTwin final : public gpu::Twin {
     stat_ = make_stat_params(p.gain_limit, p.sigma_nsq);
     first_ = p.skip_scale0 ? 1 : 0;
     if (scaled_.rescale) {
-      resampler_.init(config_.method, fmt.width, fmt.height, scaled_.width, scaled_.height);
+      resampler_ = float_common::resampler_for(config_.method, fmt.width, fmt.height, scaled_.width,
+                                               scaled_.height);
       VQX_RETURN_IF_ERROR(
           table_.bind(resampler_, fmt.width, fmt.height, scaled_.width, scaled_.height, res));
       VQX_RETURN_IF_ERROR(ref_[0].allocate(scaled_.width, scaled_.height));
@@ -111,8 +113,8 @@ class FloatVifTwin final : public gpu::Twin {
     const auto ref = float_common::plane_source<Sample>(f.ref[0], fmt_.bpc);
     const auto dist = float_common::plane_source<Sample>(f.dist[0], fmt_.bpc);
     if (!scaled_.rescale) return scales_from(ref, dist, s);
-    VQX_RETURN_IF_ERROR(float_common::launch_resample(
-        ref, config_.method, table_, ref_[0].target(), s, "float_vif resample_kernel"));
+    VQX_RETURN_IF_ERROR(float_common::launch_resample(ref, config_.method, table_, ref_[0].target(),
+                                                      s, "float_vif resample_kernel"));
     VQX_RETURN_IF_ERROR(float_common::launch_resample(
         dist, config_.method, table_, dist_[0].target(), s, "float_vif resample_kernel"));
     return scales_from(ref_[0].source(), dist_[0].source(), s);
@@ -135,8 +137,8 @@ class FloatVifTwin final : public gpu::Twin {
   Status decimate(int scale, const Source& ref, const Source& dist, const gpu::Stream& s) {
     const unsigned w = scales_.w[scale - 1];
     const unsigned h = scales_.h[scale - 1];
-    VQX_RETURN_IF_ERROR(float_common::launch_filter<2>(ref, w, h, taps_[scale], ref_[scale].target(),
-                                                       s, "float_vif filter_kernel"));
+    VQX_RETURN_IF_ERROR(float_common::launch_filter<2>(
+        ref, w, h, taps_[scale], ref_[scale].target(), s, "float_vif filter_kernel"));
     return float_common::launch_filter<2>(dist, w, h, taps_[scale], dist_[scale].target(), s,
                                           "float_vif filter_kernel");
   }
@@ -146,9 +148,10 @@ class FloatVifTwin final : public gpu::Twin {
     const unsigned h = scales_.h[scale];
     float* num = row_sums_.get() + first_row_[scale];
     float* den = row_sums_.get() + rows_ + first_row_[scale];
-    stats_kernel<Source><<<ceil_div(h, static_cast<unsigned>(kStatRows)), kStatThreads, 0,
-                           s.handle()>>>(ref, dist, static_cast<int>(scales_.w[scale]),
-                                         static_cast<int>(h), taps_[scale], stat_, num, den);
+    stats_kernel<Source>
+        <<<ceil_div(h, static_cast<unsigned>(kStatRows)), kStatThreads, 0, s.handle()>>>(
+            ref, dist, static_cast<int>(scales_.w[scale]), static_cast<int>(h), taps_[scale], stat_,
+            num, den);
     return gpu::check_launch("float_vif stats_kernel");
   }
 

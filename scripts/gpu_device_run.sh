@@ -242,6 +242,13 @@ bench() {
     # Issue 13's ssimulacra2 target: 500 fps at 1080p.
     $b --backend cuda --threads 8 --frames 1000 --size 1920x1080 --size 3840x2160 \
       --feature ssimulacra2 --label ssimulacra2
+    # Issue 14's target: vmaf_float_v0.6.1 (float_adm, float_vif,
+    # float_motion) at 3840x2160, 1000 fps; and each twin alone.
+    $b --backend cuda --threads 8 --frames 1000 --size 1920x1080 --size 3840x2160 \
+      --model version=vmaf_float_v0.6.1 --label vmaf_float_v0.6.1
+    for f in float_vif float_adm float_motion; do
+      $b --backend cuda --threads 8 --frames 500 --size 3840x2160 --feature "$f" --label "$f"
+    done
     $b --backend cpu --threads 16 --frames 40 --size 3840x2160 --label vmaf_v0.6.1
     $b --backend cpu --threads 16 --frames 150 --size 1920x1080 --size 576x324 --label vmaf_v0.6.1
   } 2>&1 | tee "$out/bench.txt"

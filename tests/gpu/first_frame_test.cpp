@@ -4,10 +4,10 @@
 // process: a context at 640x360 scores and is closed (or stays open), then
 // a context at 3840x2160 scores; its values must equal the CPU's. A
 // recycled device allocation that still held the small context's sums, or
-// a clear queued before the upload, shows here. Motion and speed_temporal,
-// stateful, score two frames in each context: their first frame is 0 by
+// a clear queued before the upload, shows here. Motion, float_motion and
+// speed_temporal, stateful, score two frames in each context: their first frame is 0 by
 // definition, and their kept frames are what a recycled allocation would
-// corrupt.
+// corrupt (float_motion too, with its half-size planes).
 #include <cstdio>
 #include <map>
 
@@ -35,13 +35,19 @@ const std::map<std::string, std::string>& specs() {
       {"speed_temporal", "speed_temporal=speed_use_ref_diff=true"},
       {"cambi", "cambi=full_ref=true"},
       {"ssimulacra2", "ssimulacra2=matrix=bt601:range=full:transfer=bt709"},
+      {"float_adm", "float_adm=debug=true"},
+      {"float_vif", "float_vif=debug=true"},
+      {"float_motion", "float_motion=debug=true:motion_add_scale1=true"},
   };
   return kSpecs;
 }
 
 std::string spec() { return specs().at(g_feature); }
 // Temporal twins score two frames in each context.
-unsigned frames() { return g_feature == "motion" || g_feature == "speed_temporal" ? 2 : 1; }
+unsigned frames() {
+  return g_feature == "motion" || g_feature == "speed_temporal" || g_feature == "float_motion" ? 2
+                                                                                               : 1;
+}
 
 Video small_video() {
   return make_video({640, 360, 8, ChromaFormat::k420}, Content::kNoise, frames(), 60, 11);

@@ -169,24 +169,41 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
+// float_adm's, float_vif's and float_motion's outputs (libvmaf's names:
+// adm2, aim, adm3, adm_*, vif_*, motion, motion2, motion3, with the
+// options' suffixes).
+bool float_vmaf_feature(const std::string& metric) {
+  for (const char* p : {"adm", "aim", "vif", "motion"}) {
+    if (starts_with(metric, p)) return true;
+  }
+  return false;
+}
+
 bool has_twin(const std::string& metric) {
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
                         "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
                         "speed_temporal", "cambi", "ssimulacra2"}) {
     if (starts_with(metric, p)) return true;
   }
-  return false;
+  return float_vmaf_feature(metric);
+}
+
+// float_adm with adm_p_norm other than 3: the terms' power is libm's powf
+// on the CPU, the device's pow on the GPU (docs/gpu.md).
+bool device_power(const std::string& metric) {
+  return float_vmaf_feature(metric) && metric.find("_apn_") != std::string::npos;
 }
 
 // Float features whose twins are bit-identical (docs/gpu.md).
 bool bit_identical_float(const std::string& metric) {
   return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
          starts_with(metric, "speed_") || starts_with(metric, "cambi") ||
-         starts_with(metric, "ssimulacra2");
+         starts_with(metric, "ssimulacra2") ||
+         (float_vmaf_feature(metric) && !device_power(metric));
 }
 
 bool is_float_feature(const std::string& metric) {
-  return starts_with(metric, "float_") && !bit_identical_float(metric);
+  return (starts_with(metric, "float_") || device_power(metric)) && !bit_identical_float(metric);
 }
 
 std::uint64_t bits(double v) {
@@ -254,7 +271,26 @@ std::vector<std::string> twin_features() {
           "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
           "speed_prescale_method=bicubic",
           "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "ssimulacra2",
-          "ssimulacra2=matrix=bt2020:range=full:transfer=bt1886"};
+          "ssimulacra2=matrix=bt2020:range=full:transfer=bt1886",
+                    // float_adm, float_vif, float_motion: every option between them
+          "float_adm=debug=true",
+          "float_adm=adm_enhn_gain_limit=1.0:adm_csf_mode=1:"
+          "adm_norm_view_dist=4.5:adm_csf_scale=2.0:adm_csf_diag_scale=0.5",
+          "float_adm=adm_skip_scale0=true:adm_skip_aim_scale=1:adm_bypass_cm=1",
+          "float_adm=adm_csf_mode=2:adm_ref_display_height=2160:adm_noise_weight=0.5:"
+          "adm_f1s0=0.5:adm_f2s3=2.0:adm_min_val=0.2:adm_adm3_apply_hm=true:adm_dlm_weight=0.3",
+          "float_adm=adm_p_norm=2.0", "float_vif=debug=true",
+          "float_vif=vif_kernelscale=0.5:vif_enhn_gain_limit=1.0",
+          "float_vif=vif_kernelscale=2.0:vif_scale1_min_val=0.9:vif_scale3_min_val=0.99",
+          "float_vif=vif_prescale=0.5:vif_prescale_method=bicubic:vif_skip_scale0=true",
+          "float_vif=vif_prescale=1.5:vif_prescale_method=lanczos4",
+          "float_vif=vif_prescale=0.8:vif_prescale_method=bilinear:vif_sigma_nsq=1.0:"
+          "vif_scale2_min_val=0.5",
+          "float_vif=vif_prescale=1.25:vif_prescale_method=nearest", "float_motion=debug=true",
+          "float_motion=motion_add_scale1=true:motion_filter_size=3:motion_fps_weight=2.0",
+          "float_motion=motion_add_uv=true:motion_blend_factor=0.5:motion_blend_offset=10.0",
+          "float_motion=motion_filter_size=1:motion_max_val=3.0",
+          "float_motion=motion_force_zero=true"};
 }
 
 std::vector<std::vector<std::string>> speed_feature_groups() {
@@ -323,7 +359,8 @@ std::vector<std::vector<std::string>> twin_features_apart() {
 
 bool fits(const std::string& spec, const PictureFormat& fmt) {
   if (starts_with(spec, "speed_") || starts_with(spec, "cambi") ||
-      starts_with(spec, "ssimulacra2")) {
+      starts_with(spec, "ssimulacra2") || starts_with(spec, "float_adm") ||
+      starts_with(spec, "float_vif") || starts_with(spec, "float_motion")) {
     // The family's own check, on the format the family sees (a context
     // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
     PictureFormat seen = fmt;
@@ -366,7 +403,8 @@ std::vector<RunOptions> twin_runs(Backend backend, unsigned threads, const Pictu
 
 std::vector<std::string> twin_models() {
   return {"version=vmaf_v0.6.1:name=vmaf", "version=vmaf_v0.6.1neg:name=vmaf_neg",
-          "version=vmaf_4k_v0.6.1:name=vmaf_4k"};
+          "version=vmaf_4k_v0.6.1:name=vmaf_4k", "version=vmaf_float_v0.6.1:name=vmaf_float",
+          "version=vmaf_b_v0.6.3:name=vmaf_b"};
 }
 
 void expect_same_refusal(RunOptions o, const Video& video, const std::string& what) {

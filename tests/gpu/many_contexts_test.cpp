@@ -1,6 +1,6 @@
 // (c) Many contexts: ten contexts of mixed sizes and depths used at once
-// from ten threads on one device (the integer twins, and the SSIM, SpEED
-// and CAMBI twins where the pictures take them), each equal to the CPU; and many short
+// from ten threads on one device (the integer twins, and the float VMAF,
+// SSIM, SpEED and CAMBI twins where the pictures take them), each equal to the CPU; and many short
 // videos, one after another, each in its own context (a context is one
 // video; its device memory goes back when it closes and the next one reuses
 // it), each equal to the CPU.
@@ -20,14 +20,17 @@ struct Job {
 };
 
 // The integer twins through the models and with their debug outputs, and
-// the SSIM, SpEED, CAMBI and SSIMULACRA2 twins where the pictures take them.
+// the float VMAF, SSIM, SpEED, CAMBI and SSIMULACRA2 twins where the
+// pictures take them (twin_models() has vmaf_float_v0.6.1).
 RunOptions options(Backend b, const PictureFormat& fmt) {
   RunOptions o;
   o.backend = b;
   o.models = twin_models();
   o.features = {"vif=debug=true", "adm=debug=true", "motion=debug=true"};
   for (const char* f :
-       {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true",
+       {"float_adm=debug=true", "float_vif=debug=true",
+        "float_motion=debug=true:motion_add_scale1=true", "float_ssim=enable_lcs=true",
+        "float_ms_ssim=enable_lcs=true",
         "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
         "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true",
         "ssimulacra2=transfer=linear"}) {

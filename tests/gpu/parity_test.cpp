@@ -82,6 +82,17 @@ TEST(GpuParity, TooSmallPicturesGiveTheCpuError) {
       // cambi needs 216 samples on one side, and its window at scale 4.
       {"cambi", {215, 200, 8, ChromaFormat::k420}},
       {"cambi=full_ref=true:src_width=320:src_height=200", {300, 216, 10, ChromaFormat::k420}},
+      // float_adm needs 17x17, float_vif its filters' reach at every scale
+      // (and, prescaling, the method's), float_motion its blur's on every
+      // plane it reads (and, with motion_add_scale1, libvmaf's width limit).
+      {"float_adm", tiny},
+      {"float_vif", tiny},
+      {"float_vif", {40, 15, 10, ChromaFormat::k420}},
+      {"float_vif=vif_prescale=0.5:vif_prescale_method=lanczos4", {5, 40, 8, ChromaFormat::k420}},
+      {"float_vif=vif_prescale=4.0:vif_prescale_method=bilinear",
+       {1930, 20, 8, ChromaFormat::k420}},
+      {"float_motion", tiny},
+      {"float_motion=motion_add_uv=true", {5, 20, 8, ChromaFormat::k420}},
   };
   for (const auto& [feature, fmt] : cases) {
     const Video v = make_video(fmt, Content::kNoise, 2, 5, 3);

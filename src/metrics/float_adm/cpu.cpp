@@ -8,6 +8,7 @@
 #include "metrics/float_adm/decouple.hpp"
 #include "metrics/float_adm/dwt.hpp"
 #include "metrics/float_adm/masking.hpp"
+#include "metrics/float_adm/scores.hpp"
 
 namespace vqx::float_adm {
 
@@ -68,7 +69,7 @@ ScaleGeometry scale_geometry(unsigned w, unsigned h) {
   return g;
 }
 
-Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) {
+Status check_picture_size(unsigned width, unsigned height) {
   if (width < kMinSide || height < kMinSide) {
     return Error(Errc::kUnsupported,
                  "float_adm: a " + std::to_string(width) + "x" + std::to_string(height) +
@@ -76,6 +77,11 @@ Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) 
                      std::to_string(kMinSide) +
                      " is needed (its fourth wavelet level must be 2x2 or larger)");
   }
+  return Status::Ok();
+}
+
+Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) {
+  VQX_RETURN_IF_ERROR(check_picture_size(width, height));
   params_ = params;
   weights_ = csf_weights(params);
   cos_1deg_sq_ = cos_1deg_squared();
@@ -190,22 +196,7 @@ void AdmPipeline::run_scale(int scale, const FloatImage& ref, const FloatImage& 
   }
   if (h - 1 >= sr.top && h - 1 < sr.bottom) mask_row(h - 1);
 
-  // libvmaf: powf(sum, 1.0f / p) + the noise floor, powf(w * h * weight,
-  // 1.0f / p) over the summed region; h + v + d in float. AIM has no noise
-  // floor (weight 0).
-  const auto exponent = static_cast<float>(1.0 / params_.p_norm);
-  const int area = (sr.right - sr.left) * (sr.bottom - sr.top);
-  const float noise = std::pow(static_cast<float>(area * params_.noise_weight), exponent);
-  const float no_noise = std::pow(static_cast<float>(area * 0.0), exponent);
-  auto total = [&](const BandSums& s, float floor) {
-    const float hh = std::pow(s[0], exponent) + floor;
-    const float vv = std::pow(s[1], exponent) + floor;
-    const float dd = std::pow(s[2], exponent) + floor;
-    return hh + vv + dd;
-  };
-  out.num = total(num, noise);
-  out.den = total(den, noise);
-  out.aim = total(aim, no_noise);
+  out = finish_scale(num, den, aim, g, params_);
 }
 
 }  // namespace vqx::float_adm

@@ -54,6 +54,8 @@ struct ScaleGeometry {
 // (1/16 of the picture), must be at least 2 samples wide for the wavelet's
 // and the masking's mirrors to stay inside it.
 inline constexpr unsigned kMinSide = 17;
+// Refuses pictures smaller than kMinSide on a side (both twins' message).
+[[nodiscard]] Status check_picture_size(unsigned width, unsigned height);
 
 class AdmPipeline {
  public:

@@ -4,6 +4,7 @@
 
 #include "core/kernel_build.hpp"
 #include "metrics/float_adm/params.hpp"
+#include "metrics/float_adm/pointwise.hpp"
 
 namespace vqx::float_adm {
 
@@ -12,16 +13,6 @@ namespace {
 // Padding kept before a column-pass row: index -1 must exist; 16 keeps the
 // row's start aligned.
 constexpr std::size_t kLead = 16;
-
-VQX_FORCE_INLINE float taps4(const std::array<float, 4>& f, float s0, float s1, float s2,
-                             float s3) {
-  float acc = 0;
-  acc += f[0] * s0;
-  acc += f[1] * s1;
-  acc += f[2] * s2;
-  acc += f[3] * s3;
-  return acc;
-}
 
 // The column pass: lo[j] and hi[j] for every column j of rows r0..r3.
 VQX_CLONES

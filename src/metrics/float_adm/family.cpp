@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_adm/cpu.hpp"
+#include "metrics/float_adm/gpu.hpp"
 #include "metrics/float_adm/params.hpp"
+#include "metrics/float_adm/scores.hpp"
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/image.hpp"
 
@@ -17,52 +20,6 @@ namespace vqx {
 namespace {
 
 using float_adm::Params;
-
-// The frame's values as libvmaf combines them (adm.c compute_adm(),
-// float_adm.c extract()).
-struct AdmScores {
-  double adm2 = 0, aim = 0, adm3 = 0;
-  double num = 0, den = 0;
-};
-
-AdmScores combine(const float_adm::FrameSums& s, const Params& p, unsigned width, unsigned height) {
-  double num = 0;
-  double den = 0;
-  double aim_num = 0;
-  double aim_den = 0;
-  for (int k = 0; k < float_adm::kScales; ++k) {
-    num += static_cast<double>(s[k].num);
-    den += static_cast<double>(s[k].den);
-    if (p.skip_aim_scale != k) {
-      aim_den += static_cast<double>(s[k].den);
-      aim_num += static_cast<double>(s[k].aim);
-    }
-  }
-  // Sums below a size-relative floor count as 0 (w * h an int product).
-  const double limit =
-      float_adm::kNumDenLimit * static_cast<int>(width * height) / float_adm::kNumDenLimitPixels;
-  num = num < limit ? 0 : num;
-  den = den < limit ? 0 : den;
-
-  AdmScores out;
-  if (den == 0.0) {
-    // libvmaf leaves AIM unset here (an uninitialised variable); no
-    // reference detail means nothing was added either: VQX reports 0.
-    out.adm2 = 1.0;
-    out.aim = 0.0;
-  } else {
-    const double aim = aim_num / aim_den;
-    out.aim = aim < 1.0 ? aim : 1.0;
-    out.adm2 = num / den;
-  }
-  out.num = num;
-  out.den = den;
-  const double adm3 = p.adm3_apply_hm
-                          ? 2 * out.adm2 * out.aim / (out.adm2 + out.aim)
-                          : out.adm2 * p.dlm_weight + (1 - out.aim) * (1 - p.dlm_weight);
-  out.adm3 = adm3 > p.min_val ? adm3 : p.min_val;
-  return out;
-}
 
 class FloatAdmExtractor final : public Extractor {
  public:
@@ -85,24 +42,7 @@ class FloatAdmExtractor final : public Extractor {
     float_common::plane_to_float(dist.plane(0), fmt_.bpc, dist_);
     float_adm::FrameSums sums;
     pipeline_.compute(ref_, dist_, sums);
-    const AdmScores s = combine(sums, params_, fmt_.width, fmt_.height);
-
-    // Slot order: kScoreNames, then kDebugScoreName and kDebugNames.
-    std::size_t slot = 0;
-    out.write(slot++, index, s.adm2);
-    out.write(slot++, index, s.aim);
-    out.write(slot++, index, s.adm3);
-    for (const float_adm::ScaleSums& k : sums) {
-      out.write(slot++, index, static_cast<double>(k.num) / static_cast<double>(k.den));
-    }
-    if (!params_.debug) return Status::Ok();
-    out.write(slot++, index, s.adm2);
-    out.write(slot++, index, s.num);
-    out.write(slot++, index, s.den);
-    for (const float_adm::ScaleSums& k : sums) {
-      out.write(slot++, index, static_cast<double>(k.num));
-      out.write(slot++, index, static_cast<double>(k.den));
-    }
+    float_adm::write_scores(sums, params_, fmt_.width, fmt_.height, index, out);
     return Status::Ok();
   }
 
@@ -147,7 +87,7 @@ const ExtractorFamily& float_adm_family() {
       .outputs = float_adm::kOutputs,
       .provides = float_adm::kProvides,
       .luma_only = true,
-      .bind = bind_family<Params, read_params, FloatAdmExtractor>,
+      .bind = bind_family<Params, read_params, FloatAdmExtractor, VQX_TWIN(&float_adm::make_twin)>,
   };
   return kFamily;
 }

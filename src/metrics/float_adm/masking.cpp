@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/index_math.hpp"
+#include "core/kernel_build.hpp"
 #include "metrics/float_adm/params.hpp"
+#include "metrics/float_adm/pointwise.hpp"
 #include "metrics/float_common/float_ops.hpp"
 
 namespace vqx::float_adm {
@@ -13,33 +15,12 @@ namespace {
 
 using float_common::abs_of;
 
-// libvmaf's threshold (ADM_CM_THRESH_S_I_J): per band, a float sum that
-// starts at 0 and adds the eight neighbours' flt and the centre's
-// |csf| * 1/15 (the latter in double, as FLOAT_ONE_BY_15 is a double), row
-// by row; the bands' sums are added in float in the order h, v, d.
-VQX_FORCE_INLINE float threshold(const Masker& m, std::ptrdiff_t j) {
-  float thr = 0;
-  for (int b = 0; b < kBands; ++b) {
-    const float* up = m.flt[0][b];
-    const float* mid = m.flt[1][b];
-    const float* down = m.flt[2][b];
-    float sum = 0;
-    sum += up[j - 1];
-    sum += up[j];
-    sum += up[j + 1];
-    sum += mid[j - 1];
-    sum = static_cast<float>(static_cast<double>(sum) +
-                             kOneBy15 * static_cast<double>(abs_of(m.csf[b][j])));
-    sum += mid[j + 1];
-    sum += down[j - 1];
-    sum += down[j];
-    sum += down[j + 1];
-    thr += sum;
-  }
-  return thr;
+// libvmaf's threshold (ADM_CM_THRESH_S_I_J): pointwise.hpp's threshold()
+// over the masker's rows at column j.
+VQX_FORCE_INLINE float threshold_at(const Masker& m, std::ptrdiff_t j) {
+  return threshold([&](int b, int r, int c) VQX_INLINE_LAMBDA { return m.flt[r][b][j - 1 + c]; },
+                   [&](int b) VQX_INLINE_LAMBDA { return m.csf[b][j]; });
 }
-
-VQX_FORCE_INLINE float cube(float x) { return x * x * x; }
 
 // Terms of columns [begin, end) into terms[b][j - begin]; `Power` maps the
 // masked value to its term. Bypass (no masking) is a template parameter so
@@ -49,12 +30,9 @@ VQX_FORCE_INLINE void masked_terms(const ConstBandRows& target, const Masker& m,
                                    unsigned end, float* __restrict th, float* __restrict tv,
                                    float* __restrict td, const Power& power) {
   for (unsigned j = begin; j < end; ++j) {
-    const float thr = Bypass ? 0.0f : threshold(m, j);
+    const float thr = Bypass ? 0.0f : threshold_at(m, j);
     float x[kBands];
-    for (int b = 0; b < kBands; ++b) {
-      const float v = abs_of(target[b][j]) - thr;
-      x[b] = v < 0.0f ? 0.0f : v;
-    }
+    for (int b = 0; b < kBands; ++b) x[b] = masked(target[b][j], thr);
     th[j - begin] = power(x[0]);
     tv[j - begin] = power(x[1]);
     td[j - begin] = power(x[2]);

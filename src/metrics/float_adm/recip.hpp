@@ -17,53 +17,90 @@
 #include <array>
 #include <cstdint>
 
+#include "metrics/float_common/float_ops.hpp"
+
 namespace vqx::float_adm {
 
 inline constexpr int kRcpIndexBits = 11;   // fraction bits that select the entry
 inline constexpr int kRcpResultBits = 12;  // fraction bits of the result
+inline constexpr int kFloatFractionBits = 23;
+inline constexpr std::uint32_t kFloatSignBit = 0x80000000U;
+inline constexpr std::uint32_t kFloatFractionMask = 0x7FFFFFU;
+inline constexpr std::uint32_t kFloatExponentField = 0xFFU;
+inline constexpr std::uint32_t kFloatInfinityBits = 0x7F800000U;
+inline constexpr std::uint32_t kFloatQuietBit = 0x400000U;
+// The exponent field of 2^(-e-1) for an input exponent field e: 253 - e;
+// from e = 253 on the result is below the normal range.
+inline constexpr std::uint32_t kRcpExponentSum = 253U;
 
-// The result's fraction bits for each of the 2^11 intervals, in place
-// (q << 11): q = round(2^25 / D) - 4096 with D = 4097 + 2i, computed
-// exactly in integers.
+// The result's fraction bits for interval i (in place, q << 11): q =
+// round(2^25 / D) - 4096 with D = 4097 + 2i, computed exactly in 32-bit
+// integers (2^26 + D < 2^32). The table below is made of it, and the GPU
+// twin computes it where the CPU looks it up: the same integers.
+VQX_POINTWISE std::uint32_t rcp_fraction(std::uint32_t i) {
+  constexpr std::uint32_t kOne = std::uint32_t{1} << kRcpResultBits;              // 4096
+  constexpr std::uint32_t kTwice = std::uint32_t{1} << (2 * kRcpResultBits + 2);  // 2 * 2^25
+  const std::uint32_t d = kOne + 2 * i + 1;  // the interval's midpoint, times 4096
+  const std::uint32_t q = (kTwice + d) / (2 * d) - kOne;
+  return q << (kFloatFractionBits - kRcpResultBits);
+}
+
 constexpr std::array<std::uint32_t, 1U << kRcpIndexBits> make_rcp_table() {
   std::array<std::uint32_t, 1U << kRcpIndexBits> t{};
-  constexpr std::int64_t kOne = std::int64_t{1} << kRcpResultBits;              // 4096
-  constexpr std::int64_t kTwice = std::int64_t{1} << (2 * kRcpResultBits + 2);  // 2 * 2^25
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(t.size()); ++i) {
-    const std::int64_t d = kOne + 2 * i + 1;  // the interval's midpoint, times 4096
-    const std::int64_t q = (kTwice + d) / (2 * d) - kOne;
-    t[i] = static_cast<std::uint32_t>(q) << (23 - kRcpResultBits);
-  }
+  for (std::uint32_t i = 0; i < t.size(); ++i) t[i] = rcp_fraction(i);
   return t;
 }
 inline constexpr std::array<std::uint32_t, 1U << kRcpIndexBits> kRcpTable = make_rcp_table();
 
-// Intel RCPSS. Written with selections rather than branches so that loops
-// using it vectorise, and forced inline (like every helper of the kernels)
-// so that the kernels' clones compile it with their own options.
-[[gnu::always_inline]] inline float intel_rcp(float x) {
-  const std::uint32_t u = __builtin_bit_cast(std::uint32_t, x);
-  const std::uint32_t sign = u & 0x80000000U;
-  const std::uint32_t exponent = (u >> 23) & 0xFFU;
-  const std::uint32_t fraction = u & 0x7FFFFFU;
+// The interval of x: the top 11 bits of its fraction.
+VQX_POINTWISE std::uint32_t rcp_index(float x) {
+  return (float_common::bits_of(x) & kFloatFractionMask) >> (kFloatFractionBits - kRcpIndexBits);
+}
+
+// Intel RCPSS, given `fraction`, rcp_fraction(rcp_index(x)) (looked up or
+// computed). Written with selections rather than branches so that loops
+// using it vectorise.
+VQX_POINTWISE float intel_rcp(float x, std::uint32_t fraction) {
+  const std::uint32_t u = float_common::bits_of(x);
+  const std::uint32_t sign = u & kFloatSignBit;
+  const std::uint32_t exponent = (u >> kFloatFractionBits) & kFloatExponentField;
+  const std::uint32_t frac = u & kFloatFractionMask;
   // Normal inputs with a normal result (exponent 1..252).
-  std::uint32_t r = sign | ((253U - exponent) << 23) | kRcpTable[fraction >> (23 - kRcpIndexBits)];
-  r = exponent >= 253 ? sign : r;  // the result would be denormal: flushed to zero
+  std::uint32_t r = sign | ((kRcpExponentSum - exponent) << kFloatFractionBits) | fraction;
+  r = exponent >= kRcpExponentSum ? sign : r;  // the result would be denormal: flushed to zero
   // NaN stays (made quiet); infinity gives zero.
-  r = exponent == 0xFFU ? (fraction != 0 ? (u | 0x400000U) : sign) : r;
-  r = exponent == 0 ? (sign | 0x7F800000U) : r;  // zero or denormal: infinity
-  return __builtin_bit_cast(float, r);
+  r = exponent == kFloatExponentField ? (frac != 0 ? (u | kFloatQuietBit) : sign) : r;
+  r = exponent == 0 ? (sign | kFloatInfinityBits) : r;  // zero or denormal: infinity
+  return float_common::float_of(r);
 }
 
 // libvmaf's rcp_s(): the approximation and one Newton-Raphson step,
 // xi + xi * (1 - x * xi), one rounding per operation (nothing is fused:
-// cmake/FloatingPoint.cmake).
-[[gnu::always_inline]] inline float refined_rcp(float x) {
-  const float xi = intel_rcp(x);
+// cmake/FloatingPoint.cmake, --fmad=false).
+VQX_POINTWISE float refined_rcp(float x, std::uint32_t fraction) {
+  const float xi = intel_rcp(x, fraction);
   const float product = x * xi;
   const float error = 1.0f - product;
   const float step = xi * error;
   return xi + step;
 }
+
+// The reciprocal as each twin forms it: the CPU looks the fraction up (a
+// gather its vector loops can do), the GPU computes it (no table to keep on
+// the device). Both give refined_rcp() the same integer.
+struct TableRcp {
+  VQX_POINTWISE float operator()(float x) const { return refined_rcp(x, kRcpTable[rcp_index(x)]); }
+};
+struct ComputedRcp {
+  VQX_POINTWISE float operator()(float x) const {
+    return refined_rcp(x, rcp_fraction(rcp_index(x)));
+  }
+};
+
+// The host's one-argument forms (tests, the CPU twin).
+[[gnu::always_inline]] inline float intel_rcp(float x) {
+  return intel_rcp(x, kRcpTable[rcp_index(x)]);
+}
+[[gnu::always_inline]] inline float refined_rcp(float x) { return TableRcp{}(x); }
 
 }  // namespace vqx::float_adm

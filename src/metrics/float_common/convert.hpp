@@ -4,13 +4,10 @@
 #pragma once
 
 #include "metrics/float_common/image.hpp"
+#include "metrics/float_common/params.hpp"
 #include "vqx/picture.hpp"
 
 namespace vqx::float_common {
-
-// The offset libvmaf passes to picture_copy() (float_adm.c, float_vif.c,
-// float_motion.c): samples are centred on zero.
-inline constexpr float kSampleOffset = -128.0f;
 
 // out(x, y) = sample / 2^(bpc - 8) + kSampleOffset for the top-left
 // out.width() x out.height() samples of `plane` (all of them, or a crop),
@@ -18,8 +15,8 @@ inline constexpr float kSampleOffset = -128.0f;
 //
 // libvmaf divides by 4, 16 and 256 for 10, 12 and 16 bits; at 9, 11 and
 // 13..15 bits it reads the 16-bit samples as bytes (a bug), so VQX applies
-// the same rule, 2^(bpc - 8), at every depth. Every result is exact in
-// float, so the order of the operations does not matter.
+// the same rule, 2^(bpc - 8), at every depth: pointwise.hpp's
+// sample_value(), which the GPU twins call too.
 void plane_to_float(const Plane& plane, unsigned bpc, FloatImage& out);
 
 }  // namespace vqx::float_common

@@ -6,19 +6,12 @@
 
 #include "core/index_math.hpp"
 #include "core/kernel_build.hpp"
+#include "metrics/float_common/params.hpp"
+#include "metrics/float_common/pointwise.hpp"
 
 namespace vqx::float_common {
 
 namespace {
-
-// Reach of the interpolation kernels, in source samples (libvmaf
-// vif_tools.c: bicubic taps -1..2, Lanczos a = 4).
-constexpr int kBicubicFirst = -1;
-constexpr unsigned kBicubicTaps = 4;
-constexpr int kLanczosA = 4;
-constexpr unsigned kLanczosTaps = 2 * kLanczosA + 1;
-// The bicubic kernel's free parameter (bicubic_kernel(): a = -0.75).
-constexpr float kBicubicA = -0.75f;
 
 // libvmaf's mirror(), reflection about 0 and side - 1, takes float
 // arguments; on integer indices (exact in float for every side VQX takes)
@@ -125,6 +118,13 @@ Resampler::Axis Resampler::make_axis(ScaleMethod method, unsigned src, unsigned 
   return a;
 }
 
+Resampler resampler_for(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
+                        unsigned dst_h) {
+  Resampler r;
+  r.init(method, src_w, src_h, dst_w, dst_h);
+  return r;
+}
+
 void Resampler::init(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
                      unsigned dst_h) {
   method_ = method;
@@ -173,8 +173,7 @@ void Resampler::run_nearest(const FloatImage& src, FloatImage& dst) const {
   }
 }
 
-// libvmaf: (1-dy)(1-dx) r1[x1] + (1-dy) dx r1[x2] + dy (1-dx) r2[x1] + dy dx r2[x2],
-// every product and sum in float, left to right.
+// libvmaf's bilinear interpolation: pointwise.hpp's bilinear_value().
 VQX_CLONES
 void Resampler::run_bilinear(const FloatImage& src, FloatImage& dst) const {
   const int* xi = cols_.index.data();
@@ -187,15 +186,12 @@ void Resampler::run_bilinear(const FloatImage& src, FloatImage& dst) const {
     for (unsigned x = 0; x < dst_w_; ++x) {
       const int x1 = xi[2 * x];
       const int x2 = xi[2 * x + 1];
-      const float dx = dxs[x];
-      d[x] = (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] + dy * (1 - dx) * r2[x1] +
-             dy * dx * r2[x2];
+      d[x] = bilinear_value(dxs[x], dy, r1[x1], r1[x2], r2[x1], r2[x2]);
     }
   }
 }
 
-// libvmaf bicubic_interpolation(): for each tap row (outer) and tap column
-// (inner), sum += sample * (wx * wy), starting from 0.
+// libvmaf bicubic_interpolation(): pointwise.hpp's bicubic_value().
 void Resampler::run_bicubic(const FloatImage& src, FloatImage& dst) const {
   for (unsigned y = 0; y < dst_h_; ++y) {
     const int* yi = &rows_.index[y * kBicubicTaps];
@@ -204,21 +200,14 @@ void Resampler::run_bicubic(const FloatImage& src, FloatImage& dst) const {
     for (unsigned x = 0; x < dst_w_; ++x) {
       const int* xi = &cols_.index[x * kBicubicTaps];
       const float* wx = &cols_.weight[x * kBicubicTaps];
-      float sum = 0.0f;
-      for (unsigned j = 0; j < kBicubicTaps; ++j) {
-        const float* s = src.row(static_cast<unsigned>(yi[j]));
-        for (unsigned i = 0; i < kBicubicTaps; ++i) {
-          const float weight = wx[i] * wy[j];
-          sum += s[xi[i]] * weight;
-        }
-      }
-      d[x] = sum;
+      d[x] = bicubic_value<kBicubicTaps>(wx, wy, [&](unsigned i, unsigned j) {
+        return src.row(static_cast<unsigned>(yi[j]))[xi[i]];
+      });
     }
   }
 }
 
-// libvmaf lanczos4_interpolation(): the weighted sum and the sum of the
-// weights, both in float in the same order, then their quotient.
+// libvmaf lanczos4_interpolation(): pointwise.hpp's lanczos_value().
 void Resampler::run_lanczos(const FloatImage& src, FloatImage& dst) const {
   for (unsigned y = 0; y < dst_h_; ++y) {
     const int* yi = &rows_.index[y * kLanczosTaps];
@@ -227,17 +216,9 @@ void Resampler::run_lanczos(const FloatImage& src, FloatImage& dst) const {
     for (unsigned x = 0; x < dst_w_; ++x) {
       const int* xi = &cols_.index[x * kLanczosTaps];
       const float* wx = &cols_.weight[x * kLanczosTaps];
-      float value = 0.0f;
-      float weight_sum = 0.0f;
-      for (unsigned j = 0; j < kLanczosTaps; ++j) {
-        const float* s = src.row(static_cast<unsigned>(yi[j]));
-        for (unsigned i = 0; i < kLanczosTaps; ++i) {
-          const float weight = wx[i] * wy[j];
-          weight_sum += weight;
-          value += s[xi[i]] * weight;
-        }
-      }
-      d[x] = value / weight_sum;
+      d[x] = lanczos_value<kLanczosTaps>(wx, wy, [&](unsigned i, unsigned j) {
+        return src.row(static_cast<unsigned>(yi[j]))[xi[i]];
+      });
     }
   }
 }

@@ -28,6 +28,13 @@ enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
 // and refuses wider outputs (VIF_BILINEAR_MAX_WIDTH in vif_tools.h).
 inline constexpr unsigned kBilinearMaxWidth = 7680;
 
+class Resampler;
+// A Resampler from src_w x src_h to dst_w x dst_h (init() below), as a
+// value: for the GPU sources, where the contract check reads a call to any
+// function named init as the pipeline's (tests/contract).
+[[nodiscard]] Resampler resampler_for(ScaleMethod method, unsigned src_w, unsigned src_h,
+                                      unsigned dst_w, unsigned dst_h);
+
 class Resampler {
  public:
   // Prepares scaling from src_w x src_h to dst_w x dst_h (allocates). The
@@ -41,10 +48,9 @@ class Resampler {
   // dst = src scaled; src and dst have the sizes given to init().
   void run(const FloatImage& src, FloatImage& dst) const;
 
- private:
   // Taps of one output column or row: source indices (already mirrored)
   // and weights. Nearest and bilinear use 1 and 2 taps, bicubic 4,
-  // Lanczos 9.
+  // Lanczos 9. (The GPU twins read these as constant tables.)
   struct Axis {
     unsigned taps = 0;
     std::vector<int> index;     // taps per output position
@@ -52,6 +58,11 @@ class Resampler {
     std::vector<float> frac;    // bilinear: the distance to the first tap
     std::vector<int> origin;    // bicubic and Lanczos: floor of the position
   };
+  [[nodiscard]] ScaleMethod method() const { return method_; }
+  [[nodiscard]] const Axis& columns() const { return cols_; }
+  [[nodiscard]] const Axis& rows() const { return rows_; }
+
+ private:
   static Axis make_axis(ScaleMethod method, unsigned src, unsigned dst);
 
   void run_nearest(const FloatImage& src, FloatImage& dst) const;

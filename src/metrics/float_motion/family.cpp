@@ -2,16 +2,9 @@
 // (feature/float_motion.c): motion2 and motion3, and, with debug=true (the
 // default), motion.
 //
-// Which frame gets which value (as libvmaf writes them): frame t's score
-// s(t) compares the blurred luma of frames t and t - 1 (s(0) is not
-// defined). motion(t) = clip(s(t)), motion(0) = 0. motion2(0) = 0;
-// motion2(t) = clip(min(s(t), s(t + 1))) for 0 < t < last, and
-// clip(s(last)) for the last frame. motion3(t) = clip(blend(that motion2's
-// unclipped value)) for t >= 1, motion3(0) = clip(blend(s(1))), and 0 for a
-// one-frame video. clip(x) = min(x * fps_weight, max_val), blend as in
-// libvmaf's motion_blend(). libvmaf computes s(t) again for motion2(t) one
-// frame later; the absolute difference is symmetric, so the kept s(t) is
-// the same number.
+// Which frame gets which value: series.hpp (shared with the GPU twin).
+// libvmaf computes s(t) again for motion2(t) one frame later; the absolute
+// difference is symmetric, so the kept s(t) is the same number.
 //
 // The two stages (core/extractor.hpp, TemporalStages): prepare(t) converts
 // and blurs frame t's planes (nearly all the work; it depends on frame t
@@ -26,13 +19,17 @@
 #include <vector>
 
 #include "core/sequential_stages.hpp"
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_common/image.hpp"
 #include "metrics/float_common/resample.hpp"
+#include "metrics/float_motion/geometry.hpp"
+#include "metrics/float_motion/gpu.hpp"
 #include "metrics/float_motion/params.hpp"
 #include "metrics/float_motion/sad.hpp"
+#include "metrics/float_motion/series.hpp"
 
 namespace vqx {
 
@@ -40,39 +37,7 @@ namespace {
 
 using float_common::FloatImage;
 using float_motion::Params;
-
-// min(x, limit) as libvmaf's MIN macro: x unless limit is smaller.
-double clip_max(double x, double limit) { return x < limit ? x : limit; }
-
-// libvmaf motion_blend_tools.h, motion_blend().
-double blend(double score, double factor, double offset) {
-  return score * factor + (1 - factor) * clip_max(offset, score);
-}
-
-// The side of a plane as libvmaf sees it: chroma halved with truncation
-// (libvmaf picture.c, w >> ss_hor), so for odd sizes libvmaf leaves out the
-// last chroma column or row; VQX uses the same top-left part.
-unsigned libvmaf_plane_side(unsigned luma, unsigned plane) {
-  return plane == luma ? luma : luma / 2;
-}
-
-// Output slots: motion (only with debug), motion2, motion3.
-struct Slots {
-  std::size_t motion = 0;
-  std::size_t motion2 = 0;
-  std::size_t motion3 = 0;
-};
-
-Slots slots_for(bool debug) { return debug ? Slots{0, 1, 2} : Slots{0, 0, 1}; }
-
-// One plane's sizes and its halver (motion_add_scale1).
-struct PlaneGeometry {
-  unsigned width = 0;
-  unsigned height = 0;
-  unsigned half_width = 0;
-  unsigned half_height = 0;
-  float_common::Resampler halver;
-};
+using float_motion::PlaneGeometry;
 
 // A ring entry: a frame's blurred planes (and their half-size versions
 // with motion_add_scale1), luma then chroma.
@@ -90,52 +55,20 @@ struct Lane {
 class FloatMotionExtractor final : public Extractor, public TemporalStages {
  public:
   explicit FloatMotionExtractor(Params p)
-      : params_(p), slots_(slots_for(p.debug)), taps_(float_motion::blur_filter(p.filter_size)) {}
+      : params_(p), taps_(float_motion::blur_filter(p.filter_size)), series_(p) {}
 
   Status init(const PictureFormat& fmt) override {
     fmt_ = fmt;
-    const unsigned planes = params_.add_uv ? 3U : 1U;
-    if (params_.add_uv && fmt.plane_count() < 3) {
-      return Error(Errc::kUnsupported,
-                   "float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
-    }
-    const unsigned min_side = float_common::min_side_for_taps(static_cast<unsigned>(taps_.size()));
+    VQX_ASSIGN_OR_RETURN(planes_, float_motion::plane_geometry(fmt, params_));
     scratch_size_ = 0;
-    planes_.resize(planes);
-    for (unsigned p = 0; p < planes; ++p) {
-      const unsigned w = libvmaf_plane_side(fmt.width, fmt.plane_width(p));
-      const unsigned h = libvmaf_plane_side(fmt.height, fmt.plane_height(p));
-      if (w < min_side || h < min_side) {
-        return Error(Errc::kUnsupported, "float_motion: plane " + std::to_string(p) + " is " +
-                                             std::to_string(w) + "x" + std::to_string(h) +
-                                             ", below the " + std::to_string(min_side) + "x" +
-                                             std::to_string(min_side) + " the " +
-                                             std::to_string(taps_.size()) + "-tap blur needs");
-      }
-      PlaneGeometry& g = planes_[p];
-      g.width = w;
-      g.height = h;
-      if (params_.add_scale1) {
-        // libvmaf: (int)(w * 0.5 + 0.5), and it refuses what its bilinear
-        // scaler cannot hold.
-        const auto hw = static_cast<unsigned>(static_cast<int>(w * 0.5 + 0.5));
-        const auto hh = static_cast<unsigned>(static_cast<int>(h * 0.5 + 0.5));
-        if (hw > float_common::kBilinearMaxWidth) {
-          return Error(Errc::kUnsupported, "float_motion: motion_add_scale1 scales to " +
-                                               std::to_string(hw) +
-                                               " columns, over libvmaf's limit of " +
-                                               std::to_string(float_common::kBilinearMaxWidth));
-        }
-        g.halver.init(float_common::ScaleMethod::kBilinear, w, h, hw, hh);
-        g.half_width = hw;
-        g.half_height = hh;
-      }
-      scratch_size_ = std::max(
-          scratch_size_, float_common::filter_scratch_size(w, static_cast<unsigned>(taps_.size())));
+    for (const PlaneGeometry& g : planes_) {
+      scratch_size_ = std::max(scratch_size_, float_common::filter_scratch_size(
+                                                  g.width, static_cast<unsigned>(taps_.size())));
     }
     // extract() alone: this frame's entry and the one before it, one lane.
     allocate(1 + kept_entries(), 1);
     frames_ = 0;
+    series_.reset();
     flushed_ = false;
     initialised_ = true;
     return Status::Ok();
@@ -152,12 +85,7 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
   Status flush(FeatureWriter& out) override {
     if (!initialised_ || flushed_) return Status::Ok();
     flushed_ = true;
-    if (params_.force_zero || frames_ == 0) return Status::Ok();
-    if (frames_ == 1) {
-      out.write(slots_.motion3, 0, 0.0);
-    } else {
-      write_motion2_3(frames_ - 1, last_score_, out);
-    }
+    series_.flush(out);
     return Status::Ok();
   }
 
@@ -182,31 +110,12 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
   Status finish(unsigned index, FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(check_order(index));
     ++frames_;
-
-    if (params_.force_zero) {
-      // libvmaf writes zeros for every frame and nothing at the end.
-      out.write(slots_.motion2, index, 0.0);
-      out.write(slots_.motion3, index, 0.0);
-      if (params_.debug) out.write(slots_.motion, index, 0.0);
-      return Status::Ok();
+    double score = 0.0;
+    if (!params_.force_zero && index > 0) {
+      const std::size_t n = ring_.size();
+      score = frame_score(ring_[index % n], ring_[(index - 1) % n]);
     }
-
-    if (index == 0) {
-      out.write(slots_.motion2, 0, 0.0);
-      if (params_.debug) out.write(slots_.motion, 0, 0.0);
-      return Status::Ok();
-    }
-
-    const std::size_t n = ring_.size();
-    const double score = frame_score(ring_[index % n], ring_[(index - 1) % n]);
-    if (params_.debug) out.write(slots_.motion, index, clip(score));
-    if (index == 1) {
-      out.write(slots_.motion3, 0, clip_max(weighted_blend(score), params_.max_val));
-    } else {
-      const double m2 = last_score_ < score ? last_score_ : score;
-      write_motion2_3(index - 1, m2, out);
-    }
-    last_score_ = score;
+    series_.add(index, score, out);
     return Status::Ok();
   }
 
@@ -252,27 +161,15 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
   double frame_score(const Blurred& cur, const Blurred& prev) const {
     double score = 0.0;
     for (std::size_t p = 0; p < planes_.size(); ++p) {
-      float v = float_motion::mean_abs_difference(prev.full[p], cur.full[p]);
-      if (params_.add_scale1) v = v + float_motion::mean_abs_difference(prev.half[p], cur.half[p]);
-      score += static_cast<double>(v);
+      const float full = float_motion::mean_abs_difference(prev.full[p], cur.full[p]);
+      const float half =
+          params_.add_scale1 ? float_motion::mean_abs_difference(prev.half[p], cur.half[p]) : 0.0f;
+      score += static_cast<double>(float_motion::plane_value(full, half, params_.add_scale1));
     }
     return score;
   }
 
-  [[nodiscard]] double clip(double score) const {
-    return clip_max(score * params_.fps_weight, params_.max_val);
-  }
-  [[nodiscard]] double weighted_blend(double score) const {
-    return blend(score * params_.fps_weight, params_.blend_factor, params_.blend_offset);
-  }
-
-  void write_motion2_3(unsigned frame, double m2, FeatureWriter& out) const {
-    out.write(slots_.motion2, frame, clip(m2));
-    out.write(slots_.motion3, frame, clip_max(weighted_blend(m2), params_.max_val));
-  }
-
   Params params_;
-  Slots slots_;
   std::span<const float> taps_;
   PictureFormat fmt_;
   std::vector<PlaneGeometry> planes_;  // luma, then chroma with motion_add_uv
@@ -281,8 +178,8 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
   std::vector<Blurred> ring_;          // frame t's blurred planes at t % size
   std::vector<Lane> lanes_;
   // The ordered state (finish() and flush()).
-  unsigned frames_ = 0;      // frames finished = the next index expected
-  double last_score_ = 0.0;  // s(frames_ - 1)
+  unsigned frames_ = 0;  // frames finished = the next index expected
+  float_motion::Series series_;
   bool initialised_ = false;
   bool flushed_ = false;
 };
@@ -311,7 +208,8 @@ const ExtractorFamily& float_motion_family() {
       .provides = float_motion::kProvides,
       .temporal = {TemporalRule::kAlways},
       .chroma = {ChromaRule::kWhenSet, float_motion::kOptAddUv},
-      .bind = bind_family<Params, read_params, FloatMotionExtractor>,
+      .bind = bind_family<Params, read_params, FloatMotionExtractor,
+                          VQX_TWIN(&float_motion::make_twin)>,
   };
   return kFamily;
 }

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "core/kernel_build.hpp"
 #include "metrics/float_common/float_ops.hpp"
 
 namespace vqx::float_motion {
@@ -12,6 +13,11 @@ namespace {
 // additions in a fixed order, so the speed comes from running several
 // independent chains at once.
 constexpr unsigned kRowsAtOnce = 8;
+
+// libvmaf: accum / (width * height), an int product converted to float.
+float divide_by_count(float total, unsigned w, unsigned h) {
+  return total / static_cast<float>(static_cast<int>(w * h));
+}
 
 }  // namespace
 
@@ -47,8 +53,13 @@ float mean_abs_difference(const float_common::FloatImage& a, const float_common:
     for (unsigned x = 0; x < w; ++x) line += float_common::abs_of(pa[x] - pb[x]);
     total += line;
   }
-  // libvmaf: accum / (width * height), an int product converted to float.
-  return total / static_cast<float>(static_cast<int>(w * h));
+  return divide_by_count(total, w, h);
+}
+
+float mean_of_rows(const float* row_sums, unsigned width, unsigned height) {
+  float total = 0.0f;
+  for (unsigned y = 0; y < height; ++y) total += row_sums[y];
+  return divide_by_count(total, width, height);
 }
 
 }  // namespace vqx::float_motion

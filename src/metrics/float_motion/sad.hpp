@@ -12,4 +12,9 @@ namespace vqx::float_motion {
 [[nodiscard]] float mean_abs_difference(const float_common::FloatImage& a,
                                         const float_common::FloatImage& b);
 
+// The same mean from the rows' sums (each a float sum of |a - b| from the
+// left, as the GPU twin's kernel forms it): the rows added in float from
+// the top, divided in float by the sample count, as above.
+[[nodiscard]] float mean_of_rows(const float* row_sums, unsigned width, unsigned height);
+
 }  // namespace vqx::float_motion

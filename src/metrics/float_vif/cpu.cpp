@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "core/index_math.hpp"
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_vif/gaussian.hpp"
+#include "metrics/float_vif/geometry.hpp"
 
 namespace vqx::float_vif {
 
@@ -38,31 +40,15 @@ Status VifPipeline::init(unsigned width, unsigned height, const PipelineConfig& 
                                              std::to_string(config.kernelscale) +
                                              " is not one libvmaf accepts");
   }
-  const int first = config.skip_scale0 ? 1 : 0;
-  std::array<unsigned, kScales> w{};
-  std::array<unsigned, kScales> h{};
+  VQX_ASSIGN_OR_RETURN(Scales scales,
+                       scale_sizes(width, height, config.kernelscale, config.skip_scale0));
   unsigned max_radius = 0;
   for (int s = 0; s < kScales; ++s) {
-    filters_[s] = gaussian_filter(s, config.kernelscale);
-    const auto taps = static_cast<unsigned>(filters_[s].size());
-    const unsigned need = float_common::min_side_for_taps(taps);
-    max_radius = std::max(max_radius, taps / 2);
-    w[s] = s == 0 ? width : w[s - 1] / 2;
-    h[s] = s == 0 ? height : h[s - 1] / 2;
-    // Scale s filters scale s - 1 to decimate it, then itself for its terms.
-    const bool too_small = (s > 0 && (w[s - 1] < need || h[s - 1] < need)) ||
-                           (s >= first && (w[s] < need || h[s] < need));
-    if (too_small) {
-      return Error(Errc::kUnsupported,
-                   "float_vif: a " + std::to_string(width) + "x" + std::to_string(height) +
-                       " picture is too small: scale " + std::to_string(s) + " is " +
-                       std::to_string(w[s]) + "x" + std::to_string(h[s]) + " and its " +
-                       std::to_string(taps) + "-tap filter needs " + std::to_string(need) + "x" +
-                       std::to_string(need) + " at that scale and the one above");
-    }
+    filters_[s] = std::move(scales.filters[s]);
+    max_radius = std::max(max_radius, static_cast<unsigned>(filters_[s].size() / 2));
     if (s > 0) {
-      ref_[s].resize(w[s], h[s]);
-      dist_[s].resize(w[s], h[s]);
+      ref_[s].resize(scales.w[s], scales.h[s]);
+      dist_[s].resize(scales.w[s], scales.h[s]);
     }
   }
   row_pad_ = round_up(std::size_t{max_radius}, 16);

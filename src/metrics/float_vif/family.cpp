@@ -5,13 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/image.hpp"
 #include "metrics/float_common/resample.hpp"
 #include "metrics/float_vif/cpu.hpp"
 #include "metrics/float_vif/gaussian.hpp"
+#include "metrics/float_vif/geometry.hpp"
+#include "metrics/float_vif/gpu.hpp"
 #include "metrics/float_vif/params.hpp"
+#include "metrics/float_vif/scores.hpp"
 
 namespace vqx {
 
@@ -21,18 +25,7 @@ using float_common::FloatImage;
 using float_common::ScaleMethod;
 using float_vif::Params;
 
-// Slots: the four scale scores, then with debug float_vif::kDebugNames.
-enum Slot : std::size_t {
-  kSlotScore = 4,  // vif
-  kSlotNum,
-  kSlotDen,
-  kSlotScaleNumDen,  // num_scale0, den_scale0, num_scale1, ...
-};
-
-struct VifConfig {
-  Params params;
-  ScaleMethod method = ScaleMethod::kNearest;
-};
+using VifConfig = float_vif::Config;
 
 class FloatVifExtractor final : public Extractor {
  public:
@@ -41,21 +34,9 @@ class FloatVifExtractor final : public Extractor {
   Status init(const PictureFormat& fmt) override {
     fmt_ = fmt;
     const Params& p = config_.params;
-    // libvmaf float_vif.c init(): (int)(w * vif_prescale + 0.5).
-    const auto sw = static_cast<unsigned>(static_cast<int>(fmt.width * p.prescale + 0.5));
-    const auto sh = static_cast<unsigned>(static_cast<int>(fmt.height * p.prescale + 0.5));
-    if (config_.method == ScaleMethod::kBilinear && sw > float_common::kBilinearMaxWidth) {
-      return Error(Errc::kUnsupported, "float_vif: bilinear prescaling to " + std::to_string(sw) +
-                                           " columns is over libvmaf's limit of " +
-                                           std::to_string(float_common::kBilinearMaxWidth));
-    }
-    const bool rescale = sw != fmt.width || sh != fmt.height;
-    const unsigned need = float_common::min_source_side(config_.method);
-    if (rescale && (fmt.width < need || fmt.height < need)) {
-      return Error(Errc::kUnsupported, "float_vif: prescaling needs a picture of at least " +
-                                           std::to_string(need) + "x" + std::to_string(need) +
-                                           " with vif_prescale_method=" + p.prescale_method);
-    }
+    VQX_ASSIGN_OR_RETURN(const float_vif::Prescale scaled, float_vif::prescaled_size(fmt, config_));
+    const unsigned sw = scaled.width;
+    const unsigned sh = scaled.height;
     float_vif::PipelineConfig pc;
     pc.kernelscale = static_cast<float>(p.kernelscale);
     pc.skip_scale0 = p.skip_scale0;
@@ -88,46 +69,11 @@ class FloatVifExtractor final : public Extractor {
     }
     float_vif::FrameSums sums;
     pipeline_.compute(*r, *d, sums);
-    write(sums, index, out);
+    float_vif::write_scores(sums, config_.params, index, out);
     return Status::Ok();
   }
 
  private:
-  // The values libvmaf writes (float_vif.c extract(), vif.c compute_vif()):
-  // scale scores are double quotients of the float sums, scales 1..3
-  // raised to their minimum values; the debug sums add the floats in double.
-  void write(const float_vif::FrameSums& s, unsigned index, FeatureWriter& out) const {
-    const Params& p = config_.params;
-    const bool skip0 = p.skip_scale0;
-    auto ratio = [&](int k) {
-      return static_cast<double>(s[k].num) / static_cast<double>(s[k].den);
-    };
-    out.write(0, index, skip0 ? 0.0 : ratio(0));
-    for (int k = 1; k < float_vif::kScales; ++k) {
-      const double v = ratio(k);
-      const double floor = p.min_val[k - 1];
-      out.write(k, index, v > floor ? v : floor);
-    }
-    if (!p.debug) return;
-
-    double num = 0.0;
-    double den = 0.0;
-    for (int k = skip0 ? 1 : 0; k < float_vif::kScales; ++k) {
-      num += static_cast<double>(s[k].num);
-      den += static_cast<double>(s[k].den);
-    }
-    out.write(kSlotScore, index, den == 0.0 ? 1.0 : num / den);
-    out.write(kSlotNum, index, num);
-    out.write(kSlotDen, index, den);
-    for (int k = 0; k < float_vif::kScales; ++k) {
-      // A skipped scale 0 reports 0 / -1, as libvmaf does.
-      const bool skipped = k == 0 && skip0;
-      out.write(kSlotScaleNumDen + 2 * k, index, skipped ? 0.0 : static_cast<double>(s[k].num));
-      out.write(kSlotScaleNumDen + 2 * k + 1, index,
-                skipped ? -1.0 : static_cast<double>(s[k].den));
-    }
-  }
-
   VifConfig config_;
   PictureFormat fmt_;
   FloatImage ref_, dist_;                // luma as float
@@ -176,7 +122,8 @@ const ExtractorFamily& float_vif_family() {
       .outputs = float_vif::kOutputs,
       .provides = float_vif::kProvides,
       .luma_only = true,
-      .bind = bind_family<VifConfig, read_config, FloatVifExtractor>,
+      .bind =
+          bind_family<VifConfig, read_config, FloatVifExtractor, VQX_TWIN(&float_vif::make_twin)>,
   };
   return kFamily;
 }

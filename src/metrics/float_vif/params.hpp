@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -71,6 +72,13 @@ inline constexpr std::array<float, 9> kLog2Poly = {static_cast<float>(-0.0126716
                                                    static_cast<float>(-0.721314327952201),
                                                    static_cast<float>(1.442694803896991),
                                                    0.0f};
+
+// The float format's fields, as log2f_approx reads them.
+inline constexpr std::uint32_t kExponentMask = 0x7F800000U;
+inline constexpr std::uint32_t kMantissaMask = 0x007FFFFFU;
+inline constexpr std::uint32_t kOneBits = 0x3F800000U;  // 1.0f
+inline constexpr int kExponentBias = 127;
+inline constexpr int kMantissaBits = 23;
 
 // Option names as libvmaf spells them (float_vif.c, options[]).
 inline constexpr const char* kOptDebug = "debug";

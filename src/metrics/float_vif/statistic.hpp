@@ -3,18 +3,12 @@
 // "matching_matlab" mode, with log2f_approx).
 #pragma once
 
+#include "metrics/float_vif/pointwise.hpp"
+
 namespace vqx::float_vif {
 
-// The constants of one configuration.
-struct StatParams {
-  double sigma_nsq = 2.0;      // vif_sigma_nsq, the neural noise variance
-  float gain_limit = 100.0f;   // vif_enhn_gain_limit, as float
-  float sigma_max_inv = 0.0f;  // sigma_nsq^2 / 255^2, as libvmaf rounds it
-};
+// StatParams and log2_approx(): pointwise.hpp.
 [[nodiscard]] StatParams make_stat_params(double gain_limit, double sigma_nsq);
-
-// libvmaf's log2 approximation (log2f_approx), in float.
-[[nodiscard]] float log2_approx(float x);
 
 // One row: mu1, mu2 are the filtered means, xx, yy, xy the filtered
 // squares and product, `width` values each. Adds to num and den the row's

@@ -1,0 +1,13 @@
+// float_adm's GPU twin (gpu.cu; built with a GPU backend only).
+#pragma once
+
+#include <memory>
+
+#include "gpu/twin.hpp"
+#include "metrics/float_adm/params.hpp"
+
+namespace vqx::float_adm {
+
+std::unique_ptr<gpu::Twin> make_twin(const Params& params);
+
+}  // namespace vqx::float_adm

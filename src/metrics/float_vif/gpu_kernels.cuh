@@ -1,0 +1,121 @@
+// The float VIF twin's statistics kernel: free of the runtime, so that a
+// device-free test runs it on the CPU, one thread per GPU thread
+// (tests/unit/float_kernels_test.cpp), against the CPU twin. The twin's
+// other steps are float_common/gpu_kernels.cuh's (the prescale's
+// resample_kernel, the decimation's filter_kernel<2>).
+//
+// stats_kernel: one block per kStatRows rows of a scale; it walks the rows
+// from the left, kStatCols columns at a time:
+//  1. the vertical pass of the scale's Gaussian over ref, dist, ref^2,
+//     dist^2 and ref * dist at the columns the step's outputs reach (the
+//     columns mirrored, reflect101), each a float sum from 0 in tap order:
+//     the CPU's weighted_rows_moments() (float_common/convolve*.cpp) at
+//     those columns;
+//  2. the horizontal pass of the five, the same way (filter_row()), then
+//     pixel_terms() (pointwise.hpp) at each output;
+//  3. thread r adds row r's terms to its two chains (numerator and
+//     denominator), from the left: statistic.cpp's row sums.
+// Each row's two sums go to row_num and row_den; the host adds the rows in
+// order (add_rows), as the CPU adds them. No atomics.
+#pragma once
+
+#include <cstddef>
+
+#include "core/index_math.hpp"
+#include "metrics/float_common/gpu_kernels.cuh"
+#include "metrics/float_common/pointwise.hpp"
+#include "metrics/float_vif/cpu.hpp"
+#include "metrics/float_vif/pointwise.hpp"
+
+namespace vqx::float_vif {
+
+inline constexpr int kStatRows = 4;
+inline constexpr int kStatCols = 64;
+inline constexpr unsigned kStatThreads = kStatRows * kStatCols;
+// The vertical pass's columns a step keeps: its outputs and the widest
+// filter's reach.
+inline constexpr int kStatSpan = kStatCols + static_cast<int>(float_common::kMaxTaps) - 1;
+
+// The five filtered quantities, in the CPU's order (cpu.cpp's Moment).
+enum StatMoment { kStatMu1, kStatMu2, kStatXx, kStatYy, kStatXy, kStatMoments };
+
+template <typename Source>
+static __global__ void __launch_bounds__(kStatThreads)
+    stats_kernel(Source ref, Source dist, int width, int height, float_common::FilterTaps taps,
+                 StatParams params, float* row_num, float* row_den) {
+  __shared__ float s_vert[kStatMoments][kStatRows][kStatSpan];
+  __shared__ float s_num[kStatRows][kStatCols + 1];
+  __shared__ float s_den[kStatRows][kStatCols + 1];
+  const int t = static_cast<int>(threadIdx.x);
+  const int y0 = static_cast<int>(blockIdx.x) * kStatRows;
+  const int r = taps.radius();
+  float num = 0.0f;  // thread t < kStatRows: row y0 + t's chains
+  float den = 0.0f;
+  for (int x0 = 0; x0 < width; x0 += kStatCols) {
+    const int n = width - x0 < kStatCols ? width - x0 : kStatCols;
+    const int cols = n + 2 * r;  // columns x0 - r .. x0 + n - 1 + r
+    for (int i = t; i < kStatRows * cols; i += static_cast<int>(kStatThreads)) {
+      const int ry = i / cols;
+      const int c = i % cols;
+      const int y = y0 + ry;
+      if (y >= height) continue;
+      const int x = reflect101(x0 - r + c, width);
+      float m[kStatMoments] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      for (int k = 0; k < taps.count; ++k) {
+        const int yy = reflect101(y - r + k, height);
+        const float a = ref.at(x, yy);
+        const float b = dist.at(x, yy);
+        const float f = taps.tap[k];
+        m[kStatMu1] += f * a;
+        m[kStatMu2] += f * b;
+        m[kStatXx] += f * (a * a);
+        m[kStatYy] += f * (b * b);
+        m[kStatXy] += f * (a * b);
+      }
+      for (int q = 0; q < kStatMoments; ++q) s_vert[q][ry][c] = m[q];
+    }
+    __syncthreads();
+    {
+      const int ry = t / kStatCols;
+      const int tx = t % kStatCols;
+      if (y0 + ry < height && tx < n) {
+        float h[kStatMoments];
+        for (int q = 0; q < kStatMoments; ++q) {
+          h[q] = float_common::tap_sum(taps.tap, taps.count,
+                                       [&](int k) { return s_vert[q][ry][tx + k]; });
+        }
+        const Terms terms =
+            pixel_terms(h[kStatMu1], h[kStatMu2], h[kStatXx], h[kStatYy], h[kStatXy], params);
+        s_num[ry][tx] = terms.num;
+        s_den[ry][tx] = terms.den;
+      }
+    }
+    __syncthreads();
+    if (t < kStatRows && y0 + t < height) {
+      for (int c = 0; c < n; ++c) {
+        num += s_num[t][c];
+        den += s_den[t][c];
+      }
+    }
+    // No third barrier: the next step's writes of s_num and s_den come
+    // after its first barrier, which threads 0 .. kStatRows - 1 reach only
+    // once they have added this step's values.
+  }
+  if (t < kStatRows && y0 + t < height) {
+    row_num[y0 + t] = num;
+    row_den[y0 + t] = den;
+  }
+}
+
+// One scale's sums from its rows' (as stats_kernel wrote them): the rows
+// added in float from the top, as cpu.cpp's add_scale_sums() adds them.
+inline ScaleSums add_rows(const float* row_num, const float* row_den, int rows) {
+  ScaleSums sums;
+  for (int y = 0; y < rows; ++y) {
+    sums.num += row_num[y];
+    sums.den += row_den[y];
+  }
+  return sums;
+}
+
+}  // namespace vqx::float_vif

@@ -77,7 +77,8 @@ TEST(Contract, EveryPlantedViolationIsCaught) {
   EXPECT_GE(fixtures, 6U);
 }
 
-// Every source of the twins added in issue 13 is read by the check (the
+// Every source of the twins added in issue 13 (and integer SSIM's, issue
+// 14) is read by the check (the
 // file names the rules of is_gpu_source must take), and no device code
 // hides in a file it does not read (the test below).
 TEST(Contract, TheNewTwinSourcesAreChecked) {
@@ -94,7 +95,10 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         // cambi
         "src/metrics/cambi/gpu.hpp", "src/metrics/cambi/gpu.cu",
         "src/metrics/cambi/gpu_kernels.cuh", "src/metrics/cambi/gpu_pool_kernels.cuh",
-        "src/metrics/cambi/gpu_buffers.cuh"}) {
+        "src/metrics/cambi/gpu_buffers.cuh",
+        // ssim (integer SSIM)
+        "src/metrics/integer_ssim/gpu.hpp", "src/metrics/integer_ssim/gpu.cu",
+        "src/metrics/integer_ssim/gpu_kernels.cuh"}) {
     bool found = false;
     for (const auto& f : files) found = found || f.path == want;
     EXPECT_TRUE(found) << want << " is not among the checked GPU sources";

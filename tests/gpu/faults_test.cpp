@@ -26,7 +26,7 @@ RunOptions every_twin(Backend b) {
   o.backend = b;
   o.models = {"version=vmaf_v0.6.1:name=vmaf"};
   o.features = {"psnr", "float_psnr", "float_moment", "float_ssim=enable_lcs=true",
-                "speed_temporal"};
+                "speed_temporal", "ssim"};
   return o;
 }
 

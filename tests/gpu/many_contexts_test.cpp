@@ -1,6 +1,6 @@
 // (c) Many contexts: ten contexts of mixed sizes and depths used at once
-// from ten threads on one device (the integer twins, and the SSIM, SpEED
-// and CAMBI twins where the pictures take them), each equal to the CPU; and many short
+// from ten threads on one device (the integer twins, integer SSIM, and the
+// SSIM, SpEED and CAMBI twins where the pictures take them), each equal to the CPU; and many short
 // videos, one after another, each in its own context (a context is one
 // video; its device memory goes back when it closes and the next one reuses
 // it), each equal to the CPU.
@@ -29,7 +29,7 @@ RunOptions options(Backend b, const PictureFormat& fmt) {
   for (const char* f :
        {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true",
         "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
-        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true"}) {
+        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true", "ssim"}) {
     if (fits(f, fmt)) o.features.emplace_back(f);
   }
   return o;

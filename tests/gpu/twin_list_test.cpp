@@ -58,6 +58,21 @@ TEST(TwinList, SpeedChromaAndSpeedTemporalHaveTwinsInAGpuBuild) {
   EXPECT_EQ(seen, 2U);
 }
 
+TEST(TwinList, IntegerSsimHasATwinInAGpuBuild) {
+  const char* backend = gpu::compiled_backend();
+  unsigned seen = 0;
+  for (const FeatureInfo& f : list_features()) {
+    if (f.name != "ssim") continue;
+    ++seen;
+    if (backend == nullptr) {
+      EXPECT_EQ(f.backends, std::vector<std::string>{"cpu"}) << f.name;
+    } else {
+      EXPECT_EQ(f.backends, (std::vector<std::string>{"cpu", backend})) << f.name;
+    }
+  }
+  EXPECT_EQ(seen, 1U);
+}
+
 TEST(TwinList, EveryTwinHasItsGpuTests) {
   const std::set<std::string> twins = families_with_twins();
   if (gpu::compiled_backend() == nullptr) {

@@ -249,6 +249,9 @@ bench() {
     for f in float_vif float_adm float_motion; do
       $b --backend cuda --threads 8 --frames 500 --size 3840x2160 --feature "$f" --label "$f"
     done
+    # Integer SSIM (issue 14): its frame's sum is one chain on the host.
+    $b --backend cuda --threads 8 --frames 1000 --size 1920x1080 --size 3840x2160 \
+      --feature ssim --label ssim
     $b --backend cpu --threads 16 --frames 40 --size 3840x2160 --label vmaf_v0.6.1
     $b --backend cpu --threads 16 --frames 150 --size 1920x1080 --size 576x324 --label vmaf_v0.6.1
   } 2>&1 | tee "$out/bench.txt"

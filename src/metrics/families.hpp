@@ -10,6 +10,7 @@ namespace vqx {
 const ExtractorFamily& integer_vif_family();     // "vif"
 const ExtractorFamily& integer_adm_family();     // "adm"
 const ExtractorFamily& integer_motion_family();  // "motion"
+const ExtractorFamily& integer_ssim_family();    // "ssim" (libvmaf's source, not registered there)
 
 // The other features of libvmaf, and SSIMULACRA2.
 const ExtractorFamily& psnr_family();            // "psnr"

@@ -13,6 +13,7 @@ std::span<const ExtractorFamily* const> all_families() {
       &speed_chroma_family(),
       &speed_temporal_family(),
       &float_ssim_family(),
+      &integer_ssim_family(),
       &float_ms_ssim_family(),
       &psnr_family(),
       &float_psnr_family(),

@@ -95,13 +95,26 @@ TEST(ListFeatures, TextNamesVifsOptionsWithDefaultsBoundsAndOutputs) {
   }
 }
 
+// Integer SSIM: no options, its one output, libvmaf's (its source's) name.
+TEST(ListFeatures, IntegerSsimIsListed) {
+  const CliRun r = vqx("--list-features");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t at = r.out.find("\nssim  [backends: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::size_t line_end = r.out.find('\n', at + 1);
+  ASSERT_NE(line_end, std::string::npos);
+  EXPECT_EQ(r.out.find("[not in libvmaf]", at), r.out.find("[not in libvmaf]", line_end));
+  EXPECT_EQ(r.out.compare(line_end, 37, "\n  options: none\n  outputs:\n    ssim\n"), 0)
+      << r.out.substr(at, 120);
+}
+
 TEST(ListFeatures, BackendsAreThoseOfThisBuild) {
   const CliRun r = vqx("--list-features");
   ASSERT_EQ(r.code, 0) << r.err;
   std::string both;
   for (const std::string& b : twin_backends()) both += (both.empty() ? "" : ", ") + b;
   // float_ssim and float_ms_ssim have twins; cambi, ciede and ssimulacra2 none.
-  for (const char* twin : {"float_ssim", "float_ms_ssim", "vif", "adm", "psnr"}) {
+  for (const char* twin : {"float_ssim", "float_ms_ssim", "vif", "adm", "psnr", "ssim"}) {
     EXPECT_NE(r.out.find("\n" + std::string(twin) + "  [backends: " + both + "]"),
               std::string::npos)
         << twin;

@@ -103,7 +103,10 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         "src/metrics/float_adm/gpu.hpp", "src/metrics/float_adm/gpu.cu",
         "src/metrics/float_adm/gpu_kernels.cuh", "src/metrics/float_vif/gpu.hpp",
         "src/metrics/float_vif/gpu.cu", "src/metrics/float_vif/gpu_kernels.cuh",
-        "src/metrics/float_motion/gpu.hpp", "src/metrics/float_motion/gpu.cu"}) {
+        "src/metrics/float_motion/gpu.hpp", "src/metrics/float_motion/gpu.cu",
+        // ssim (integer SSIM)
+        "src/metrics/integer_ssim/gpu.hpp", "src/metrics/integer_ssim/gpu.cu",
+        "src/metrics/integer_ssim/gpu_kernels.cuh"}) {
     bool found = false;
     for (const auto& f : files) found = found || f.path == want;
     EXPECT_TRUE(found) << want << " is not among the checked GPU sources";

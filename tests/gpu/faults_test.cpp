@@ -25,8 +25,8 @@ RunOptions every_twin(Backend b) {
   RunOptions o;
   o.backend = b;
   o.models = {"version=vmaf_v0.6.1:name=vmaf"};
-  o.features = {"psnr",           "float_psnr", "float_moment", "float_ssim=enable_lcs=true",
-                "speed_temporal", "ssimulacra2"};
+  o.features = {"psnr",           "float_psnr",  "float_moment", "float_ssim=enable_lcs=true",
+                "speed_temporal", "ssimulacra2", "ssim"};
   return o;
 }
 

@@ -38,6 +38,7 @@ const std::map<std::string, std::string>& specs() {
       {"float_adm", "float_adm=debug=true"},
       {"float_vif", "float_vif=debug=true"},
       {"float_motion", "float_motion=debug=true:motion_add_scale1=true"},
+      {"ssim", "ssim"},  // integer SSIM: no options, one output
   };
   return kSpecs;
 }

@@ -180,6 +180,7 @@ bool float_vmaf_feature(const std::string& metric) {
 }
 
 bool has_twin(const std::string& metric) {
+  if (metric == "ssim") return true;  // integer SSIM
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
                         "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
                         "speed_temporal", "cambi", "ssimulacra2"}) {
@@ -261,7 +262,7 @@ std::vector<std::string> twin_features() {
           "motion=motion_five_frame_window=true:motion_moving_average=true",
           "motion=motion_force_zero=true", "motion=motion_blend_factor=0.5:motion_fps_weight=2.0",
           "psnr", "psnr=enable_mse=true:enable_apsnr=true", "float_psnr", "float_moment",
-          "float_ssim", "float_ssim=enable_lcs=true", "float_ms_ssim",
+          "float_ssim", "float_ssim=enable_lcs=true", "ssim", "float_ms_ssim",
           "float_ms_ssim=enable_lcs=true", "speed_chroma",
           // vmaf_v1.0.16_3d0h's options, then _3d0h_2160's prescale
           "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"

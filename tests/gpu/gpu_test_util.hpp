@@ -92,7 +92,7 @@ Run read_run(const Context& ctx);
 
 // The twin rule, per metric and frame; `what` names the case in failures.
 // Also checks that every feature with a GPU twin ran on the GPU. Integer
-// features, the model scores built on them, and the float features whose
+// features (integer SSIM's "ssim" among them), the model scores built on them, and the float features whose
 // twins are bit-identical by construction (float_ssim*, float_ms_ssim*,
 // speed_*, cambi*, and float_adm's, float_vif's and float_motion's adm*,
 // aim*, vif*, motion*: docs/gpu.md) must be equal to the bit; the other

@@ -1,5 +1,5 @@
 // (c) Many contexts: ten contexts of mixed sizes and depths used at once
-// from ten threads on one device (the integer twins, and the float VMAF,
+// from ten threads on one device (the integer twins, integer SSIM, and the float VMAF,
 // SSIM, SpEED and CAMBI twins where the pictures take them), each equal to the CPU; and many short
 // videos, one after another, each in its own context (a context is one
 // video; its device memory goes back when it closes and the next one reuses
@@ -33,7 +33,7 @@ RunOptions options(Backend b, const PictureFormat& fmt) {
         "float_ms_ssim=enable_lcs=true",
         "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
         "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true",
-        "ssimulacra2=transfer=linear"}) {
+        "ssimulacra2=transfer=linear", "ssim"}) {
     if (fits(f, fmt)) o.features.emplace_back(f);
   }
   return o;

@@ -109,7 +109,7 @@ TEST(Families, WhatAFamilyProvidesIsOneOfItsOutputs) {
     // The defaults build.
     EXPECT_TRUE(f->make_spec({}).ok()) << f->name;
   }
-  EXPECT_EQ(names.size(), 18U);
+  EXPECT_EQ(names.size(), 19U);
 }
 
 TEST(FamilyBuilder, OutputsFollowTheirOptionsAndSuffix) {

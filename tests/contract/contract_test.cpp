@@ -94,7 +94,12 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         // cambi
         "src/metrics/cambi/gpu.hpp", "src/metrics/cambi/gpu.cu",
         "src/metrics/cambi/gpu_kernels.cuh", "src/metrics/cambi/gpu_pool_kernels.cuh",
-        "src/metrics/cambi/gpu_buffers.cuh"}) {
+        "src/metrics/cambi/gpu_buffers.cuh",
+        // float_ansnr
+        "src/metrics/ansnr/gpu.hpp", "src/metrics/ansnr/gpu.cu",
+        "src/metrics/ansnr/gpu_kernels.cuh",
+        // the exact sequential sums (psnr_hvs, ciede)
+        "src/gpu/chain_sum.cuh", "src/gpu/chain_sums.cuh"}) {
     bool found = false;
     for (const auto& f : files) found = found || f.path == want;
     EXPECT_TRUE(found) << want << " is not among the checked GPU sources";

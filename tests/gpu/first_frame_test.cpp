@@ -34,6 +34,7 @@ const std::map<std::string, std::string>& specs() {
        "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5"},
       {"speed_temporal", "speed_temporal=speed_use_ref_diff=true"},
       {"cambi", "cambi=full_ref=true"},
+      {"float_ansnr", "float_ansnr"},
   };
   return kSpecs;
 }

@@ -170,9 +170,9 @@ namespace {
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 bool has_twin(const std::string& metric) {
-  for (const char* p :
-       {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_", "float_psnr",
-        "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma", "speed_temporal", "cambi"}) {
+  for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
+                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
+                        "speed_temporal", "cambi", "float_ansnr", "float_anpsnr"}) {
     if (starts_with(metric, p)) return true;
   }
   return false;
@@ -181,7 +181,8 @@ bool has_twin(const std::string& metric) {
 // Float features whose twins are bit-identical (docs/gpu.md).
 bool bit_identical_float(const std::string& metric) {
   return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
-         starts_with(metric, "speed_") || starts_with(metric, "cambi");
+         starts_with(metric, "speed_") || starts_with(metric, "cambi") ||
+         starts_with(metric, "float_ansnr") || starts_with(metric, "float_anpsnr");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -252,7 +253,7 @@ std::vector<std::string> twin_features() {
           "speed_temporal",
           "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
           "speed_prescale_method=bicubic",
-          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01"};
+          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "float_ansnr"};
 }
 
 std::vector<std::vector<std::string>> speed_feature_groups() {
@@ -305,7 +306,8 @@ std::vector<std::vector<std::string>> twin_features_apart() {
 }
 
 bool fits(const std::string& spec, const PictureFormat& fmt) {
-  if (starts_with(spec, "speed_") || starts_with(spec, "cambi")) {
+  if (starts_with(spec, "speed_") || starts_with(spec, "cambi") ||
+      starts_with(spec, "float_ansnr")) {
     // The family's own check, on the format the family sees (a context
     // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
     PictureFormat seen = fmt;

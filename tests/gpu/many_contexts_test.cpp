@@ -20,7 +20,8 @@ struct Job {
 };
 
 // The integer twins through the models and with their debug outputs, and
-// the SSIM, SpEED and CAMBI twins where the pictures take them.
+// the SSIM, SpEED, CAMBI, ANSNR, PSNR-HVS and CIEDE2000 twins where the
+// pictures take them.
 RunOptions options(Backend b, const PictureFormat& fmt) {
   RunOptions o;
   o.backend = b;
@@ -29,7 +30,7 @@ RunOptions options(Backend b, const PictureFormat& fmt) {
   for (const char* f :
        {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true",
         "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
-        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true"}) {
+        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true", "float_ansnr"}) {
     if (fits(f, fmt)) o.features.emplace_back(f);
   }
   return o;

@@ -98,6 +98,9 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         // float_ansnr
         "src/metrics/ansnr/gpu.hpp", "src/metrics/ansnr/gpu.cu",
         "src/metrics/ansnr/gpu_kernels.cuh",
+        // psnr_hvs
+        "src/metrics/psnr_hvs/gpu.hpp", "src/metrics/psnr_hvs/gpu.cu",
+        "src/metrics/psnr_hvs/gpu_kernels.cuh",
         // the exact sequential sums (psnr_hvs, ciede)
         "src/gpu/chain_sum.cuh", "src/gpu/chain_sums.cuh"}) {
     bool found = false;

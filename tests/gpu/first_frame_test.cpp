@@ -35,6 +35,7 @@ const std::map<std::string, std::string>& specs() {
       {"speed_temporal", "speed_temporal=speed_use_ref_diff=true"},
       {"cambi", "cambi=full_ref=true"},
       {"float_ansnr", "float_ansnr"},
+      {"psnr_hvs", "psnr_hvs"},
   };
   return kSpecs;
 }

@@ -21,18 +21,16 @@
 #include "core/index_math.hpp"
 // What nvcc and hipcc provide, before the kernels.
 #include "gpu_on_host.hpp"
-// The kernels.
-#include "gpu/chain_sum.cuh"
+// The kernels, and their launches on the host.
+#include "chain_on_host.hpp"
 
 #undef __shared__
 
 namespace vqx {
 namespace {
 
-using chain::Chains;
 using chain::Step;
-using gpu_on_host::run_each;
-using gpu_on_host::run_grid;
+using chain_on_host::kernel_sums;
 
 template <typename Acc>
 Acc sequential(const std::vector<float>& terms) {
@@ -46,54 +44,6 @@ std::uint64_t bits(T v) {
   std::uint64_t b = 0;
   std::memcpy(&b, &v, sizeof v);
   return b;
-}
-
-// The kernels' launches (gpu/chain_sums.cuh) on the host (those without
-// barriers thread by thread), for the given
-// chains; with `estimate_override`, every estimate is replaced by it
-// before the Steps are formed.
-template <typename Acc>
-std::vector<Acc> kernel_sums(const std::vector<std::vector<float>>& chains,
-                             const int* estimate_override = nullptr) {
-  Chains ch{};
-  ch.count = static_cast<unsigned>(chains.size());
-  unsigned chunks = 0;
-  for (std::size_t k = 0; k < chains.size(); ++k) {
-    ch.first_chunk[k] = chunks;
-    ch.chunks[k] = static_cast<unsigned>(ceil_div(chains[k].size(), std::size_t{chain::kChunk}));
-    ch.length[k] = chains[k].size();
-    chunks += ch.chunks[k];
-  }
-  // Past each chain's terms: values that must never be read.
-  std::vector<float> terms(std::size_t{chunks} * chain::kChunk,
-                           std::numeric_limits<float>::quiet_NaN());
-  for (std::size_t k = 0; k < chains.size(); ++k) {
-    std::memcpy(terms.data() + std::size_t{chain::kChunk} * ch.first_chunk[k], chains[k].data(),
-                chains[k].size() * sizeof(float));
-  }
-  ch.terms = terms.data();
-  std::vector<double> totals(chunks);
-  std::vector<int> estimates(chunks);
-  const unsigned runs = chunks * chain::kRunsPerChunk;
-  std::vector<Step> run_steps(std::size_t{runs} * chain::kCandidates);
-  std::vector<Step> chunk_steps(std::size_t{chunks} * chain::kCandidates);
-  std::vector<Acc> sums(chains.size());
-  run_grid({chunks}, {chain::kTotalThreads},
-           [&] { chain::chunk_totals_kernel(ch, totals.data()); });
-  run_each({ch.count}, {1},
-           [&] { chain::estimates_kernel<Acc>(ch, totals.data(), estimates.data()); });
-  if (estimate_override != nullptr) {
-    for (int& e : estimates) e = *estimate_override;
-  }
-  run_each({ceil_div(runs * chain::kCandidates, chain::kStepThreads)}, {chain::kStepThreads},
-           [&] { chain::run_steps_kernel<Acc>(ch, runs, estimates.data(), run_steps.data()); });
-  run_each({ceil_div(chunks * chain::kCandidates, chain::kStepThreads)}, {chain::kStepThreads},
-           [&] { chain::chunk_steps_kernel<Acc>(chunks, run_steps.data(), chunk_steps.data()); });
-  run_each({ch.count}, {1}, [&] {
-    chain::walk_kernel<Acc>(ch, estimates.data(), run_steps.data(), chunk_steps.data(),
-                            sums.data());
-  });
-  return sums;
 }
 
 template <typename Acc>

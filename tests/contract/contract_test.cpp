@@ -101,6 +101,9 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         // psnr_hvs
         "src/metrics/psnr_hvs/gpu.hpp", "src/metrics/psnr_hvs/gpu.cu",
         "src/metrics/psnr_hvs/gpu_kernels.cuh",
+        // ciede
+        "src/metrics/ciede/gpu.hpp", "src/metrics/ciede/gpu.cu",
+        "src/metrics/ciede/gpu_kernels.cuh",
         // the exact sequential sums (psnr_hvs, ciede)
         "src/gpu/chain_sum.cuh", "src/gpu/chain_sums.cuh"}) {
     bool found = false;

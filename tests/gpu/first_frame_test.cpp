@@ -36,6 +36,7 @@ const std::map<std::string, std::string>& specs() {
       {"cambi", "cambi=full_ref=true"},
       {"float_ansnr", "float_ansnr"},
       {"psnr_hvs", "psnr_hvs"},
+      {"ciede", "ciede"},
   };
   return kSpecs;
 }

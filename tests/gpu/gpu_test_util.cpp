@@ -172,7 +172,7 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 bool has_twin(const std::string& metric) {
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
                         "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
-                        "speed_temporal", "cambi", "float_ansnr", "float_anpsnr"}) {
+                        "speed_temporal", "cambi", "float_ansnr", "float_anpsnr", "ciede2000"}) {
     if (starts_with(metric, p)) return true;
   }
   return false;
@@ -183,7 +183,7 @@ bool bit_identical_float(const std::string& metric) {
   return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
          starts_with(metric, "speed_") || starts_with(metric, "cambi") ||
          starts_with(metric, "float_ansnr") || starts_with(metric, "float_anpsnr") ||
-         starts_with(metric, "psnr_hvs");
+         starts_with(metric, "psnr_hvs") || starts_with(metric, "ciede2000");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -254,7 +254,8 @@ std::vector<std::string> twin_features() {
           "speed_temporal",
           "speed_temporal=speed_use_ref_diff=true:speed_prescale=0.75:"
           "speed_prescale_method=bicubic",
-          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "float_ansnr", "psnr_hvs"};
+          "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "float_ansnr", "psnr_hvs",
+          "ciede"};
 }
 
 std::vector<std::vector<std::string>> speed_feature_groups() {
@@ -308,7 +309,8 @@ std::vector<std::vector<std::string>> twin_features_apart() {
 
 bool fits(const std::string& spec, const PictureFormat& fmt) {
   if (starts_with(spec, "speed_") || starts_with(spec, "cambi") ||
-      starts_with(spec, "float_ansnr") || starts_with(spec, "psnr_hvs")) {
+      starts_with(spec, "float_ansnr") || starts_with(spec, "psnr_hvs") ||
+      starts_with(spec, "ciede")) {
     // The family's own check, on the format the family sees (a context
     // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
     PictureFormat seen = fmt;

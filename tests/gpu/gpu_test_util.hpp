@@ -79,8 +79,8 @@ Run read_run(const Context& ctx);
 // Also checks that every feature with a GPU twin ran on the GPU. Integer
 // features, the model scores built on them, and the float features whose
 // twins are bit-identical by construction (float_ssim*, float_ms_ssim*,
-// speed_*, cambi*, float_ansnr, float_anpsnr, psnr_hvs*: docs/gpu.md) must
-// be equal to the bit; the other float features within
+// speed_*, cambi*, float_ansnr, float_anpsnr, psnr_hvs*, ciede2000:
+// docs/gpu.md) must be equal to the bit; the other float features within
 // ARCHITECTURE.md's 1e-6.
 void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what);
 // Bit-identical runs (determinism).
@@ -106,8 +106,8 @@ std::vector<std::vector<std::string>> speed_feature_groups();
 // 176 samples per side, float_ssim its window after subsampling; SpEED
 // (one 5x5 block after decimating by 16: 80x80 luma for speed_temporal,
 // 80x80 chroma for speed_chroma, each scaled by the prescale), cambi,
-// float_ansnr and psnr_hvs are asked through their CPU extractors' own
-// checks; the others take every size
+// float_ansnr, psnr_hvs and ciede are asked through their CPU extractors'
+// own checks; the others take every size
 // the GPU tests use).
 bool fits(const std::string& spec, const PictureFormat& fmt);
 // The contexts that together score every twin variant that fits `fmt`:

@@ -30,8 +30,8 @@ RunOptions options(Backend b, const PictureFormat& fmt) {
   for (const char* f :
        {"float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true",
         "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
-        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true", "float_ansnr",
-        "psnr_hvs"}) {
+        "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true", "float_ansnr", "psnr_hvs",
+        "ciede"}) {
     if (fits(f, fmt)) o.features.emplace_back(f);
   }
   return o;

@@ -39,9 +39,12 @@ class ChainSums {
     chunks_ = chunks;
     const std::size_t runs = std::size_t{chunks} * kRunsPerChunk;
     VQX_ASSIGN_OR_RETURN(terms_, gpu::DeviceBuffer<float>::allocate(std::size_t{chunks} * kChunk));
+    VQX_ASSIGN_OR_RETURN(run_totals_, gpu::DeviceBuffer<double>::allocate(runs));
     VQX_ASSIGN_OR_RETURN(totals_, gpu::DeviceBuffer<double>::allocate(chunks));
     VQX_ASSIGN_OR_RETURN(estimates_, gpu::DeviceBuffer<int>::allocate(chunks));
-    VQX_ASSIGN_OR_RETURN(run_steps_, gpu::DeviceBuffer<Step>::allocate(runs * kCandidates));
+    VQX_ASSIGN_OR_RETURN(prefixes_, gpu::DeviceBuffer<double>::allocate(chunks));
+    VQX_ASSIGN_OR_RETURN(run_estimates_, gpu::DeviceBuffer<int>::allocate(runs));
+    VQX_ASSIGN_OR_RETURN(run_steps_, gpu::DeviceBuffer<Step>::allocate(runs * kRunStepCount));
     VQX_ASSIGN_OR_RETURN(chunk_steps_,
                          gpu::DeviceBuffer<Step>::allocate(std::size_t{chunks} * kCandidates));
     VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<Acc>::allocate(lengths.size()));
@@ -56,39 +59,47 @@ class ChainSums {
 
   // Queues the sums of every chain (after the kernels that write the terms).
   Status launch(const gpu::Stream& s) const {
-    chunk_totals_kernel<<<chunks_, kTotalThreads, 0, s.handle()>>>(chains_, totals_.get());
+    totals_kernel<<<chunks_, kRunsPerChunk, 0, s.handle()>>>(chains_, run_totals_.get(),
+                                                             totals_.get());
     VQX_RETURN_IF_ERROR(gpu::check_launch(names_[0].c_str()));
-    estimates_kernel<Acc>
-        <<<chains_.count, 1, 0, s.handle()>>>(chains_, totals_.get(), estimates_.get());
+    estimates_kernel<Acc><<<chains_.count, kEstimateThreads, 0, s.handle()>>>(
+        chains_, totals_.get(), estimates_.get(), prefixes_.get());
     VQX_RETURN_IF_ERROR(gpu::check_launch(names_[1].c_str()));
+    run_estimates_kernel<Acc><<<ceil_div(chunks_, kStepThreads), kStepThreads, 0, s.handle()>>>(
+        chunks_, prefixes_.get(), run_totals_.get(), run_estimates_.get());
+    VQX_RETURN_IF_ERROR(gpu::check_launch(names_[2].c_str()));
     const unsigned runs = chunks_ * kRunsPerChunk;
     run_steps_kernel<Acc>
-        <<<ceil_div(runs * kCandidates, kStepThreads), kStepThreads, 0, s.handle()>>>(
-            chains_, runs, estimates_.get(), run_steps_.get());
-    VQX_RETURN_IF_ERROR(gpu::check_launch(names_[2].c_str()));
+        <<<ceil_div(runs * kRunStepCount, kStepThreads), kStepThreads, 0, s.handle()>>>(
+            chains_, runs, estimates_.get(), run_estimates_.get(), run_steps_.get());
+    VQX_RETURN_IF_ERROR(gpu::check_launch(names_[3].c_str()));
     chunk_steps_kernel<Acc>
         <<<ceil_div(chunks_ * kCandidates, kStepThreads), kStepThreads, 0, s.handle()>>>(
             chunks_, run_steps_.get(), chunk_steps_.get());
-    VQX_RETURN_IF_ERROR(gpu::check_launch(names_[3].c_str()));
-    walk_kernel<Acc><<<chains_.count, 1, 0, s.handle()>>>(
-        chains_, estimates_.get(), run_steps_.get(), chunk_steps_.get(), sums_.get());
-    return gpu::check_launch(names_[4].c_str());
+    VQX_RETURN_IF_ERROR(gpu::check_launch(names_[4].c_str()));
+    walk_kernel<Acc><<<chains_.count, kWalkThreads, 0, s.handle()>>>(
+        chains_, estimates_.get(), run_estimates_.get(), run_steps_.get(), chunk_steps_.get(),
+        sums_.get());
+    return gpu::check_launch(names_[5].c_str());
   }
 
   // The chains' results, one per chain, once launch()'s kernels have run.
   [[nodiscard]] const gpu::DeviceBuffer<Acc>& sums() const { return sums_; }
 
  private:
-  static constexpr std::size_t kKernels = 5;
-  static constexpr const char* kKernelNames[kKernels] = {"chunk_totals_kernel", "estimates_kernel",
-                                                         "run_steps_kernel", "chunk_steps_kernel",
-                                                         "walk_kernel"};
+  static constexpr std::size_t kKernels = 6;
+  static constexpr const char* kKernelNames[kKernels] = {"totals_kernel",        "estimates_kernel",
+                                                         "run_estimates_kernel", "run_steps_kernel",
+                                                         "chunk_steps_kernel",   "walk_kernel"};
   std::string names_[kKernels];  // for the launch errors
   Chains chains_{};
   unsigned chunks_ = 0;
   gpu::DeviceBuffer<float> terms_;
+  gpu::DeviceBuffer<double> run_totals_;
   gpu::DeviceBuffer<double> totals_;
   gpu::DeviceBuffer<int> estimates_;
+  gpu::DeviceBuffer<double> prefixes_;
+  gpu::DeviceBuffer<int> run_estimates_;
   gpu::DeviceBuffer<Step> run_steps_;
   gpu::DeviceBuffer<Step> chunk_steps_;
   gpu::DeviceBuffer<Acc> sums_;

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -134,7 +135,28 @@ TEST(ChainSum, LongChainsOfSimilarTerms) {
   expect_exact<float>(t, "similar terms");
   expect_exact<double>(t, "similar terms");
   expect_exact<float>(std::vector<float>(100000, 1.1F), "equal terms");
+  // The walk's detours: about one chunk per binade the sum crosses, and of
+  // its runs about one added term by term.
+  for (const bool use_double : {false, true}) {
+    chain_on_host::WalkCounts counts;
+    if (use_double) {
+      (void)kernel_sums<double>({t}, nullptr, &counts);
+    } else {
+      (void)kernel_sums<float>({t}, nullptr, &counts);
+    }
+    std::printf("%s chain of %zu terms: %u chunks, %u added in detail, %u runs term by term\n",
+                use_double ? "double" : "float", t.size(), counts.chunks, counts.detailed_chunks,
+                counts.term_runs);
+    EXPECT_LE(counts.detailed_chunks, 12U);
+    EXPECT_LE(counts.term_runs, 2 * counts.detailed_chunks);
+  }
   expect_exact<double>(std::vector<float>(100000, 0.3F), "equal terms");
+}
+
+// More chunks than the walk loads at once (kWalkBatch).
+TEST(ChainSum, ChainsLongerThanOneBatchOfChunks) {
+  const std::size_t n = std::size_t{chain::kChunk} * chain::kWalkBatch + 3 * chain::kChunk + 5;
+  expect_exact<float>(similar_terms(n, 16, 0.9), "similar terms, mostly zeros");
 }
 
 TEST(ChainSum, SeveralChainsInOneLaunch) {

@@ -106,7 +106,18 @@ TEST(Contract, TheNewTwinSourcesAreChecked) {
         "src/metrics/float_motion/gpu.hpp", "src/metrics/float_motion/gpu.cu",
         // ssim (integer SSIM)
         "src/metrics/integer_ssim/gpu.hpp", "src/metrics/integer_ssim/gpu.cu",
-        "src/metrics/integer_ssim/gpu_kernels.cuh"}) {
+        "src/metrics/integer_ssim/gpu_kernels.cuh",
+        // float_ansnr
+        "src/metrics/ansnr/gpu.hpp", "src/metrics/ansnr/gpu.cu",
+        "src/metrics/ansnr/gpu_kernels.cuh",
+        // psnr_hvs
+        "src/metrics/psnr_hvs/gpu.hpp", "src/metrics/psnr_hvs/gpu.cu",
+        "src/metrics/psnr_hvs/gpu_kernels.cuh",
+        // ciede
+        "src/metrics/ciede/gpu.hpp", "src/metrics/ciede/gpu.cu",
+        "src/metrics/ciede/gpu_kernels.cuh",
+        // the exact sequential sums (psnr_hvs, ciede)
+        "src/gpu/chain_sum.cuh", "src/gpu/chain_sums.cuh"}) {
     bool found = false;
     for (const auto& f : files) found = found || f.path == want;
     EXPECT_TRUE(found) << want << " is not among the checked GPU sources";

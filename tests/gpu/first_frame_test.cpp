@@ -39,6 +39,9 @@ const std::map<std::string, std::string>& specs() {
       {"float_vif", "float_vif=debug=true"},
       {"float_motion", "float_motion=debug=true:motion_add_scale1=true"},
       {"ssim", "ssim"},  // integer SSIM: no options, one output
+      {"float_ansnr", "float_ansnr"},
+      {"psnr_hvs", "psnr_hvs"},
+      {"ciede", "ciede"},
   };
   return kSpecs;
 }

@@ -183,7 +183,8 @@ bool has_twin(const std::string& metric) {
   if (metric == "ssim") return true;  // integer SSIM
   for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
                         "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
-                        "speed_temporal", "cambi", "ssimulacra2"}) {
+                        "speed_temporal", "cambi", "ssimulacra2", "float_ansnr", "float_anpsnr",
+                        "ciede2000"}) {
     if (starts_with(metric, p)) return true;
   }
   return float_vmaf_feature(metric);
@@ -200,7 +201,9 @@ bool bit_identical_float(const std::string& metric) {
   return starts_with(metric, "float_ssim") || starts_with(metric, "float_ms_ssim") ||
          starts_with(metric, "speed_") || starts_with(metric, "cambi") ||
          starts_with(metric, "ssimulacra2") ||
-         (float_vmaf_feature(metric) && !device_power(metric));
+         (float_vmaf_feature(metric) && !device_power(metric)) ||
+         starts_with(metric, "float_ansnr") || starts_with(metric, "float_anpsnr") ||
+         starts_with(metric, "psnr_hvs") || starts_with(metric, "ciede2000");
 }
 
 bool is_float_feature(const std::string& metric) {
@@ -291,7 +294,7 @@ std::vector<std::string> twin_features() {
           "float_motion=motion_add_scale1=true:motion_filter_size=3:motion_fps_weight=2.0",
           "float_motion=motion_add_uv=true:motion_blend_factor=0.5:motion_blend_offset=10.0",
           "float_motion=motion_filter_size=1:motion_max_val=3.0",
-          "float_motion=motion_force_zero=true"};
+          "float_motion=motion_force_zero=true", "float_ansnr", "psnr_hvs", "ciede"};
 }
 
 std::vector<std::vector<std::string>> speed_feature_groups() {
@@ -361,7 +364,9 @@ std::vector<std::vector<std::string>> twin_features_apart() {
 bool fits(const std::string& spec, const PictureFormat& fmt) {
   if (starts_with(spec, "speed_") || starts_with(spec, "cambi") ||
       starts_with(spec, "ssimulacra2") || starts_with(spec, "float_adm") ||
-      starts_with(spec, "float_vif") || starts_with(spec, "float_motion")) {
+      starts_with(spec, "float_vif") || starts_with(spec, "float_motion") ||
+      starts_with(spec, "float_ansnr") || starts_with(spec, "psnr_hvs") ||
+      starts_with(spec, "ciede")) {
     // The family's own check, on the format the family sees (a context
     // gives 4:0:0 pictures to a family that reads chroma as 4:2:0).
     PictureFormat seen = fmt;

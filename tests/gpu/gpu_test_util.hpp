@@ -94,10 +94,11 @@ Run read_run(const Context& ctx);
 // Also checks that every feature with a GPU twin ran on the GPU. Integer
 // features (integer SSIM's "ssim" among them), the model scores built on them, and the float features whose
 // twins are bit-identical by construction (float_ssim*, float_ms_ssim*,
-// speed_*, cambi*, and float_adm's, float_vif's and float_motion's adm*,
-// aim*, vif*, motion*: docs/gpu.md) must be equal to the bit; the other
-// float features (and float_adm's with adm_p_norm other than 3, "_apn_")
-// within ARCHITECTURE.md's 1e-6.
+// speed_*, cambi*, float_ansnr, float_anpsnr, psnr_hvs*, ciede2000, and
+// float_adm's, float_vif's and float_motion's adm*, aim*, vif*, motion*:
+// docs/gpu.md) must be equal to the bit; the other float features (and
+// float_adm's with adm_p_norm other than 3, "_apn_") within
+// ARCHITECTURE.md's 1e-6.
 void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what);
 // Bit-identical runs (determinism).
 void expect_identical(const Run& a, const Run& b, const std::string& what);
@@ -125,8 +126,9 @@ std::vector<std::string> ssimulacra2_variants();
 // 176 samples per side, float_ssim its window after subsampling; SpEED
 // (one 5x5 block after decimating by 16: 80x80 luma for speed_temporal,
 // 80x80 chroma for speed_chroma, each scaled by the prescale), cambi,
-// float_adm, float_vif and float_motion are asked through their CPU
-// extractors' own checks; the others take every size the GPU tests use).
+// float_adm, float_vif, float_motion, float_ansnr, psnr_hvs and ciede are
+// asked through their CPU extractors' own checks; the others take every
+// size the GPU tests use).
 bool fits(const std::string& spec, const PictureFormat& fmt);
 // The contexts that together score every twin variant that fits `fmt`:
 // twin_features() with twin_models(), then each group of

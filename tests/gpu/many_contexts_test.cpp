@@ -20,8 +20,9 @@ struct Job {
 };
 
 // The integer twins through the models and with their debug outputs, and
-// the float VMAF, SSIM, SpEED, CAMBI and SSIMULACRA2 twins where the
-// pictures take them (twin_models() has vmaf_float_v0.6.1).
+// the float VMAF, SSIM, SpEED, CAMBI, SSIMULACRA2, ANSNR, PSNR-HVS and
+// CIEDE2000 twins where the pictures take them (twin_models() has
+// vmaf_float_v0.6.1).
 RunOptions options(Backend b, const PictureFormat& fmt) {
   RunOptions o;
   o.backend = b;
@@ -33,7 +34,7 @@ RunOptions options(Backend b, const PictureFormat& fmt) {
         "float_ms_ssim=enable_lcs=true",
         "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear:speed_weight_var_mode=5",
         "speed_temporal=speed_use_ref_diff=true", "cambi=full_ref=true",
-        "ssimulacra2=transfer=linear", "ssim"}) {
+        "ssimulacra2=transfer=linear", "ssim", "float_ansnr", "psnr_hvs", "ciede"}) {
     if (fits(f, fmt)) o.features.emplace_back(f);
   }
   return o;

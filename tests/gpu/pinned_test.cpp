@@ -75,12 +75,12 @@ std::string stats_text(const std::optional<gpu::UploadStats>& stats) {
 }
 
 // ADM, VIF, motion and PSNR with chroma on the GPU (three planes uploaded),
-// float_ansnr on the CPU (a family without a twin reads the same pictures).
+// float_vif on the CPU (a family without a twin reads the same pictures).
 RunOptions mixed_options(Backend backend, unsigned threads) {
   RunOptions o;
   o.backend = backend;
   o.threads = threads;
-  o.features = {"psnr", "float_psnr", "motion", "float_ansnr"};
+  o.features = {"psnr", "float_psnr", "motion", "float_vif"};
   o.models = {"version=vmaf_v0.6.1"};
   return o;
 }

@@ -20,6 +20,7 @@
 #include <cassert>
 
 #include "core/index_math.hpp"
+#include "metrics/ansnr/pointwise.hpp"
 #include "metrics/float_psnr/params.hpp"
 
 namespace vqx::ansnr {
@@ -34,9 +35,7 @@ template <typename Sample>
 void convert_row(const Sample* __restrict src, float* __restrict dst, unsigned width,
                  float inv_scale) {
   for (unsigned x = 0; x < width; ++x) {
-    // (float)v / 2^(bpc-8) + offset, as libvmaf's picture_copy(); the
-    // division by a power of 2 is the exact multiplication by its inverse.
-    dst[x] = static_cast<float>(src[x]) * inv_scale + kOffset;
+    dst[x] = sample_value(static_cast<float>(src[x]), inv_scale);
   }
 }
 
@@ -49,11 +48,7 @@ void filter_along(const std::array<float, Taps>& c, const float* __restrict src,
   constexpr int kRadius = static_cast<int>(Taps / 2);
   for (unsigned x = 0; x < width; ++x) {
     const float* s = src + x - kRadius;
-    float acc = c[0] * s[0];
-    for (std::size_t t = 1; t < Taps; ++t) {
-      acc += c[t] * s[t];
-    }
-    dst[x] = acc;
+    dst[x] = pass_sum(c, [s](std::size_t t) { return s[t]; });
   }
 }
 
@@ -114,8 +109,7 @@ Energies EnergyKernel::compute(const Plane& ref, const Plane& dist, unsigned bpc
   const float inv_scale = 1.0F / float_psnr::sample_scale(bpc);  // exact: a power of 2
   ref_passes_.reset(inv_scale);
   dis_passes_.reset(inv_scale);
-  float signal = 0.0F;
-  float noise = 0.0F;
+  Energies total{0.0F, 0.0F};
   for (unsigned y0 = 0; y0 < height_; y0 += kRowsAtOnce) {
     const unsigned rows = std::min(kRowsAtOnce, height_ - y0);
     for (unsigned k = 0; k < rows; ++k) {
@@ -131,11 +125,10 @@ Energies EnergyKernel::compute(const Plane& ref, const Plane& dist, unsigned bpc
     }
     // The picture's sums, over the rows in order (ansnr_mse_s()).
     for (unsigned k = 0; k < rows; ++k) {
-      signal += sums[k].signal;
-      noise += sums[k].noise;
+      add_row(total, sums[k]);
     }
   }
-  return {signal, noise};
+  return total;
 }
 
 void EnergyKernel::filter_row(const Plane& ref, const Plane& dist, unsigned y, unsigned k) {
@@ -149,7 +142,7 @@ void EnergyKernel::filter_row(const Plane& ref, const Plane& dist, unsigned y, u
   const float* __restrict r1 = ref_passes_.pass(ref, iy, 1);
   const float* __restrict r2 = ref_passes_.pass(ref, mirror(iy + 1, h), 2);
   for (unsigned x = 0; x < width_; ++x) {
-    rf[x] = (r0[x] + r1[x]) + r2[x];
+    rf[x] = ref_filtered(r0[x], r1[x], r2[x]);
   }
 
   // The distorted picture's 5x5 filter.
@@ -159,7 +152,7 @@ void EnergyKernel::filter_row(const Plane& ref, const Plane& dist, unsigned y, u
   const float* __restrict d3 = dis_passes_.pass(dist, mirror(iy + 1, h), 3);
   const float* __restrict d4 = dis_passes_.pass(dist, mirror(iy + 2, h), 4);
   for (unsigned x = 0; x < width_; ++x) {
-    df[x] = (((d0[x] + d1[x]) + d2[x]) + d3[x]) + d4[x];
+    df[x] = dis_filtered(d0[x], d1[x], d2[x], d3[x], d4[x]);
   }
 }
 
@@ -177,10 +170,8 @@ void EnergyKernel::row_energies(unsigned first, std::span<Energies> out) const {
   std::array<float, Rows> noise{};
   for (unsigned x = 0; x < width_; ++x) {
     for (unsigned k = 0; k < Rows; ++k) {
-      const float r = rf[k][x];
-      const float e = r - df[k][x];
-      signal[k] += r * r;
-      noise[k] += e * e;
+      signal[k] += signal_term(rf[k][x]);
+      noise[k] += noise_term(rf[k][x], df[k][x]);
     }
   }
   for (unsigned k = 0; k < Rows; ++k) {

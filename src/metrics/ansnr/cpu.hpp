@@ -7,14 +7,10 @@
 #include <vector>
 
 #include "metrics/ansnr/params.hpp"
+#include "metrics/ansnr/scores.hpp"
 #include "vqx/picture.hpp"
 
 namespace vqx::ansnr {
-
-struct Energies {
-  float signal;  // sum of ref_f^2
-  float noise;   // sum of (ref_f - dis_f)^2
-};
 
 // Computes Energies for pictures of one size with float arithmetic whose
 // every operation is one of libvmaf's ansnr_filter2d_s() and ansnr_mse_s(),

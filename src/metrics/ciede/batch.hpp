@@ -39,14 +39,13 @@ struct PairBatch {
     alignas(64) float a2p[kCapacity]{};
     alignas(64) float chroma1[kCapacity]{};  // C (not C') of colour 1
     alignas(64) float chroma2[kCapacity]{};
-    alignas(64) float mean_cp[kCapacity]{};       // mean C'
-    alignas(64) float delta_cp[kCapacity]{};      // delta C'
-    alignas(64) double root_cp[kCapacity]{};      // sqrt(C'1 C'2)
-    alignas(64) double root_ratio[kCapacity]{};   // sqrt of libvmaf's float C'^7 / (C'^7 + 25^7)
-    alignas(64) float delta_big_h[kCapacity]{};   // delta H'
-    alignas(64) float t[kCapacity]{};             // the hue weighting T
-    alignas(64) float r_t[kCapacity]{};           // the rotation term R_T
-    alignas(64) std::int32_t exact[kCapacity]{};  // nonzero: recompute with libm
+    alignas(64) float mean_cp[kCapacity]{};      // mean C'
+    alignas(64) float delta_cp[kCapacity]{};     // delta C'
+    alignas(64) double root_cp[kCapacity]{};     // sqrt(C'1 C'2)
+    alignas(64) double root_ratio[kCapacity]{};  // sqrt of libvmaf's float C'^7 / (C'^7 + 25^7)
+    alignas(64) float delta_big_h[kCapacity]{};  // delta H'
+    alignas(64) float t[kCapacity]{};            // the hue weighting T
+    alignas(64) float r_t[kCapacity]{};          // the rotation term R_T
   } work{};
 
   [[nodiscard]] bool full() const { return count == kCapacity; }
@@ -88,7 +87,7 @@ struct PairBatch {
 };
 
 // Sets difference[i] = ciede2000(colour 1 of i, colour 2 of i) for every i <
-// count, bit for bit as delta_e.hpp's ciede2000() computes it.
+// count, bit for bit as delta_e_steps.hpp's ciede2000() computes it.
 void compute_differences(PairBatch& batch);
 
 }  // namespace vqx::ciede

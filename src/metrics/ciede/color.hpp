@@ -1,6 +1,7 @@
-// Y'CbCr samples to CIELAB, with libvmaf's precision: double arithmetic,
-// except that each XYZ-to-Lab companding result and each Lab component is
-// rounded to float, where libvmaf's helpers return float.
+// CIELAB colours and the sample scales of Y'CbCr-to-Lab (color_steps.hpp
+// converts: double arithmetic, except that each XYZ-to-Lab companding
+// result and each Lab component is rounded to float, where libvmaf's
+// helpers return float).
 #pragma once
 
 namespace vqx::ciede {
@@ -21,8 +22,5 @@ struct YuvScale {
 
 // For bpc in 8..16 (samples are scaled by 2^(bpc - 8)).
 YuvScale yuv_scale(unsigned bpc);
-
-// The Lab colour of one pixel given its three samples.
-Lab yuv_to_lab(double y, double u, double v, const YuvScale& s);
 
 }  // namespace vqx::ciede

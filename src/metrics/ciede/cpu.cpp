@@ -6,18 +6,23 @@
 #include <new>
 #include <string>
 
-#include "core/index_math.hpp"
 #include "metrics/ciede/params.hpp"
+#include "metrics/ciede/pointwise.hpp"
 
 namespace vqx::ciede {
 
-Status FrameKernel::init(const PictureFormat& fmt) {
+Status check_format(const PictureFormat& fmt) {
   VQX_RETURN_IF_ERROR(validate(fmt));
   if (fmt.chroma == ChromaFormat::k400) {
     return Error(Errc::kUnsupported,
                  "ciede: a 4:0:0 (luma-only) picture has no colour to compare; CIEDE2000 needs "
                  "4:2:0, 4:2:2 or 4:4:4");
   }
+  return Status::Ok();
+}
+
+Status FrameKernel::init(const PictureFormat& fmt) {
+  VQX_RETURN_IF_ERROR(check_format(fmt));
   fmt_ = fmt;
   scale_ = yuv_scale(fmt.bpc);
   try {
@@ -35,14 +40,8 @@ Status FrameKernel::init(const PictureFormat& fmt) {
   return Status::Ok();
 }
 
-// Chroma row `y` of the 4:4:4 picture libvmaf builds (ciede.c,
-// scale_chroma_planes): output row y reads source row y / 2 for 4:2:0 and
-// 4:2:2 alike, and output column x reads source column x / 2 for 4:2:0 but
-// column x for 4:2:2. For 4:2:2 that runs past the chroma width into the
-// rest of libvmaf's padded row (zeros up to the 32-sample aligned stride)
-// and on into the next row; this reproduces that addressing, so the scores
-// equal libvmaf's. (Past the last row, which only a 1-row picture reaches,
-// libvmaf would read the next plane; zeros are used instead.)
+// Chroma row `y` of the 4:4:4 picture libvmaf builds, as pointwise.hpp's
+// chroma_source() addresses it.
 template <typename Sample>
 void FrameKernel::chroma_row(const Plane& plane, unsigned y, std::uint16_t* out) const {
   const unsigned w = fmt_.width;
@@ -62,17 +61,10 @@ void FrameKernel::chroma_row(const Plane& plane, unsigned y, std::uint16_t* out)
       break;
     }
     case ChromaFormat::k422: {
-      const unsigned cw = plane.width();
-      const unsigned ch = plane.height();
-      const unsigned stride = round_up(cw, kLibvmafRowAlign);
-      unsigned row = y / 2;
-      unsigned col = 0;
       for (unsigned x = 0; x < w; ++x) {
-        out[x] = (col < cw && row < ch) ? plane.row<Sample>(row)[col] : 0;
-        if (++col == stride) {
-          col = 0;
-          ++row;
-        }
+        const ChromaSource s =
+            chroma_source(ChromaFormat::k422, x, y, plane.width(), plane.height());
+        out[x] = s.inside ? plane.row<Sample>(s.row)[s.col] : 0;
       }
       break;
     }
@@ -156,9 +148,7 @@ double FrameKernel::difference_sum(const Picture& ref, const Picture& dist) {
 double FrameKernel::score(const Picture& ref, const Picture& dist) {
   const double sum = fmt_.bpc == 8 ? difference_sum<std::uint8_t>(ref, dist)
                                    : difference_sum<std::uint16_t>(ref, dist);
-  // libvmaf divides by the unsigned product w * h.
-  const unsigned pixels = fmt_.width * fmt_.height;
-  return kScoreOffset - kScoreScale * std::log10(sum / static_cast<double>(pixels));
+  return score_of(sum, fmt_.width * fmt_.height);
 }
 
 }  // namespace vqx::ciede

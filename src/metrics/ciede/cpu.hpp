@@ -16,6 +16,10 @@
 
 namespace vqx::ciede {
 
+// The pictures ciede refuses (4:0:0; what validate() refuses), with both
+// twins' messages.
+Status check_format(const PictureFormat& fmt);
+
 class FrameKernel {
  public:
   // Allocates the buffers and caches for pictures of `fmt` (3 planes, 8..16

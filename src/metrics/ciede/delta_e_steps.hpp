@@ -1,13 +1,20 @@
-// Steps of libvmaf's CIEDE2000 (ciede.c, ciede2000() and its helpers) shared
-// by the libm transcription (delta_e.cpp) and the batch (batch.cpp), so that
-// both do exactly the same float and double arithmetic.
+// libvmaf's CIEDE2000 colour difference (ciede.c, ciede2000() and its
+// helpers), step by step: every named intermediate a float, each expression
+// in the precision C's promotions give it, with VQX's elementary functions
+// (elementary.hpp) where libvmaf calls libm's. The CPU's batches (batch.cpp)
+// run the stages below over many pairs at a time, the GPU twin
+// (gpu_kernels.cuh) ciede2000() per pixel: the same functions. Plain
+// constexpr functions, branch-free (pick(): the CPU's loops vectorise);
+// host and device code alike. Equal colours give exactly 0.
 #pragma once
 
 #include <cmath>
 #include <numbers>
 
 #include "core/kernel_build.hpp"
-
+#include "metrics/ciede/blend.hpp"
+#include "metrics/ciede/color.hpp"
+#include "metrics/ciede/elementary.hpp"
 #include "metrics/ciede/params.hpp"
 
 namespace vqx::ciede::steps {
@@ -15,30 +22,72 @@ namespace vqx::ciede::steps {
 inline constexpr double kPi = std::numbers::pi;
 inline constexpr double kTwoPi = 2.0 * kPi;
 
-VQX_FORCE_INLINE double square(double x) { return x * x; }
+VQX_FORCE_INLINE constexpr double square(double x) { return x * x; }
 
 // C = sqrt(a^2 + b^2), in double, kept as float.
-VQX_FORCE_INLINE float chroma(float a, float b) {
+VQX_FORCE_INLINE constexpr float chroma(float a, float b) {
   return static_cast<float>(std::sqrt(square(a) + square(b)));
 }
 
 // a' = a + (a / 2) G with G = 1 - sqrt(C^7 / (C^7 + 25^7)), before libvmaf
 // rounds it to float.
-VQX_FORCE_INLINE double a_prime(float a, double g) {
+VQX_FORCE_INLINE constexpr double a_prime(float a, double g) {
   return static_cast<double>(a) + static_cast<double>(a / 2.0f) * g;
 }
 
-// T before libvmaf rounds it to float, with `cos` libm's or an approximation.
-template <typename Cos>
-VQX_FORCE_INLINE double hue_weighting(float mean_h, Cos cos) {
+// The first stage: chromas, a', C' and their means and difference.
+struct ChromaTerms {
+  float a1p;      // a' of colour 1
+  float a2p;      // a' of colour 2
+  float chroma1;  // C (not C') of colour 1
+  float chroma2;
+  float mean_cp;   // mean C'
+  float delta_cp;  // delta C'
+  double root_cp;  // sqrt(C'1 C'2)
+};
+VQX_FORCE_INLINE constexpr ChromaTerms chroma_terms(float a1, float b1, float a2, float b2) {
+  constexpr double kPivot7 = 6103515625.0;  // 25^7, exact (libvmaf: pow(25, 7))
+  const float c1 = chroma(a1, b1);
+  const float c2 = chroma(a2, b2);
+  const float mean_c = (c1 + c2) / 2.0f;
+  const double c7 = elementary::power7(mean_c);
+  const double g = 1.0 - std::sqrt(c7 / (c7 + kPivot7));
+  const float a1p = static_cast<float>(a_prime(a1, g));
+  const float a2p = static_cast<float>(a_prime(a2, g));
+  const float c1p = chroma(a1p, b1);
+  const float c2p = chroma(a2p, b2);
+  return {
+      a1p, a2p, c1, c2, (c1p + c2p) / 2.0f, c2p - c1p, std::sqrt(static_cast<double>(c1p * c2p))};
+}
+
+// The second stage: the square root of R_T's C'^7 ratio, which libvmaf
+// takes in float (powf).
+VQX_FORCE_INLINE constexpr double root_ratio(float mean_cp) {
+  const float c7 = elementary::power7f(mean_cp);
+  const float pivot7 = elementary::power7f(static_cast<float>(kChromaPivot));
+  return std::sqrt(static_cast<double>(c7 / (c7 + pivot7)));
+}
+
+// Hue angle h' = atan2(b, a') moved into [0, 2 pi); 0 for the achromatic
+// colour.
+VQX_FORCE_INLINE constexpr float hue_angle(float b, float a_prime) {
+  const float h = static_cast<float>(elementary::atan2(b, a_prime));
+  const float wrapped = static_cast<float>(static_cast<double>(h) + kTwoPi);
+  const bool achromatic = (b == 0.0f) & (a_prime == 0.0f);
+  return pick(achromatic, 0.0f, pick(h < 0.0f, wrapped, h));
+}
+
+// T before libvmaf rounds it to float.
+VQX_FORCE_INLINE constexpr double hue_weighting(float mean_h) {
   const double h = mean_h;
-  return 1.0 - kT1 * cos(h - kPi / 6.0) + kT2 * cos(2.0 * h) + kT3 * cos(3.0 * h + kPi / 30.0) -
-         kT4 * cos(4.0 * h - 7.0 * kPi / 20.0);
+  return 1.0 - kT1 * elementary::cos(h - kPi / 6.0) + kT2 * elementary::cos(2.0 * h) +
+         kT3 * elementary::cos(3.0 * h + kPi / 30.0) -
+         kT4 * elementary::cos(4.0 * h - 7.0 * kPi / 20.0);
 }
 
 // R_T's hue offset from 275 degrees in units of 25 degrees, squared and
 // negated: the argument of its exp().
-VQX_FORCE_INLINE double rotation_exponent(float mean_h) {
+VQX_FORCE_INLINE constexpr double rotation_exponent(float mean_h) {
   const float degrees = static_cast<float>(static_cast<double>(mean_h) * (180.0 / kPi));
   const float offset =
       static_cast<float>((static_cast<double>(degrees) - kRtHueCentreDeg) * (1.0 / kRtHueWidthDeg));
@@ -46,13 +95,49 @@ VQX_FORCE_INLINE double rotation_exponent(float mean_h) {
 }
 
 // R_T's angle in radians from its angle in degrees (libvmaf's float).
-VQX_FORCE_INLINE float rotation_angle(float degrees) {
+VQX_FORCE_INLINE constexpr float rotation_angle(float degrees) {
   return static_cast<float>(static_cast<double>(degrees) * (kPi / 180.0));
 }
 
-// The weighted differences combined into the colour difference.
-VQX_FORCE_INLINE float combine(float l1, float l2, float mean_cp, float delta_cp, float delta_big_h,
-                               float t, float r_t) {
+// The third stage: delta H', T and R_T.
+struct HueTerms {
+  float delta_big_h;  // delta H'
+  float t;            // the hue weighting T
+  float r_t;          // the rotation term R_T
+};
+VQX_FORCE_INLINE constexpr HueTerms hue_terms(float b1, float b2, const ChromaTerms& c,
+                                              double root_ratio) {
+  const float h1 = hue_angle(b1, c.a1p);
+  const float h2 = hue_angle(b2, c.a2p);
+
+  // delta h', folded into [-pi, pi] (libvmaf tests C1, C2, not C'1, C'2,
+  // for zero).
+  const float d = h2 - h1;
+  const float d_plus = static_cast<float>(static_cast<double>(d) + kTwoPi);
+  const float d_minus = static_cast<float>(static_cast<double>(d) - kTwoPi);
+  const float folded =
+      pick(static_cast<double>(std::fabs(d)) <= kPi, d, pick(h2 <= h1, d_plus, d_minus));
+  const float dh = pick((c.chroma1 == 0.0f) | (c.chroma2 == 0.0f), 0.0f, folded);
+  const double big_dh = (2.0 * c.root_cp) * elementary::sin(static_cast<double>(dh) / 2.0);
+
+  // Mean hue H-bar' (as in libvmaf, the sum is not reduced by 2 pi when the
+  // hues are more than pi apart, and achromatic colours are not special).
+  const float hsum = h1 + h2;
+  const float far = static_cast<float>((static_cast<double>(hsum) + kTwoPi) / 2.0);
+  const float near = static_cast<float>(static_cast<double>(hsum) / 2.0);
+  const float mean_h = pick(std::fabs(static_cast<double>(h1 - h2)) > kPi, far, near);
+
+  const double angle_deg = kRtMaxDeg * elementary::exp(rotation_exponent(mean_h));
+  const float angle = rotation_angle(static_cast<float>(angle_deg));
+  const double r_t = (-2.0 * root_ratio) * elementary::sin(static_cast<double>(angle));
+  return {static_cast<float>(big_dh), static_cast<float>(hue_weighting(mean_h)),
+          static_cast<float>(r_t)};
+}
+
+// The last stage: the weighted differences combined into the colour
+// difference.
+VQX_FORCE_INLINE constexpr float combine(float l1, float l2, float mean_cp, float delta_cp,
+                                         float delta_big_h, float t, float r_t) {
   const float delta_l = l2 - l1;
   const float mean_l = (l1 + l2) / 2.0f;
   const double l50 = static_cast<double>(mean_l - static_cast<float>(kLightnessMid));
@@ -66,6 +151,13 @@ VQX_FORCE_INLINE float combine(float l1, float l2, float mean_cp, float delta_cp
   const float hue = delta_big_h / (kWeightH * s_h);
   return static_cast<float>(std::sqrt(square(lightness) + square(chroma_term) + square(hue) +
                                       static_cast<double>(r_t * chroma_term * hue)));
+}
+
+// The colour difference of two colours: the stages in order.
+VQX_FORCE_INLINE constexpr float ciede2000(const Lab& c1, const Lab& c2) {
+  const ChromaTerms c = chroma_terms(c1.a, c1.b, c2.a, c2.b);
+  const HueTerms h = hue_terms(c1.b, c2.b, c, root_ratio(c.mean_cp));
+  return combine(c1.l, c2.l, c.mean_cp, c.delta_cp, h.delta_big_h, h.t, h.r_t);
 }
 
 }  // namespace vqx::ciede::steps

@@ -10,7 +10,9 @@
 #include <memory>
 #include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/ciede/cpu.hpp"
+#include "metrics/ciede/gpu.hpp"
 #include "metrics/families.hpp"
 
 namespace vqx {
@@ -57,7 +59,7 @@ const ExtractorFamily& ciede_family() {
       .provides = kProvides,
       .chroma = {ChromaRule::kAlways},
       // libvmaf's ciede has no options: any key given is refused.
-      .bind = bind_family<NoParams, read_no_params, CiedeExtractor>,
+      .bind = bind_family<NoParams, read_no_params, CiedeExtractor, VQX_TWIN(&ciede::make_twin)>,
   };
   return kFamily;
 }

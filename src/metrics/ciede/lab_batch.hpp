@@ -16,7 +16,6 @@ struct LabBatch {
   alignas(64) float l[kCapacity]{};
   alignas(64) float a[kCapacity]{};
   alignas(64) float b[kCapacity]{};
-  alignas(64) std::int32_t exact[kCapacity]{};  // nonzero: recompute with libm
   int count = 0;
 
   int add(std::uint64_t packed) {
@@ -26,8 +25,8 @@ struct LabBatch {
   [[nodiscard]] Lab lab(int i) const { return {l[i], a[i], b[i]}; }
 };
 
-// Sets the Lab colour of every key, bit for bit as color.hpp's yuv_to_lab()
-// computes it.
+// Sets the Lab colour of every key, bit for bit as color_steps.hpp's
+// lab_of() computes it.
 void compute_labs(LabBatch& batch, const YuvScale& scale);
 
 }  // namespace vqx::ciede

@@ -84,7 +84,9 @@ VQX_FORCE_INLINE void gather(const PlaneView<Sample>& v, unsigned y, const int* 
 // the four 4x4 quadrant variances over the block variance (left at 0 for a
 // flat block). Float arithmetic in libvmaf's order (each sum in raster
 // order); the means are exact because the integer sums fit a float's
-// mantissa. Quadrants are numbered as libvmaf does: ((i & 12) >> 2) +
+// mantissa. The same operations as pointwise.hpp's variance_ratio (the GPU
+// twin's, one block at a time), here for kLanes blocks at once, with
+// pointwise.hpp's deviation and ratio_of. Quadrants are numbered as libvmaf does: ((i & 12) >> 2) +
 // ((j & 12) >> 1) for row i, column j.
 VQX_FORCE_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
   std::int32_t sum[kLanes] = {};
@@ -98,17 +100,18 @@ VQX_FORCE_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
   for (int k = 0; k < kBlockArea; ++k) {
     VQX_HVS_LANE_LOOP
     for (int b = 0; b < kLanes; ++b) {
-      const float d = static_cast<float>(blk[k][b]) - static_cast<float>(sum[b]) / 64.0f;
+      const float d = deviation(blk[k][b], sum[b], kBlockCount);
       var[b] += d * d;
     }
   }
   float quadrant_var[4][kLanes];
   for (int qi = 0; qi < 2; ++qi) {
     for (int qj = 0; qj < 2; ++qj) {
-      const LaneRow* q = blk + (std::ptrdiff_t{qi} * 4 * kBlock + std::ptrdiff_t{qj} * 4);
+      const LaneRow* q =
+          blk + (std::ptrdiff_t{qi} * kQuadrant * kBlock + std::ptrdiff_t{qj} * kQuadrant);
       std::int32_t qsum[kLanes] = {};
-      for (int i = 0; i < 4; ++i) {
-        for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < kQuadrant; ++i) {
+        for (int j = 0; j < kQuadrant; ++j) {
           VQX_HVS_LANE_LOOP
           for (int b = 0; b < kLanes; ++b) {
             qsum[b] += q[i * kBlock + j][b];
@@ -116,12 +119,11 @@ VQX_FORCE_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
         }
       }
       float acc[kLanes] = {};
-      for (int i = 0; i < 4; ++i) {
-        for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < kQuadrant; ++i) {
+        for (int j = 0; j < kQuadrant; ++j) {
           VQX_HVS_LANE_LOOP
           for (int b = 0; b < kLanes; ++b) {
-            const float d =
-                static_cast<float>(q[i * kBlock + j][b]) - static_cast<float>(qsum[b]) / 16.0f;
+            const float d = deviation(q[i * kBlock + j][b], qsum[b], kQuadrantCount);
             acc[b] += d * d;
           }
         }
@@ -134,16 +136,8 @@ VQX_FORCE_INLINE void variance_ratio(const LaneRow* blk, LaneFloats& ratio) {
   }
   VQX_HVS_LANE_LOOP
   for (int b = 0; b < kLanes; ++b) {
-    const float g = var[b] * kBlockVarianceScale;
-    const float q0 = quadrant_var[0][b] * kQuadrantVarianceScale;
-    const float q1 = quadrant_var[1][b] * kQuadrantVarianceScale;
-    const float q2 = quadrant_var[2][b] * kQuadrantVarianceScale;
-    const float q3 = quadrant_var[3][b] * kQuadrantVarianceScale;
-    // libvmaf leaves the ratio at g = 0 for a flat block, whose quadrant
-    // variances are 0 too: dividing them by 1 instead gives that 0 without
-    // a branch, so the loop vectorises.
-    const float divisor = g > 0.0f ? g : 1.0f;
-    ratio[b] = (q0 + q1 + q2 + q3) / divisor;
+    ratio[b] = ratio_of(var[b], quadrant_var[0][b], quadrant_var[1][b], quadrant_var[2][b],
+                        quadrant_var[3][b]);
   }
 }
 
@@ -157,14 +151,12 @@ VQX_FORCE_INLINE void masking_level(const LaneRow* coef, const LaneFloats& ratio
     const float m = w.mask[k];
     VQX_HVS_LANE_LOOP
     for (int b = 0; b < kLanes; ++b) {
-      const std::int32_t c = coef[k][b];
-      energy[b] += static_cast<float>(c * c) * m;
+      energy[b] += energy_term(coef[k][b], m);
     }
   }
   VQX_HVS_LANE_LOOP
   for (int b = 0; b < kLanes; ++b) {
-    const double root = std::sqrt(static_cast<double>(energy[b] * ratio[b]));
-    level[b] = static_cast<float>(root / static_cast<double>(kMaskDivisor));
+    level[b] = level_of_root(std::sqrt(level_radicand(energy[b], ratio[b])));
   }
 }
 
@@ -188,20 +180,14 @@ VQX_FORCE_INLINE void chunk_terms(Scratch& s, const Weights& w) {
   // The DC coefficient is not masked.
   VQX_HVS_LANE_LOOP
   for (int b = 0; b < kLanes; ++b) {
-    const float weighted = static_cast<float>(std::abs(s.ref[0][b] - s.dist[0][b])) * w.csf[0];
-    s.terms[0][b] = weighted * weighted;
+    s.terms[0][b] = dc_term(s.ref[0][b], s.dist[0][b], w.csf[0]);
   }
   for (int k = 1; k < kBlockArea; ++k) {
     const float csf = w.csf[k];
     const float mask = w.mask[k];
     VQX_HVS_LANE_LOOP
     for (int b = 0; b < kLanes; ++b) {
-      const float err = static_cast<float>(std::abs(s.ref[k][b] - s.dist[k][b]));
-      const float threshold = level[b] / mask;
-      // libvmaf: err < threshold ? 0 : err - threshold. The difference of
-      // two floats has the sign of their comparison, so this is the same.
-      const float weighted = std::max(err - threshold, 0.0f) * csf;
-      s.terms[k][b] = weighted * weighted;
+      s.terms[k][b] = ac_term(s.ref[k][b], s.dist[k][b], level[b], mask, csf);
     }
   }
 }
@@ -231,8 +217,8 @@ template <typename Sample>
 VQX_FORCE_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
                                         unsigned bpc, const Weights& w, Scratch& s) {
   // Block origins x, y = 0, 7, 14, ... while the block fits.
-  const unsigned blocks_x = (ref.width - kBlock) / kStep + 1;
-  const unsigned blocks_y = (ref.height - kBlock) / kStep + 1;
+  const unsigned blocks_x = blocks_along(ref.width);
+  const unsigned blocks_y = blocks_along(ref.height);
   float sum = 0.0f;
   for (unsigned by = 0; by < blocks_y; ++by) {
     const unsigned y = by * kStep;
@@ -249,12 +235,7 @@ VQX_FORCE_INLINE float plane_error_impl(const PlaneView<Sample>& ref, const Plan
       sum = accumulate(s, static_cast<int>(std::min<unsigned>(kLanes, blocks_x - first)), sum);
     }
   }
-  // libvmaf: ret /= pixels (an int count of coefficients); ret /= samplemax^2.
-  const int coefficients = static_cast<int>(blocks_x * blocks_y) * kBlockArea;
-  const std::int32_t peak = (std::int32_t{1} << bpc) - 1;
-  sum /= static_cast<float>(coefficients);
-  sum /= static_cast<float>(peak * peak);
-  return sum;
+  return plane_error_of(sum, blocks_x * blocks_y, bpc);
 }
 
 VQX_CLONES float plane_error_8(const PlaneView<std::uint8_t>& ref,

@@ -9,23 +9,21 @@
 // their own sizes; for odd sizes VQX's chroma planes round up where
 // libvmaf's round down (its Y4M reader cannot read such files anyway).
 #include <array>
-#include <cmath>
 #include <memory>
 #include <new>
-#include <string>
 
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/psnr_hvs/cpu.hpp"
+#include "metrics/psnr_hvs/gpu.hpp"
 #include "metrics/psnr_hvs/params.hpp"
+#include "metrics/psnr_hvs/scores.hpp"
 
 namespace vqx {
 
 namespace {
 
 using psnr_hvs::PlaneView;
-
-// libvmaf convert_score_db(score, 1.0): 10 * (-1 * log10(1.0 * score)).
-double to_db(double error) { return 10.0 * (-1.0 * std::log10(1.0 * error)); }
 
 template <typename Sample>
 PlaneView<Sample> view(const Plane& p) {
@@ -41,27 +39,7 @@ class PsnrHvsExtractor final : public Extractor {
 
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(validate(fmt));
-    if (fmt.chroma == ChromaFormat::k400) {
-      return Error(Errc::kUnsupported,
-                   "psnr_hvs: a 4:0:0 (luma-only) picture is not supported (psnr_hvs weighs in "
-                   "both chroma planes; libvmaf refuses it too)");
-    }
-    if (fmt.bpc > psnr_hvs::kMaxBpc) {
-      return Error(Errc::kUnsupported, "psnr_hvs: bit depth " + std::to_string(fmt.bpc) +
-                                           " is not supported (at most " +
-                                           std::to_string(psnr_hvs::kMaxBpc) +
-                                           ", as in libvmaf: its integer DCT is sized for it)");
-    }
-    for (unsigned p = 0; p < fmt.plane_count(); ++p) {
-      if (fmt.plane_width(p) < psnr_hvs::kBlock || fmt.plane_height(p) < psnr_hvs::kBlock) {
-        return Error(Errc::kUnsupported,
-                     "psnr_hvs: picture " + std::to_string(fmt.width) + "x" +
-                         std::to_string(fmt.height) + " " + to_string(fmt.chroma) +
-                         " is too small: plane " + std::to_string(p) + " is " +
-                         std::to_string(fmt.plane_width(p)) + "x" +
-                         std::to_string(fmt.plane_height(p)) + ", smaller than one 8x8 block");
-      }
-    }
+    VQX_RETURN_IF_ERROR(psnr_hvs::check_format(fmt));
     try {
       scratch_ = psnr_hvs::make_scratch();
     } catch (const std::bad_alloc&) {
@@ -75,20 +53,16 @@ class PsnrHvsExtractor final : public Extractor {
                  FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(check_extract_input("psnr_hvs", scratch_ != nullptr, fmt_,
                                             FormatMatch::kExact, ref, dist, index));
-    double error[3];
+    std::array<float, 3> errors{};
     for (unsigned p = 0; p < 3; ++p) {
-      const float e = fmt_.bpc == 8 ? psnr_hvs::plane_error(view<std::uint8_t>(ref.plane(p)),
-                                                            view<std::uint8_t>(dist.plane(p)),
-                                                            weights_[p], *scratch_)
-                                    : psnr_hvs::plane_error(view<std::uint16_t>(ref.plane(p)),
-                                                            view<std::uint16_t>(dist.plane(p)),
-                                                            fmt_.bpc, weights_[p], *scratch_);
-      error[p] = static_cast<double>(e);
-      out.write(p, index, to_db(error[p]));
+      errors[p] = fmt_.bpc == 8 ? psnr_hvs::plane_error(view<std::uint8_t>(ref.plane(p)),
+                                                        view<std::uint8_t>(dist.plane(p)),
+                                                        weights_[p], *scratch_)
+                                : psnr_hvs::plane_error(view<std::uint16_t>(ref.plane(p)),
+                                                        view<std::uint16_t>(dist.plane(p)),
+                                                        fmt_.bpc, weights_[p], *scratch_);
     }
-    const double combined =
-        error[0] * psnr_hvs::kWeightY + psnr_hvs::kWeightC * (error[1] + error[2]);
-    out.write(3, index, to_db(combined));
+    psnr_hvs::write_scores(errors, index, out);
     return Status::Ok();
   }
 
@@ -123,7 +97,8 @@ const ExtractorFamily& psnr_hvs_family() {
       .provides = kProvides,
       .chroma = {ChromaRule::kAlways},
       // libvmaf's psnr_hvs has no options: any key given is refused.
-      .bind = bind_family<NoParams, read_no_params, PsnrHvsExtractor>,
+      .bind =
+          bind_family<NoParams, read_no_params, PsnrHvsExtractor, VQX_TWIN(&psnr_hvs::make_twin)>,
   };
   return kFamily;
 }

@@ -1,12 +1,21 @@
-// Branch-free sin, cos, atan2 and exp in double, for loops the compiler
-// vectorises (libm's functions are opaque calls, one value at a time).
+// VQX's own sin, cos, atan2, exp, log, pow and seventh powers in double:
+// the elementary functions of ciede's arithmetic, for both twins.
 //
-// These are NOT bit-identical to libm: each has a relative error of a few
-// units in the last place (measured by the unit test against libm). They
-// are used only where the result is rounded to float next, and only after a
-// check that the error cannot change that float (see batch.cpp); any other
-// case is recomputed with libm.
+// libvmaf calls libm (glibc) for these. A GPU has no glibc, and its own
+// functions round differently, so the twins could not agree to the bit if
+// each called its own library. Since issue 14 both call these instead:
+// sequences of IEEE additions, multiplications, divisions and conversions
+// (nothing fused: cmake/FloatingPoint.cmake, --fmad=false,
+// -ffp-contract=off), which every compiler and device evaluates alike.
+// Plain constexpr functions: host and device code alike (docs/gpu.md,
+// "Every number once").
 //
+// They are NOT bit-identical to libm: each has a relative error of a few
+// units in the last place of a double (measured by the unit test against
+// libm), and nearly every result is rounded to float next, where that error
+// almost never shows; docs/metrics.md ("CIEDE2000") gives what it changes
+// against libvmaf. Branch-free (pick(): blend.hpp), so that the CPU's
+// loops over many pixels vectorise.
 #pragma once
 
 #include <array>
@@ -16,18 +25,18 @@
 #include "core/kernel_build.hpp"
 #include "metrics/ciede/blend.hpp"
 
-namespace vqx::ciede::approx {
+namespace vqx::ciede::elementary {
 
 // Rounds |x| < 2^51 to the nearest integer (ties to even): adding 1.5 * 2^52
 // leaves no fraction bits.
-VQX_FORCE_INLINE double round_to_integer(double x) {
+VQX_FORCE_INLINE constexpr double round_to_integer(double x) {
   constexpr double kShift = 0x1.8p52;
   return (x + kShift) - kShift;
 }
 
 // p(z) = c[0] + z (c[1] + z (c[2] + ...)), innermost first.
 template <std::size_t N>
-VQX_FORCE_INLINE double horner(double z, const std::array<double, N>& c) {
+VQX_FORCE_INLINE constexpr double horner(double z, const std::array<double, N>& c) {
   double p = c[N - 1];
   for (std::size_t i = N - 1; i-- > 0;) {
     p = c[i] + z * p;
@@ -60,7 +69,7 @@ inline constexpr double kInvFactorial[] = {
 
 // Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
 // r^19 / 19! and r^20 / 20!, are below 1e-19 there.
-VQX_FORCE_INLINE double sin_near_zero(double r) {
+VQX_FORCE_INLINE constexpr double sin_near_zero(double r) {
   constexpr std::array<double, 8> kC = {-kInvFactorial[3],  kInvFactorial[5],   -kInvFactorial[7],
                                         kInvFactorial[9],   -kInvFactorial[11], kInvFactorial[13],
                                         -kInvFactorial[15], kInvFactorial[17]};
@@ -68,7 +77,7 @@ VQX_FORCE_INLINE double sin_near_zero(double r) {
   return r + r * z * horner(z, kC);
 }
 
-VQX_FORCE_INLINE double cos_near_zero(double r) {
+VQX_FORCE_INLINE constexpr double cos_near_zero(double r) {
   constexpr std::array<double, 9> kC = {-kInvFactorial[2],  kInvFactorial[4],   -kInvFactorial[6],
                                         kInvFactorial[8],   -kInvFactorial[10], kInvFactorial[12],
                                         -kInvFactorial[14], kInvFactorial[16],  -kInvFactorial[18]};
@@ -83,7 +92,7 @@ struct Reduced {
   int quadrant;  // n mod 4
 };
 
-VQX_FORCE_INLINE Reduced reduce_half_pi(double x) {
+VQX_FORCE_INLINE constexpr Reduced reduce_half_pi(double x) {
   constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
   constexpr double kHalfPi1 = 0x1.921fb544p+0;        // pi/2, first 33 bits
   constexpr double kHalfPi2 = 0x1.0b4611a6p-34;       // next 33 bits
@@ -93,7 +102,7 @@ VQX_FORCE_INLINE Reduced reduce_half_pi(double x) {
   return {r, static_cast<int>(n) & 3};
 }
 
-VQX_FORCE_INLINE double sin(double x) {
+VQX_FORCE_INLINE constexpr double sin(double x) {
   const Reduced red = reduce_half_pi(x);
   const double s = sin_near_zero(red.r);
   const double c = cos_near_zero(red.r);
@@ -103,7 +112,7 @@ VQX_FORCE_INLINE double sin(double x) {
   return pick_bit((q >> 1) & 1, -v, v);
 }
 
-VQX_FORCE_INLINE double cos(double x) {
+VQX_FORCE_INLINE constexpr double cos(double x) {
   const Reduced red = reduce_half_pi(x);
   const double s = sin_near_zero(red.r);
   const double c = cos_near_zero(red.r);
@@ -116,7 +125,7 @@ VQX_FORCE_INLINE double cos(double x) {
 // atan(t) for 0 <= t <= 1: atan(t) = atan(c) + atan((t - c) / (1 + t c))
 // with c = 0, 7/16 or 7/8 (exact in binary) keeps the second argument within
 // +-0.21, where the Taylor series to u^23 is exact to 1e-18.
-VQX_FORCE_INLINE double atan_unit(double t) {
+VQX_FORCE_INLINE constexpr double atan_unit(double t) {
   constexpr double kAtan7_16 = 0x1.a64eec3cc23fdp-2;  // atan(7/16), correctly rounded
   constexpr double kAtan7_8 = 0x1.700a7c5784634p-1;   // atan(7/8), correctly rounded
   const bool low = t < 0.21;
@@ -134,7 +143,7 @@ VQX_FORCE_INLINE double atan_unit(double t) {
 
 // atan2(y, x) in [-pi, pi]; 0 for (0, 0). A -0.0 y gives -0.0 or -pi, as
 // libm does.
-VQX_FORCE_INLINE double atan2(double y, double x) {
+VQX_FORCE_INLINE constexpr double atan2(double y, double x) {
   constexpr double kPi = 0x1.921fb54442d18p+1;
   constexpr double kHalfPi = 0x1.921fb54442d18p+0;
   const double ax = pick(x < 0.0, -x, x);
@@ -153,7 +162,7 @@ VQX_FORCE_INLINE double atan2(double y, double x) {
 // exp(x) for -700 < x < 700: x = k ln2 + r with |r| <= ln2/2 (ln2 split
 // into a 33-bit part and the rest), exp(r) by its Taylor series to r^13,
 // times 2^k built in the exponent bits.
-VQX_FORCE_INLINE double exp(double x) {
+VQX_FORCE_INLINE constexpr double exp(double x) {
   constexpr double kInvLn2 = 0x1.71547652b82fep+0;
   constexpr double kLn2Hi = 0x1.62e42ffp-1;
   constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
@@ -171,7 +180,7 @@ VQX_FORCE_INLINE double exp(double x) {
 // log(x) for positive normal x: x = 2^e m with sqrt(1/2) <= m < sqrt(2),
 // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172, by its series to
 // s^23 (exact to 1e-18); e ln2 added in two parts.
-VQX_FORCE_INLINE double log(double x) {
+VQX_FORCE_INLINE constexpr double log(double x) {
   constexpr double kLn2Hi = 0x1.62e42ffp-1;
   constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
   constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
@@ -192,7 +201,25 @@ VQX_FORCE_INLINE double log(double x) {
   return (e * kLn2Hi + log_m) + e * kLn2Lo;
 }
 
-// x^y for positive normal x and moderate y log(x), as exp(y log(x)).
-VQX_FORCE_INLINE double pow(double x, double y) { return approx::exp(y * approx::log(x)); }
+// x^y for positive normal x and moderate y log(x), as exp(y log(x)); for
+// other x a meaningless finite value, which callers do not select.
+VQX_FORCE_INLINE constexpr double pow(double x, double y) {
+  return elementary::exp(y * elementary::log(x));
+}
 
-}  // namespace vqx::ciede::approx
+// x^7 as (x^2 x^2)(x^2 x): for x a float, x^2 is exact, so at most three
+// roundings (libvmaf: pow(x, 7.0)).
+VQX_FORCE_INLINE constexpr double power7(double x) {
+  const double x2 = x * x;
+  return (x2 * x2) * (x2 * x);
+}
+
+// x^7 for a float, rounded to float (libvmaf: powf(x, 7.0f)): power7 in
+// double, then one rounding to float, which gives the correctly rounded
+// float but where the double lies within a few units of its last place of
+// a half-way point between two floats.
+VQX_FORCE_INLINE constexpr float power7f(float x) {
+  return static_cast<float>(power7(static_cast<double>(x)));
+}
+
+}  // namespace vqx::ciede::elementary

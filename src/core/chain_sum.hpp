@@ -1,0 +1,201 @@
+// The exact result of a sequential floating-point sum, computed in pieces.
+//
+// libvmaf adds some per-sample values in one chain, s = s + t_i from the
+// first sample to the last (psnr_hvs: float terms to a float; ciede: float
+// differences to a double). Such a chain rounds at every step, and its
+// result depends on the order; reproducing it with a parallel reduction
+// would change it. This header gives the chain's exact result from pieces
+// that can be computed independently (docs/gpu.md, "Chains of additions"):
+//
+//  * While the running sum s stays in one binade (one power-of-two range,
+//    or the range of the subnormals and the smallest normals), it is a
+//    multiple q of the binade's ulp u, q < 2^P (P the precision: 24 or 53),
+//    and s + t rounds to (q + round_u(t)) u: t rounded to a multiple of u,
+//    half-way cases to the even q. So one step is q -> q + c, with c
+//    depending only on t, u and the parity of q (in a half-way case).
+//  * A run of terms is then a function q -> q + C(parity of q): a Step,
+//    two integers. Steps compose exactly (compose()), in any grouping, so
+//    the Step of a run of terms can be formed by any reduction tree.
+//  * A Step applied to s is valid when q + C < 2^P: every partial sum
+//    stayed in the binade. Otherwise (the run crosses into the next binade)
+//    the run's terms are added one by one, as the chain does.
+// A run's Step depends on the binade it starts in; chain_sum.cuh forms the
+// Steps of each run for a few binades near an estimate, and the walk along
+// the runs uses one where it applies, else the terms. The result is the
+// chain's in every case, for any terms (negative, infinite and NaN terms,
+// and sums that leave the non-negative finite range, are added one by one).
+//
+// Plain constexpr functions: host and device code alike (docs/gpu.md,
+// "Every number once"); integer arithmetic and bit patterns only.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace vqx::chain {
+
+// The accumulator's format: float or double.
+template <typename Acc>
+struct Format;
+template <>
+struct Format<float> {
+  using Bits = std::uint32_t;
+  static constexpr int kPrecision = 24;         // significand bits
+  static constexpr int kMinUlpExponent = -149;  // the subnormals' ulp, 2^-149
+  static constexpr int kExponentBits = 8;
+};
+template <>
+struct Format<double> {
+  using Bits = std::uint64_t;
+  static constexpr int kPrecision = 53;
+  static constexpr int kMinUlpExponent = -1074;
+  static constexpr int kExponentBits = 11;
+};
+
+// A run of terms as a function of the running sum's ulp count q in one
+// binade: q -> q + (q even ? even : odd). A value of cap<Acc>() or more
+// means "leaves the binade" (saturated).
+struct Step {
+  std::uint64_t even;
+  std::uint64_t odd;
+};
+
+template <typename Acc>
+[[nodiscard]] constexpr std::uint64_t cap() {
+  return std::uint64_t{1} << Format<Acc>::kPrecision;
+}
+
+// q's increment by the run `a` then the run `b`, for q of parity `parity`
+// whose increment by `a` is `first`; saturated at cap.
+template <typename Acc>
+[[nodiscard]] constexpr std::uint64_t then_step(std::uint64_t first, std::uint64_t parity,
+                                                const Step& b) {
+  constexpr std::uint64_t kCap = cap<Acc>();
+  if (first >= kCap) return kCap;
+  const std::uint64_t second = ((parity ^ (first & 1U)) == 0U) ? b.even : b.odd;
+  const std::uint64_t total = first + second;
+  return total >= kCap ? kCap : total;
+}
+
+// The run `a` followed by the run `b`: exact integer composition, saturated
+// at cap (each operand is at most cap, so no sum overflows).
+template <typename Acc>
+[[nodiscard]] constexpr Step compose(const Step& a, const Step& b) {
+  return {then_step<Acc>(a.even, 0U, b), then_step<Acc>(a.odd, 1U, b)};
+}
+
+// Whether s is a non-negative finite value (+0 included): the walk's Steps
+// apply only to those.
+template <typename Acc>
+[[nodiscard]] constexpr bool walkable(Acc s) {
+  using F = Format<Acc>;
+  const auto b = std::bit_cast<typename F::Bits>(s);
+  constexpr int kFieldShift = F::kPrecision - 1;
+  constexpr auto kField = (typename F::Bits{1} << F::kExponentBits) - 1U;
+  const bool negative = (b >> (kFieldShift + F::kExponentBits)) != 0U;
+  return !negative && ((b >> kFieldShift) & kField) != kField;
+}
+
+// The exponent of the ulp of the binade s lies in (s walkable): s is a
+// multiple of 2^ulp_exponent(s), below 2^(ulp_exponent(s) + P).
+template <typename Acc>
+[[nodiscard]] constexpr int ulp_exponent(Acc s) {
+  using F = Format<Acc>;
+  const auto b = std::bit_cast<typename F::Bits>(s);
+  constexpr auto kField = (typename F::Bits{1} << F::kExponentBits) - 1U;
+  const auto field = static_cast<int>((b >> (F::kPrecision - 1)) & kField);
+  return F::kMinUlpExponent + (field == 0 ? 0 : field - 1);
+}
+
+// s as its ulp count q in its binade (s walkable).
+template <typename Acc>
+[[nodiscard]] constexpr std::uint64_t ulps(Acc s) {
+  using F = Format<Acc>;
+  const auto b = static_cast<std::uint64_t>(std::bit_cast<typename F::Bits>(s));
+  const auto field = static_cast<std::uint64_t>(ulp_exponent(s) - F::kMinUlpExponent);
+  return b - (field << (F::kPrecision - 1));
+}
+
+// The value q * 2^ulp_exp, for q below cap and, above the lowest binade, at
+// least cap / 2 (what ulps() gives and valid Steps keep).
+template <typename Acc>
+[[nodiscard]] constexpr Acc from_ulps(std::uint64_t q, int ulp_exp) {
+  using F = Format<Acc>;
+  const auto field = static_cast<std::uint64_t>(ulp_exp - F::kMinUlpExponent);
+  return std::bit_cast<Acc>(static_cast<typename F::Bits>((field << (F::kPrecision - 1)) + q));
+}
+
+// One term's Step in the binade whose ulp is 2^ulp_exp: t rounded to a
+// multiple of the ulp, half-way cases to the even total. Negative,
+// infinite and NaN terms (and terms of a binade's size) saturate, so that
+// their run is added term by term. -0 and +0 leave the sum as it is.
+template <typename Acc>
+[[nodiscard]] constexpr Step term_step(float t, int ulp_exp) {
+  constexpr std::uint64_t kCap = cap<Acc>();
+  const auto b = std::bit_cast<std::uint32_t>(t);
+  constexpr int kFloatField = 23;  // where the exponent field of a float starts
+  const auto field = static_cast<int>((b >> kFloatField) & 0xFFU);
+  const std::uint64_t magnitude = b & 0x7FFFFFFFU;
+  if (magnitude == 0U) return {0U, 0U};
+  if ((b >> 31) != 0U || field == 0xFF) return {kCap, kCap};
+  constexpr std::uint32_t kFraction = (std::uint32_t{1} << kFloatField) - 1U;
+  const std::uint64_t m = (b & kFraction) | (field == 0 ? 0U : (std::uint64_t{1} << kFloatField));
+  // t = m * 2^k; d: how many of m's low bits lie below the ulp.
+  const int k = Format<float>::kMinUlpExponent + (field == 0 ? 0 : field - 1);
+  const int d = ulp_exp - k;
+  if (d <= 0) {
+    const int up = -d;
+    if (up >= Format<Acc>::kPrecision || m >= (kCap >> up)) return {kCap, kCap};
+    const std::uint64_t c = m << up;
+    return {c, c};
+  }
+  if (d >= 32) return {0U, 0U};  // t < ulp / 2: rounds away entirely
+  const std::uint64_t whole = m >> d;
+  const std::uint64_t rest = m & ((std::uint64_t{1} << d) - 1U);
+  const std::uint64_t half = std::uint64_t{1} << (d - 1);
+  if (rest < half) return {whole, whole};
+  if (rest > half) return {whole + 1U, whole + 1U};
+  // Half-way: the total q + c must be even.
+  const std::uint64_t odd_whole = whole & 1U;
+  return {whole + odd_whole, whole + (odd_whole ^ 1U)};
+}
+
+// The chain's own step, s + t in the accumulator's precision: what the walk
+// does where no Step applies, and what the CPU twins do.
+template <typename Acc>
+[[nodiscard]] constexpr Acc add(Acc s, float t) {
+  return s + static_cast<Acc>(t);
+}
+
+// Binades a run's Steps are formed for: the estimate's and kBelow below to
+// kCandidates - kBelow - 1 above (a chain of n terms can fall short of the
+// exact sum by a factor 1 - n 2^-P at most: two binades below covers n up
+// to 2^(P-1) terms; the walk adds the terms where none applies).
+inline constexpr int kCandidates = 4;
+inline constexpr int kBelow = 2;
+
+// Applies the Step of the candidate binade that s lies in, if there is one
+// and the run stays in it: steps[i] is the run's Step for the ulp exponent
+// estimate - kBelow + i. Returns whether it did.
+template <typename Acc>
+[[nodiscard]] constexpr bool try_step(Acc& s, const Step* steps, int estimate) {
+  if (!walkable(s)) return false;
+  const int e = ulp_exponent(s);
+  const int i = e - estimate + kBelow;
+  if (i < 0 || i >= kCandidates) return false;
+  const std::uint64_t q = ulps(s);
+  const std::uint64_t c = (q & 1U) != 0U ? steps[i].odd : steps[i].even;
+  if (q + c >= cap<Acc>()) return false;
+  s = from_ulps<Acc>(q + c, e);
+  return true;
+}
+
+// The ulp exponent of the binade of an estimate of the running sum (any
+// value; a NaN or negative estimate just makes no candidate apply).
+template <typename Acc>
+[[nodiscard]] constexpr int estimate_exponent(double estimate) {
+  const Acc s = static_cast<Acc>(estimate < 0.0 ? 0.0 : estimate);
+  return walkable(s) ? ulp_exponent(s) : Format<Acc>::kMinUlpExponent;
+}
+
+}  // namespace vqx::chain

@@ -1,0 +1,251 @@
+// The GPU side of core/chain_sum.hpp: the exact result of libvmaf's
+// sequential sums (s = s + t_i, in float or double, from the first term to
+// the last), for terms that a twin's kernels wrote to device memory.
+// Runtime-free, so that a device-free test runs these very kernels on the
+// CPU (tests/unit/chain_sum_test.cpp); gpu/chain_sums.cuh allocates and
+// launches them.
+//
+// The terms of a chain are cut into runs of kRun terms and chunks of
+// kRunsPerChunk runs. Per frame:
+//  1. totals_kernel: each run's terms summed in double, and each chunk's
+//     runs by a fixed tree (only to estimate where the running sum will
+//     be);
+//  2. estimates_kernel: one block per chain adds the chunk totals into
+//     prefix sums and keeps, per chunk, the binade of the sum before it
+//     (its estimate) and the sum itself;
+//  3. run_estimates_kernel: one thread per chunk adds its runs' totals to
+//     the chunk's prefix sum and keeps, per run, the binade before it;
+//  4. run_steps_kernel: each run's Step (core/chain_sum.hpp) in each of the
+//     kCandidates binades around its estimate, one thread per run and
+//     binade, composing its terms' Steps in order;
+//  5. chunk_steps_kernel: each chunk's Steps in the binades around its
+//     estimate, composing its terms' Steps in order;
+//  6. walk_kernel: one block per chain, whose thread 0 walks from 0: a
+//     chunk's Step where it applies (try_step), else its runs' Steps, else
+//     the run's terms one by one (the chain's own additions).
+// Composition is exact, so the result is the sequential chain's, bit for
+// bit, whatever the estimates were: they decide only how often the walk
+// adds terms one by one (about once a run where the sum crosses a power of
+// two). No atomics; the only floating-point sums are the estimates' (fixed
+// orders) and the walk's term-by-term additions, in the chain's order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/chain_sum.hpp"
+
+namespace vqx::chain {
+
+inline constexpr unsigned kRun = 64;           // terms per run
+inline constexpr unsigned kRunsPerChunk = 64;  // runs per chunk
+inline constexpr unsigned kChunk = kRun * kRunsPerChunk;
+inline constexpr unsigned kMaxChains = 4;          // chains per launch
+inline constexpr unsigned kTotalThreads = 256;     // chunk_totals_kernel's block
+inline constexpr unsigned kStepThreads = 256;      // run and chunk Steps: threads per block
+inline constexpr unsigned kEstimateThreads = 256;  // estimates_kernel's block
+inline constexpr unsigned kWalkThreads = 256;      // walk_kernel's block
+inline constexpr unsigned kWalkBatch = 256;        // chunks whose Steps the walk loads at once
+
+// The chains of one launch: chain k's `length` terms are at
+// terms + kChunk * first_chunk[k], its `chunks` chunks cover them (the
+// terms past its length are taken as +0, never read).
+struct Chains {
+  const float* terms;
+  unsigned count;
+  unsigned first_chunk[kMaxChains];
+  unsigned chunks[kMaxChains];
+  std::size_t length[kMaxChains];
+};
+
+// The chain that chunk c belongs to.
+__device__ inline unsigned chain_of(const Chains& ch, unsigned c) {
+  unsigned k = 0;
+  while (k + 1 < ch.count && c >= ch.first_chunk[k + 1]) ++k;
+  return k;
+}
+
+// Term i of chunk c's chain, counted from the chain's start.
+__device__ inline float term_at(const Chains& ch, unsigned k, std::size_t i) {
+  return i < ch.length[k] ? ch.terms[std::size_t{kChunk} * ch.first_chunk[k] + i] : 0.0F;
+}
+
+// Position of chunk c's first term in its chain k.
+__device__ inline std::size_t chunk_start(const Chains& ch, unsigned k, unsigned c) {
+  return std::size_t{kChunk} * (c - ch.first_chunk[k]);
+}
+
+// One block per chunk, one thread per run: the run's terms in double from
+// 0, then the chunk's runs by a fixed tree.
+static __global__ void __launch_bounds__(kRunsPerChunk)
+    totals_kernel(Chains ch, double* run_totals, double* totals) {
+  __shared__ double s_sum[kRunsPerChunk];
+  const unsigned c = blockIdx.x;
+  const unsigned t = threadIdx.x;
+  const unsigned k = chain_of(ch, c);
+  const std::size_t first = chunk_start(ch, k, c) + std::size_t{kRun} * t;
+  double sum = 0.0;
+  for (unsigned i = 0; i < kRun; ++i) sum += static_cast<double>(term_at(ch, k, first + i));
+  run_totals[std::size_t{c} * kRunsPerChunk + t] = sum;
+  s_sum[t] = sum;
+  __syncthreads();
+  for (unsigned half = kRunsPerChunk / 2; half > 0; half /= 2) {
+    if (t < half) s_sum[t] += s_sum[t + half];
+    __syncthreads();
+  }
+  if (t == 0) totals[c] = s_sum[0];
+}
+
+// One block per chain: each thread adds the totals of a segment of the
+// chain's chunks in order, the block adds the segments' sums into prefix
+// sums by a fixed tree (Hillis and Steele), and each thread then keeps its
+// chunks' estimates. Any fixed order does: an estimate only decides how
+// often the walk adds terms one by one, never the result.
+template <typename Acc>
+static __global__ void __launch_bounds__(kEstimateThreads)
+    estimates_kernel(Chains ch, const double* totals, int* estimates, double* prefixes) {
+  __shared__ double s_part[kEstimateThreads];
+  const unsigned k = blockIdx.x;
+  const unsigned t = threadIdx.x;
+  const unsigned count = ch.chunks[k];
+  const unsigned per = (count + kEstimateThreads - 1) / kEstimateThreads;
+  const unsigned lo = ch.first_chunk[k] + (t * per < count ? t * per : count);
+  const unsigned hi = ch.first_chunk[k] + ((t + 1) * per < count ? (t + 1) * per : count);
+  double part = 0.0;
+  for (unsigned c = lo; c < hi; ++c) part += totals[c];
+  s_part[t] = part;
+  __syncthreads();
+  for (unsigned offset = 1; offset < kEstimateThreads; offset *= 2) {
+    const double before = t >= offset ? s_part[t - offset] : 0.0;
+    __syncthreads();
+    s_part[t] += before;
+    __syncthreads();
+  }
+  double running = t == 0 ? 0.0 : s_part[t - 1];
+  for (unsigned c = lo; c < hi; ++c) {
+    estimates[c] = estimate_exponent<Acc>(running);
+    prefixes[c] = running;
+    running += totals[c];
+  }
+}
+
+// One thread per chunk: its runs' estimates.
+template <typename Acc>
+static __global__ void __launch_bounds__(kStepThreads)
+    run_estimates_kernel(unsigned chunks, const double* prefixes, const double* run_totals,
+                         int* run_estimates) {
+  const unsigned c = blockIdx.x * kStepThreads + threadIdx.x;
+  if (c >= chunks) return;
+  double running = prefixes[c];
+  for (unsigned r = 0; r < kRunsPerChunk; ++r) {
+    const std::size_t run = std::size_t{c} * kRunsPerChunk + r;
+    run_estimates[run] = estimate_exponent<Acc>(running);
+    running += run_totals[run];
+  }
+}
+
+// A run's Steps come in two sets: around its chunk's estimate (set 0,
+// which chunk_steps_kernel composes into the chunk's) and around its own
+// (set 1, which the walk uses within a chunk whose Step did not apply: the
+// sum may have left the chunk's binades there). Each kCandidates Steps.
+inline constexpr unsigned kRunSets = 2;
+inline constexpr unsigned kRunStepCount = kRunSets * kCandidates;  // Steps per run
+
+// One thread per run, set and candidate binade:
+// steps[run * kRunStepCount + set * kCandidates + i].
+template <typename Acc>
+static __global__ void __launch_bounds__(kStepThreads)
+    run_steps_kernel(Chains ch, unsigned runs, const int* estimates, const int* run_estimates,
+                     Step* steps) {
+  const unsigned g = blockIdx.x * kStepThreads + threadIdx.x;
+  const unsigned run = g / kRunStepCount;
+  if (run >= runs) return;
+  const unsigned set = (g % kRunStepCount) / kCandidates;
+  const int i = static_cast<int>(g % kCandidates);
+  const unsigned c = run / kRunsPerChunk;
+  const unsigned k = chain_of(ch, c);
+  const int e = (set == 0 ? estimates[c] : run_estimates[run]) - kBelow + i;
+  const std::size_t first = chunk_start(ch, k, c) + std::size_t{kRun} * (run % kRunsPerChunk);
+  Step st{0U, 0U};
+  for (unsigned j = 0; j < kRun; ++j) {
+    st = compose<Acc>(st, term_step<Acc>(term_at(ch, k, first + j), e));
+  }
+  steps[g] = st;
+}
+
+// One thread per chunk and candidate binade: its runs' set-0 Steps composed.
+template <typename Acc>
+static __global__ void __launch_bounds__(kStepThreads)
+    chunk_steps_kernel(unsigned chunks, const Step* run_steps, Step* chunk_steps) {
+  const unsigned g = blockIdx.x * kStepThreads + threadIdx.x;
+  const unsigned c = g / kCandidates;
+  if (c >= chunks) return;
+  const unsigned i = g % kCandidates;
+  Step st{0U, 0U};
+  for (unsigned r = 0; r < kRunsPerChunk; ++r) {
+    st = compose<Acc>(st, run_steps[(std::size_t{c} * kRunsPerChunk + r) * kRunStepCount + i]);
+  }
+  chunk_steps[g] = st;
+}
+
+// One block per chain: the chain's result in sums[k]. The walk itself is
+// sequential, one thread's (thread 0); the block's threads bring what it
+// reads into shared memory first, so that each step waits for shared
+// memory, not for a global load: the Steps and estimates of kWalkBatch
+// chunks at a time, and, for a chunk whose Step does not apply, its runs'
+// set-1 Steps and estimates and its terms.
+template <typename Acc>
+static __global__ void __launch_bounds__(kWalkThreads)
+    walk_kernel(Chains ch, const int* estimates, const int* run_estimates, const Step* run_steps,
+                const Step* chunk_steps, Acc* sums) {
+  __shared__ Step s_chunks[kWalkBatch * kCandidates];
+  __shared__ int s_estimates[kWalkBatch];
+  __shared__ Step s_runs[kRunsPerChunk * kCandidates];  // a chunk's runs' set-1 Steps
+  __shared__ int s_run_estimates[kRunsPerChunk];
+  __shared__ float s_terms[kChunk];
+  __shared__ unsigned s_detail;  // thread 0's word: the batch's chunk to add in detail, or n
+  const unsigned k = blockIdx.x;
+  const unsigned t = threadIdx.x;
+  const unsigned end = ch.first_chunk[k] + ch.chunks[k];
+  Acc s = 0;  // thread 0's running sum
+  for (unsigned base = ch.first_chunk[k]; base < end; base += kWalkBatch) {
+    const unsigned n = end - base < kWalkBatch ? end - base : kWalkBatch;
+    for (unsigned i = t; i < n * kCandidates; i += kWalkThreads) {
+      s_chunks[i] = chunk_steps[std::size_t{base} * kCandidates + i];
+    }
+    for (unsigned i = t; i < n; i += kWalkThreads) s_estimates[i] = estimates[base + i];
+    __syncthreads();
+    unsigned next = 0;  // thread 0's next chunk of the batch
+    for (;;) {
+      if (t == 0) {
+        while (next < n && try_step(s, s_chunks + next * kCandidates, s_estimates[next])) ++next;
+        s_detail = next;
+      }
+      __syncthreads();
+      const unsigned j = s_detail;
+      if (j >= n) break;  // the same for every thread
+      const unsigned c = base + j;
+      for (unsigned i = t; i < kRunsPerChunk * kCandidates; i += kWalkThreads) {
+        const std::size_t run = std::size_t{c} * kRunsPerChunk + i / kCandidates;
+        s_runs[i] = run_steps[run * kRunStepCount + kCandidates + i % kCandidates];
+      }
+      for (unsigned i = t; i < kRunsPerChunk; i += kWalkThreads) {
+        s_run_estimates[i] = run_estimates[std::size_t{c} * kRunsPerChunk + i];
+      }
+      const std::size_t first = chunk_start(ch, k, c);
+      for (unsigned i = t; i < kChunk; i += kWalkThreads) s_terms[i] = term_at(ch, k, first + i);
+      __syncthreads();
+      if (t == 0) {
+        for (unsigned r = 0; r < kRunsPerChunk; ++r) {
+          if (try_step(s, s_runs + r * kCandidates, s_run_estimates[r])) continue;
+          for (unsigned i = 0; i < kRun; ++i) s = add(s, s_terms[r * kRun + i]);
+        }
+        next = j + 1;
+      }
+      __syncthreads();  // the detail's arrays and s_detail are read before they are written again
+    }
+  }
+  if (t == 0) sums[k] = s;
+}
+
+}  // namespace vqx::chain

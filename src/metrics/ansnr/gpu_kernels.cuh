@@ -1,0 +1,142 @@
+// float_ansnr's GPU kernels, free of the runtime, so that a device-free test
+// runs these very kernels on the CPU, one thread per GPU thread
+// (tests/unit/ansnr_kernels_test.cpp), against the CPU twin.
+//
+//  * terms_kernel: one thread per sample. The reference's 3x3 and the
+//    distorted picture's 5x5 filter at the sample, each a float sum of row
+//    sums from the top filter row down, each row sum a float sum of tap *
+//    sample from the leftmost tap, the borders mirrored (params.hpp:
+//    reflect101_repeat_end); then the two energies' terms ref_f^2 and
+//    (ref_f - dis_f)^2, into two float planes. Every operation is
+//    pointwise.hpp's, which the CPU twin calls.
+//  * rows_kernel: one thread per row, its two float sums along the row from
+//    0 in column order (the CPU's and libvmaf's chains), the planes read
+//    through a shared tile so that a block's loads are whole rows. The row
+//    sums go to the host, which adds the rows in order (scores.hpp,
+//    add_row), as the CPU twin does.
+// No atomics: every sum has one fixed order.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/index_math.hpp"
+#include "metrics/ansnr/params.hpp"
+#include "metrics/ansnr/pointwise.hpp"
+
+namespace vqx::ansnr {
+
+// The kernels are static: this header is compiled by the twin's .cu and, as
+// host code, by the device-free kernel test; internal linkage keeps the
+// launch stubs of a CUDA build and the test's host functions of the same
+// names from meeting at link time.
+
+// A luma plane of `Sample`s, read in 8-bit units plus the offset
+// (pointwise.hpp's sample_value).
+template <typename Sample>
+struct LumaView {
+  const std::uint8_t* data;
+  std::size_t pitch;  // bytes
+  float inv_scale;
+  __device__ float at(int x, int y) const {
+    const auto* row = reinterpret_cast<const Sample*>(data + pitch * static_cast<std::size_t>(y));
+    return sample_value(static_cast<float>(row[x]), inv_scale);
+  }
+};
+
+// Both filters, passed to the kernel by value (kernel parameters: no device
+// table to upload).
+struct Filters {
+  std::array<std::array<float, 3>, 3> ref;
+  std::array<std::array<float, 5>, 5> dis;
+};
+inline Filters filters() { return {kRefFilter, kDisFilter}; }
+
+// The two planes of terms (and the row sums' two arrays), `pitch` floats
+// per row.
+struct TermPlanes {
+  float* signal;
+  float* noise;
+  std::size_t pitch;
+};
+
+inline constexpr unsigned kTermsX = 32;
+inline constexpr unsigned kTermsY = 8;
+
+// A filter of `Taps` x `Taps` at (x, y): the row sums of the filter rows
+// along the mirrored source rows, from the top filter row down.
+template <std::size_t Taps, typename Source>
+__device__ std::array<float, Taps> row_sums_at(const Source& src,
+                                               const std::array<std::array<float, Taps>, Taps>& f,
+                                               int x, int y, int w, int h) {
+  constexpr int kRadius = static_cast<int>(Taps / 2);
+  std::array<float, Taps> p{};
+  for (std::size_t k = 0; k < Taps; ++k) {
+    const int yy = reflect101_repeat_end(y - kRadius + static_cast<int>(k), h);
+    p[k] = pass_sum(f[k], [&](std::size_t t) {
+      return src.at(reflect101_repeat_end(x - kRadius + static_cast<int>(t), w), yy);
+    });
+  }
+  return p;
+}
+
+template <typename Source>
+static __global__ void __launch_bounds__(kTermsX* kTermsY)
+    terms_kernel(Source ref, Source dis, Filters f, int w, int h, TermPlanes out) {
+  const int x = static_cast<int>(blockIdx.x * kTermsX + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * kTermsY + threadIdx.y);
+  if (x >= w || y >= h) return;
+  const std::array<float, 3> r = row_sums_at<3>(ref, f.ref, x, y, w, h);
+  const std::array<float, 5> d = row_sums_at<5>(dis, f.dis, x, y, w, h);
+  const float rf = ref_filtered(r[0], r[1], r[2]);
+  const float df = dis_filtered(d[0], d[1], d[2], d[3], d[4]);
+  const std::size_t o = out.pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x);
+  out.signal[o] = signal_term(rf);
+  out.noise[o] = noise_term(rf, df);
+}
+
+// Rows per block of rows_kernel (one thread each), and the tile's columns.
+inline constexpr unsigned kRowThreads = 64;
+inline constexpr unsigned kTileColumns = 32;
+
+// Row y's sums go to signal_rows[y], noise_rows[y].
+static __global__ void __launch_bounds__(kRowThreads)
+    rows_kernel(TermPlanes in, int w, int h, float* signal_rows, float* noise_rows) {
+  __shared__ float s_signal[kRowThreads][kTileColumns + 1];
+  __shared__ float s_noise[kRowThreads][kTileColumns + 1];
+  const int t = static_cast<int>(threadIdx.x);
+  const int y0 = static_cast<int>(blockIdx.x * kRowThreads);
+  const int rows = h - y0 < static_cast<int>(kRowThreads) ? h - y0 : static_cast<int>(kRowThreads);
+  float signal = 0.0F;
+  float noise = 0.0F;
+  for (int x0 = 0; x0 < w; x0 += static_cast<int>(kTileColumns)) {
+    const int cols =
+        w - x0 < static_cast<int>(kTileColumns) ? w - x0 : static_cast<int>(kTileColumns);
+    // The tile, loaded a row at a time across the threads.
+    for (int i = t; i < rows * static_cast<int>(kTileColumns); i += static_cast<int>(kRowThreads)) {
+      const int r = i / static_cast<int>(kTileColumns);
+      const int c = i % static_cast<int>(kTileColumns);
+      if (c < cols) {
+        const std::size_t o =
+            in.pitch * static_cast<std::size_t>(y0 + r) + static_cast<std::size_t>(x0 + c);
+        s_signal[r][c] = in.signal[o];
+        s_noise[r][c] = in.noise[o];
+      }
+    }
+    __syncthreads();
+    if (t < rows) {
+      for (int c = 0; c < cols; ++c) {
+        signal += s_signal[t][c];
+        noise += s_noise[t][c];
+      }
+    }
+    __syncthreads();
+  }
+  if (t < rows) {
+    signal_rows[y0 + t] = signal;
+    noise_rows[y0 + t] = noise;
+  }
+}
+
+}  // namespace vqx::ansnr

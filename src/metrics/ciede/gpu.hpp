@@ -1,0 +1,12 @@
+// ciede's GPU twin (gpu.cu; built with a GPU backend only).
+#pragma once
+
+#include <memory>
+
+#include "gpu/twin.hpp"
+
+namespace vqx::ciede {
+
+std::unique_ptr<gpu::Twin> make_twin();
+
+}  // namespace vqx::ciede

@@ -252,6 +252,19 @@ bench() {
     # Integer SSIM (issue 14): its frame's sum is one chain on the host.
     $b --backend cuda --threads 8 --frames 1000 --size 1920x1080 --size 3840x2160 \
       --feature ssim --label ssim
+    for f in float_ansnr psnr_hvs ciede; do
+      $b --backend cuda --threads 8 --frames 1000 --size 1920x1080 --size 3840x2160 \
+        --feature "$f" --label "$f"
+    done
+    # Issue 14's target: all 17 libvmaf features and ssimulacra2 in one
+    # context at 1920x1080, 1000 fps.
+    local all=() f
+    for f in adm vif motion psnr float_psnr float_moment float_ssim float_ms_ssim speed_chroma \
+      speed_temporal cambi float_adm float_vif float_motion float_ansnr psnr_hvs ciede ssimulacra2; do
+      all+=(--feature "$f")
+    done
+    $b --backend cuda --threads 8 --frames 500 --size 1920x1080 --size 3840x2160 "${all[@]}" \
+      --label "17 libvmaf features + ssimulacra2"
     $b --backend cpu --threads 16 --frames 40 --size 3840x2160 --label vmaf_v0.6.1
     $b --backend cpu --threads 16 --frames 150 --size 1920x1080 --size 576x324 --label vmaf_v0.6.1
   } 2>&1 | tee "$out/bench.txt"

@@ -1,4 +1,5 @@
 #include "gpu_test_util.hpp"
+#include <filesystem>
 
 #include <algorithm>
 #include <cmath>
@@ -181,10 +182,10 @@ bool float_vmaf_feature(const std::string& metric) {
 
 bool has_twin(const std::string& metric) {
   if (metric == "ssim") return true;  // integer SSIM
-  for (const char* p : {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_",
-                        "float_psnr", "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma",
-                        "speed_temporal", "cambi", "ssimulacra2", "float_ansnr", "float_anpsnr",
-                        "ciede2000"}) {
+  for (const char* p :
+       {"integer_", "VMAF_integer_feature_motion", "psnr_", "mse_", "apsnr_", "float_psnr",
+        "float_moment", "float_ssim", "float_ms_ssim", "speed_chroma", "speed_temporal", "cambi",
+        "ssimulacra2", "float_ansnr", "float_anpsnr", "ciede2000"}) {
     if (starts_with(metric, p)) return true;
   }
   return float_vmaf_feature(metric);
@@ -276,7 +277,7 @@ std::vector<std::string> twin_features() {
           "speed_prescale_method=bicubic",
           "cambi=full_ref=true", "cambi=max_log_contrast=3:topk=0.01", "ssimulacra2",
           "ssimulacra2=matrix=bt2020:range=full:transfer=bt1886",
-                    // float_adm, float_vif, float_motion: every option between them
+          // float_adm, float_vif, float_motion: every option between them
           "float_adm=debug=true",
           "float_adm=adm_enhn_gain_limit=1.0:adm_csf_mode=1:"
           "adm_norm_view_dist=4.5:adm_csf_scale=2.0:adm_csf_diag_scale=0.5",
@@ -426,6 +427,30 @@ void expect_same_refusal(RunOptions o, const Video& video, const std::string& wh
 std::string describe(const PictureFormat& f, const std::string& what) {
   return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::to_string(f.bpc) +
          "-bit " + to_string(f.chroma) + " " + what;
+}
+
+std::vector<std::pair<std::filesystem::path, std::filesystem::path>> corpus_pairs(
+    const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> refs, dists;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".y4m") continue;
+    (e.path().filename().string().find("__") == std::string::npos ? refs : dists)
+        .push_back(e.path());
+  }
+  std::vector<std::pair<fs::path, fs::path>> pairs;
+  for (const fs::path& d : dists) {
+    const std::string body = d.filename().string().substr(0, d.filename().string().find("__"));
+    const std::string id = body.substr(0, body.find('_'));
+    const std::string rest = body.substr(id.size());
+    for (const fs::path& r : refs) {
+      const std::string stem = r.stem().string();
+      const std::string rid = stem.substr(0, stem.find('_'));
+      if (stem.substr(rid.size()) == rest && id.rfind(rid, 0) == 0) pairs.emplace_back(r, d);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
 }
 
 }  // namespace vqx::gputest

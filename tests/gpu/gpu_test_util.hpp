@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include <cstdint>
 #include <map>
@@ -92,13 +93,11 @@ Run read_run(const Context& ctx);
 
 // The twin rule, per metric and frame; `what` names the case in failures.
 // Also checks that every feature with a GPU twin ran on the GPU. Integer
-// features (integer SSIM's "ssim" among them), the model scores built on them, and the float features whose
-// twins are bit-identical by construction (float_ssim*, float_ms_ssim*,
-// speed_*, cambi*, float_ansnr, float_anpsnr, psnr_hvs*, ciede2000, and
-// float_adm's, float_vif's and float_motion's adm*, aim*, vif*, motion*:
-// docs/gpu.md) must be equal to the bit; the other float features (and
-// float_adm's with adm_p_norm other than 3, "_apn_") within
-// ARCHITECTURE.md's 1e-6.
+// features (integer SSIM's "ssim" among them), the model scores built on them, and the float
+// features whose twins are bit-identical by construction (float_ssim*, float_ms_ssim*, speed_*,
+// cambi*, float_ansnr, float_anpsnr, psnr_hvs*, ciede2000, and float_adm's, float_vif's and
+// float_motion's adm*, aim*, vif*, motion*: docs/gpu.md) must be equal to the bit; the other float
+// features (and float_adm's with adm_p_norm other than 3, "_apn_") within ARCHITECTURE.md's 1e-6.
 void expect_twins_agree(const Run& cpu, const Run& gpu, const std::string& what);
 // Bit-identical runs (determinism).
 void expect_identical(const Run& a, const Run& b, const std::string& what);
@@ -134,5 +133,11 @@ bool fits(const std::string& spec, const PictureFormat& fmt);
 // twin_features() with twin_models(), then each group of
 // twin_features_apart().
 std::vector<RunOptions> twin_runs(Backend backend, unsigned threads, const PictureFormat& fmt);
+
+// The pairs in `dir`: a distorted file NAME__ENCODING.y4m and its reference,
+// the file without "__" whose name after the clip's id is NAME's and whose
+// id begins NAME's (P1a_pan_..., P1b_pan_... are P1_pan_...'s).
+std::vector<std::pair<std::filesystem::path, std::filesystem::path>> corpus_pairs(
+    const std::filesystem::path& dir);
 
 }  // namespace vqx::gputest

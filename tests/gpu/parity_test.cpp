@@ -127,13 +127,9 @@ TEST(GpuParity, CorpusPairs) {
   const char* frames_env = std::getenv("VQX_GPU_CORPUS_FRAMES");
   const unsigned frames = frames_env != nullptr ? static_cast<unsigned>(std::atoi(frames_env)) : 3;
   unsigned pairs = 0;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    const auto sep = name.find("__");
-    if (e.path().extension() != ".y4m" || sep == std::string::npos) continue;
-    const fs::path ref = dir / (name.substr(0, sep) + ".y4m");
-    if (!fs::exists(ref)) continue;
-    const Video v = read_pair(ref, e.path(), frames);
+  for (const auto& [ref, dist] : corpus_pairs(dir)) {
+    const std::string name = dist.filename().string();
+    const Video v = read_pair(ref, dist, frames);
     ASSERT_GE(v.size(), 2U) << name;
     check_video(v, name);
     ++pairs;

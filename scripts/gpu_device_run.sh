@@ -10,6 +10,8 @@
 #   scripts/gpu_device_run.sh device   there: ctest -L "gpu|contract",
 #                                      then the benchmark and the speed
 #                                      table (bench/speed.sh); logs to $OUT
+#                                      (VQX_CTEST_REGEX: only the tests
+#                                      whose names match, ctest -R)
 #   scripts/gpu_device_run.sh speed    there: the speed table alone, every
 #                                      depth for the CPU rows too (a call of
 #                                      its own: about 9 minutes at most)
@@ -172,6 +174,7 @@ device() {
   set +e
   simd "$out"
   timeout "${VQX_CTEST_LIMIT:-420}" ctest --test-dir "$build" -L "gpu|contract" -j 4 \
+    ${VQX_CTEST_REGEX:+-R "$VQX_CTEST_REGEX"} \
     --timeout 300 --output-on-failure >"$out/ctest.log" 2>&1
   local rc=$?
   grep -E "tests passed|tests failed|Total Test time|\*\*\*|Failed|SKIPPED" "$out/ctest.log" | tail -25

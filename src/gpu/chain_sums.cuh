@@ -12,8 +12,10 @@
 #include <string>
 
 #include "core/index_math.hpp"
-#include "gpu/chain_sum.cuh"
 #include "gpu/runtime.hpp"
+// The kernels after the runtime: with HIP, __launch_bounds__ comes with
+// hip_runtime.h (nvcc defines it before any header).
+#include "gpu/chain_sum.cuh"
 
 namespace vqx::chain {
 

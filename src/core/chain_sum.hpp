@@ -2,10 +2,11 @@
 //
 // libvmaf adds some per-sample values in one chain, s = s + t_i from the
 // first sample to the last (psnr_hvs: float terms to a float; ciede: float
-// differences to a double). Such a chain rounds at every step, and its
-// result depends on the order; reproducing it with a parallel reduction
-// would change it. This header gives the chain's exact result from pieces
-// that can be computed independently (docs/gpu.md, "Chains of additions"):
+// differences to a double; integer SSIM: double terms to a double). Such
+// a chain rounds at every step, and its result depends on the order;
+// reproducing it with a parallel reduction would change it. This header
+// gives the chain's exact result from pieces that can be computed
+// independently (docs/gpu.md, "Chains of additions"):
 //
 //  * While the running sum s stays in one binade (one power-of-two range,
 //    or the range of the subnormals and the smallest normals), it is a
@@ -125,23 +126,29 @@ template <typename Acc>
   return std::bit_cast<Acc>(static_cast<typename F::Bits>((field << (F::kPrecision - 1)) + q));
 }
 
-// One term's Step in the binade whose ulp is 2^ulp_exp: t rounded to a
-// multiple of the ulp, half-way cases to the even total. Negative,
-// infinite and NaN terms (and terms of a binade's size) saturate, so that
-// their run is added term by term. -0 and +0 leave the sum as it is.
-template <typename Acc>
-[[nodiscard]] constexpr Step term_step(float t, int ulp_exp) {
+// One term's Step in the binade whose ulp is 2^ulp_exp: t (a float or a
+// double) rounded to a multiple of the ulp, half-way cases to the even
+// total. Negative, infinite and NaN terms (and terms of a binade's size)
+// saturate, so that their run is added term by term. -0 and +0 leave the
+// sum as it is. A double term goes only to a double chain (add()).
+template <typename Acc, typename Term>
+[[nodiscard]] constexpr Step term_step(Term t, int ulp_exp) {
+  static_assert(sizeof(Term) <= sizeof(Acc), "a chain's terms are at most as wide as its sum");
+  using T = Format<Term>;
+  using Bits = typename T::Bits;
   constexpr std::uint64_t kCap = cap<Acc>();
-  const auto b = std::bit_cast<std::uint32_t>(t);
-  constexpr int kFloatField = 23;  // where the exponent field of a float starts
-  const auto field = static_cast<int>((b >> kFloatField) & 0xFFU);
-  const std::uint64_t magnitude = b & 0x7FFFFFFFU;
+  constexpr int kFractionBits = T::kPrecision - 1;  // where the exponent field starts
+  constexpr Bits kField = (Bits{1} << T::kExponentBits) - 1U;
+  constexpr int kSignShift = kFractionBits + T::kExponentBits;
+  const auto b = std::bit_cast<Bits>(t);
+  const auto field = static_cast<int>((b >> kFractionBits) & kField);
+  const std::uint64_t magnitude = b & ((Bits{1} << kSignShift) - 1U);
   if (magnitude == 0U) return {0U, 0U};
-  if ((b >> 31) != 0U || field == 0xFF) return {kCap, kCap};
-  constexpr std::uint32_t kFraction = (std::uint32_t{1} << kFloatField) - 1U;
-  const std::uint64_t m = (b & kFraction) | (field == 0 ? 0U : (std::uint64_t{1} << kFloatField));
+  if ((b >> kSignShift) != 0U || field == static_cast<int>(kField)) return {kCap, kCap};
+  constexpr Bits kFraction = (Bits{1} << kFractionBits) - 1U;
+  const std::uint64_t m = (b & kFraction) | (field == 0 ? 0U : (std::uint64_t{1} << kFractionBits));
   // t = m * 2^k; d: how many of m's low bits lie below the ulp.
-  const int k = Format<float>::kMinUlpExponent + (field == 0 ? 0 : field - 1);
+  const int k = T::kMinUlpExponent + (field == 0 ? 0 : field - 1);
   const int d = ulp_exp - k;
   if (d <= 0) {
     const int up = -d;
@@ -149,7 +156,8 @@ template <typename Acc>
     const std::uint64_t c = m << up;
     return {c, c};
   }
-  if (d >= 32) return {0U, 0U};  // t < ulp / 2: rounds away entirely
+  // t < 2^(k + P) <= ulp / 2 (m has at most P bits): rounds away entirely.
+  if (d > T::kPrecision) return {0U, 0U};
   const std::uint64_t whole = m >> d;
   const std::uint64_t rest = m & ((std::uint64_t{1} << d) - 1U);
   const std::uint64_t half = std::uint64_t{1} << (d - 1);
@@ -161,9 +169,11 @@ template <typename Acc>
 }
 
 // The chain's own step, s + t in the accumulator's precision: what the walk
-// does where no Step applies, and what the CPU twins do.
-template <typename Acc>
-[[nodiscard]] constexpr Acc add(Acc s, float t) {
+// does where no Step applies, and what the CPU twins do (a float term to a
+// double chain is converted exactly first).
+template <typename Acc, typename Term>
+[[nodiscard]] constexpr Acc add(Acc s, Term t) {
+  static_assert(sizeof(Term) <= sizeof(Acc), "a chain's terms are at most as wide as its sum");
   return s + static_cast<Acc>(t);
 }
 

@@ -1,6 +1,7 @@
 // The GPU side of core/chain_sum.hpp: the exact result of libvmaf's
 // sequential sums (s = s + t_i, in float or double, from the first term to
-// the last), for terms that a twin's kernels wrote to device memory.
+// the last), for terms (float, or double for a double chain) that a twin's
+// kernels wrote to device memory.
 // Runtime-free, so that a device-free test runs these very kernels on the
 // CPU (tests/unit/chain_sum_test.cpp); gpu/chain_sums.cuh allocates and
 // launches them.
@@ -50,8 +51,9 @@ inline constexpr unsigned kWalkBatch = 256;        // chunks whose Steps the wal
 // The chains of one launch: chain k's `length` terms are at
 // terms + kChunk * first_chunk[k], its `chunks` chunks cover them (the
 // terms past its length are taken as +0, never read).
+template <typename Term>
 struct Chains {
-  const float* terms;
+  const Term* terms;
   unsigned count;
   unsigned first_chunk[kMaxChains];
   unsigned chunks[kMaxChains];
@@ -59,26 +61,30 @@ struct Chains {
 };
 
 // The chain that chunk c belongs to.
-__device__ inline unsigned chain_of(const Chains& ch, unsigned c) {
+template <typename Term>
+__device__ inline unsigned chain_of(const Chains<Term>& ch, unsigned c) {
   unsigned k = 0;
   while (k + 1 < ch.count && c >= ch.first_chunk[k + 1]) ++k;
   return k;
 }
 
-// Term i of chunk c's chain, counted from the chain's start.
-__device__ inline float term_at(const Chains& ch, unsigned k, std::size_t i) {
-  return i < ch.length[k] ? ch.terms[std::size_t{kChunk} * ch.first_chunk[k] + i] : 0.0F;
+// Term i of chain k, counted from the chain's start.
+template <typename Term>
+__device__ inline Term term_at(const Chains<Term>& ch, unsigned k, std::size_t i) {
+  return i < ch.length[k] ? ch.terms[std::size_t{kChunk} * ch.first_chunk[k] + i] : Term{0};
 }
 
 // Position of chunk c's first term in its chain k.
-__device__ inline std::size_t chunk_start(const Chains& ch, unsigned k, unsigned c) {
+template <typename Term>
+__device__ inline std::size_t chunk_start(const Chains<Term>& ch, unsigned k, unsigned c) {
   return std::size_t{kChunk} * (c - ch.first_chunk[k]);
 }
 
 // One block per chunk, one thread per run: the run's terms in double from
 // 0, then the chunk's runs by a fixed tree.
+template <typename Term>
 static __global__ void __launch_bounds__(kRunsPerChunk)
-    totals_kernel(Chains ch, double* run_totals, double* totals) {
+    totals_kernel(Chains<Term> ch, double* run_totals, double* totals) {
   __shared__ double s_sum[kRunsPerChunk];
   const unsigned c = blockIdx.x;
   const unsigned t = threadIdx.x;
@@ -101,9 +107,9 @@ static __global__ void __launch_bounds__(kRunsPerChunk)
 // sums by a fixed tree (Hillis and Steele), and each thread then keeps its
 // chunks' estimates. Any fixed order does: an estimate only decides how
 // often the walk adds terms one by one, never the result.
-template <typename Acc>
+template <typename Acc, typename Term>
 static __global__ void __launch_bounds__(kEstimateThreads)
-    estimates_kernel(Chains ch, const double* totals, int* estimates, double* prefixes) {
+    estimates_kernel(Chains<Term> ch, const double* totals, int* estimates, double* prefixes) {
   __shared__ double s_part[kEstimateThreads];
   const unsigned k = blockIdx.x;
   const unsigned t = threadIdx.x;
@@ -153,9 +159,9 @@ inline constexpr unsigned kRunStepCount = kRunSets * kCandidates;  // Steps per 
 
 // One thread per run, set and candidate binade:
 // steps[run * kRunStepCount + set * kCandidates + i].
-template <typename Acc>
+template <typename Acc, typename Term>
 static __global__ void __launch_bounds__(kStepThreads)
-    run_steps_kernel(Chains ch, unsigned runs, const int* estimates, const int* run_estimates,
+    run_steps_kernel(Chains<Term> ch, unsigned runs, const int* estimates, const int* run_estimates,
                      Step* steps) {
   const unsigned g = blockIdx.x * kStepThreads + threadIdx.x;
   const unsigned run = g / kRunStepCount;
@@ -168,7 +174,7 @@ static __global__ void __launch_bounds__(kStepThreads)
   const std::size_t first = chunk_start(ch, k, c) + std::size_t{kRun} * (run % kRunsPerChunk);
   Step st{0U, 0U};
   for (unsigned j = 0; j < kRun; ++j) {
-    st = compose<Acc>(st, term_step<Acc>(term_at(ch, k, first + j), e));
+    st = compose<Acc>(st, term_step<Acc, Term>(term_at(ch, k, first + j), e));
   }
   steps[g] = st;
 }
@@ -188,21 +194,29 @@ static __global__ void __launch_bounds__(kStepThreads)
   chunk_steps[g] = st;
 }
 
+// The walk brings a chunk's terms into shared memory in pieces of 16 KiB:
+// the whole chunk of floats, half a chunk of doubles (the walk's shared
+// arrays stay within the 48 KiB a block may declare).
+template <typename Term>
+inline constexpr unsigned kWalkTerms = kChunk * sizeof(float) / sizeof(Term);
+static_assert(kWalkTerms<double> % kRun == 0 && kChunk % kWalkTerms<double> == 0);
+
 // One block per chain: the chain's result in sums[k]. The walk itself is
 // sequential, one thread's (thread 0); the block's threads bring what it
 // reads into shared memory first, so that each step waits for shared
 // memory, not for a global load: the Steps and estimates of kWalkBatch
 // chunks at a time, and, for a chunk whose Step does not apply, its runs'
-// set-1 Steps and estimates and its terms.
-template <typename Acc>
+// set-1 Steps and estimates and its terms (kWalkTerms at a time).
+template <typename Acc, typename Term>
 static __global__ void __launch_bounds__(kWalkThreads)
-    walk_kernel(Chains ch, const int* estimates, const int* run_estimates, const Step* run_steps,
-                const Step* chunk_steps, Acc* sums) {
+    walk_kernel(Chains<Term> ch, const int* estimates, const int* run_estimates,
+                const Step* run_steps, const Step* chunk_steps, Acc* sums) {
+  constexpr unsigned kPiece = kWalkTerms<Term>;
   __shared__ Step s_chunks[kWalkBatch * kCandidates];
   __shared__ int s_estimates[kWalkBatch];
   __shared__ Step s_runs[kRunsPerChunk * kCandidates];  // a chunk's runs' set-1 Steps
   __shared__ int s_run_estimates[kRunsPerChunk];
-  __shared__ float s_terms[kChunk];
+  __shared__ Term s_terms[kPiece];
   __shared__ unsigned s_detail;  // thread 0's word: the batch's chunk to add in detail, or n
   const unsigned k = blockIdx.x;
   const unsigned t = threadIdx.x;
@@ -233,16 +247,22 @@ static __global__ void __launch_bounds__(kWalkThreads)
         s_run_estimates[i] = run_estimates[std::size_t{c} * kRunsPerChunk + i];
       }
       const std::size_t first = chunk_start(ch, k, c);
-      for (unsigned i = t; i < kChunk; i += kWalkThreads) s_terms[i] = term_at(ch, k, first + i);
-      __syncthreads();
-      if (t == 0) {
-        for (unsigned r = 0; r < kRunsPerChunk; ++r) {
-          if (try_step(s, s_runs + r * kCandidates, s_run_estimates[r])) continue;
-          for (unsigned i = 0; i < kRun; ++i) s = add(s, s_terms[r * kRun + i]);
+      for (unsigned piece = 0; piece < kChunk; piece += kPiece) {
+        for (unsigned i = t; i < kPiece; i += kWalkThreads) {
+          s_terms[i] = term_at(ch, k, first + piece + i);
         }
-        next = j + 1;
+        __syncthreads();
+        if (t == 0) {
+          for (unsigned r = piece / kRun; r < (piece + kPiece) / kRun; ++r) {
+            if (try_step(s, s_runs + r * kCandidates, s_run_estimates[r])) continue;
+            for (unsigned i = 0; i < kRun; ++i) s = add(s, s_terms[r * kRun - piece + i]);
+          }
+        }
+        // The piece (after the last, the detail's arrays and s_detail) is
+        // read before it is written again.
+        __syncthreads();
       }
-      __syncthreads();  // the detail's arrays and s_detail are read before they are written again
+      if (t == 0) next = j + 1;
     }
   }
   if (t == 0) sums[k] = s;

@@ -20,15 +20,15 @@ struct WalkCounts {
 };
 
 // The kernels' launches (gpu/chain_sums.cuh) on the host (those without
-// barriers thread by thread), for the given chains; with
-// `estimate_override`, every estimate is replaced by it before the Steps
-// are formed; with `counts`, the walk is retraced on the host to count its
-// detours.
-template <typename Acc>
-inline std::vector<Acc> kernel_sums(const std::vector<std::vector<float>>& chains,
+// barriers thread by thread), for the given chains of `Term`s (float, or
+// double for a double chain); with `estimate_override`, every estimate is
+// replaced by it before the Steps are formed; with `counts`, the walk is
+// retraced on the host to count its detours.
+template <typename Acc, typename Term = float>
+inline std::vector<Acc> kernel_sums(const std::vector<std::vector<Term>>& chains,
                                     const int* estimate_override = nullptr,
                                     WalkCounts* counts = nullptr) {
-  chain::Chains ch{};
+  chain::Chains<Term> ch{};
   ch.count = static_cast<unsigned>(chains.size());
   unsigned chunks = 0;
   for (std::size_t k = 0; k < chains.size(); ++k) {
@@ -38,11 +38,11 @@ inline std::vector<Acc> kernel_sums(const std::vector<std::vector<float>>& chain
     chunks += ch.chunks[k];
   }
   // Past each chain's terms: values that must never be read.
-  std::vector<float> terms(std::size_t{chunks} * chain::kChunk,
-                           std::numeric_limits<float>::quiet_NaN());
+  std::vector<Term> terms(std::size_t{chunks} * chain::kChunk,
+                          std::numeric_limits<Term>::quiet_NaN());
   for (std::size_t k = 0; k < chains.size(); ++k) {
     std::memcpy(terms.data() + std::size_t{chain::kChunk} * ch.first_chunk[k], chains[k].data(),
-                chains[k].size() * sizeof(float));
+                chains[k].size() * sizeof(Term));
   }
   ch.terms = terms.data();
   const unsigned runs = chunks * chain::kRunsPerChunk;
@@ -55,9 +55,9 @@ inline std::vector<Acc> kernel_sums(const std::vector<std::vector<float>>& chain
   std::vector<chain::Step> chunk_steps(std::size_t{chunks} * chain::kCandidates);
   std::vector<Acc> sums(chains.size());
   gpu_on_host::run_grid({chunks}, {chain::kRunsPerChunk},
-                        [&] { chain::totals_kernel(ch, run_totals.data(), totals.data()); });
+                        [&] { chain::totals_kernel<Term>(ch, run_totals.data(), totals.data()); });
   gpu_on_host::run_grid({ch.count}, {chain::kEstimateThreads}, [&] {
-    chain::estimates_kernel<Acc>(ch, totals.data(), estimates.data(), prefixes.data());
+    chain::estimates_kernel<Acc, Term>(ch, totals.data(), estimates.data(), prefixes.data());
   });
   gpu_on_host::run_each({ceil_div(chunks, chain::kStepThreads)}, {chain::kStepThreads}, [&] {
     chain::run_estimates_kernel<Acc>(chunks, prefixes.data(), run_totals.data(),
@@ -69,15 +69,15 @@ inline std::vector<Acc> kernel_sums(const std::vector<std::vector<float>>& chain
   }
   gpu_on_host::run_each({ceil_div(runs * chain::kRunStepCount, chain::kStepThreads)},
                         {chain::kStepThreads}, [&] {
-                          chain::run_steps_kernel<Acc>(ch, runs, estimates.data(),
-                                                       run_estimates.data(), run_steps.data());
+                          chain::run_steps_kernel<Acc, Term>(
+                              ch, runs, estimates.data(), run_estimates.data(), run_steps.data());
                         });
   gpu_on_host::run_each(
       {ceil_div(chunks * chain::kCandidates, chain::kStepThreads)}, {chain::kStepThreads},
       [&] { chain::chunk_steps_kernel<Acc>(chunks, run_steps.data(), chunk_steps.data()); });
   gpu_on_host::run_grid({ch.count}, {chain::kWalkThreads}, [&] {
-    chain::walk_kernel<Acc>(ch, estimates.data(), run_estimates.data(), run_steps.data(),
-                            chunk_steps.data(), sums.data());
+    chain::walk_kernel<Acc, Term>(ch, estimates.data(), run_estimates.data(), run_steps.data(),
+                                  chunk_steps.data(), sums.data());
   });
   if (counts != nullptr) {
     for (unsigned k = 0; k < ch.count; ++k) {

@@ -2,7 +2,8 @@
 // the GPU kernels run here on the CPU, without a device (one host thread
 // per GPU thread: tests/unit/gpu_on_host.hpp), and their result must be the
 // sequential chain's (s = s + t, from the first term to the last), bit for
-// bit, in float and in double: random terms of every size, half-way cases,
+// bit, in float and in double, of float terms and (for a double chain) of
+// double terms: random terms of every size, half-way cases,
 // long runs of equal terms (where a chain's rounding error is largest),
 // zeros, subnormals, negative, infinite and NaN terms, several chains per
 // launch, and estimates that are wrong on purpose (which may only make the
@@ -33,10 +34,10 @@ namespace {
 using chain::Step;
 using chain_on_host::kernel_sums;
 
-template <typename Acc>
-Acc sequential(const std::vector<float>& terms) {
+template <typename Acc, typename Term>
+Acc sequential(const std::vector<Term>& terms) {
   Acc s = 0;
-  for (const float t : terms) s += static_cast<Acc>(t);
+  for (const Term t : terms) s += static_cast<Acc>(t);
   return s;
 }
 
@@ -47,21 +48,22 @@ std::uint64_t bits(T v) {
   return b;
 }
 
-template <typename Acc>
-void expect_exact(const std::vector<std::vector<float>>& chains, const std::string& what,
+template <typename Acc, typename Term = float>
+void expect_exact(const std::vector<std::vector<Term>>& chains, const std::string& what,
                   const int* estimate_override = nullptr) {
-  const std::vector<Acc> got = kernel_sums<Acc>(chains, estimate_override);
+  const std::vector<Acc> got = kernel_sums<Acc, Term>(chains, estimate_override);
   for (std::size_t k = 0; k < chains.size(); ++k) {
     const Acc want = sequential<Acc>(chains[k]);
     EXPECT_EQ(bits(got[k]), bits(want))
-        << what << " (" << (sizeof(Acc) == 4 ? "float" : "double") << "), chain " << k << " of "
+        << what << " (" << (sizeof(Acc) == 4 ? "float" : "double") << " chain of "
+        << (sizeof(Term) == 4 ? "float" : "double") << " terms), chain " << k << " of "
         << chains[k].size() << " terms: kernels " << got[k] << ", chain " << want;
   }
 }
 
-template <typename Acc>
-void expect_exact(const std::vector<float>& terms, const std::string& what) {
-  expect_exact<Acc>(std::vector<std::vector<float>>{terms}, what);
+template <typename Acc, typename Term = float>
+void expect_exact(const std::vector<Term>& terms, const std::string& what) {
+  expect_exact<Acc, Term>(std::vector<std::vector<Term>>{terms}, what);
 }
 
 // Terms spread over many binades: |N(0,1)| * 2^uniform(-30, 30).
@@ -84,6 +86,33 @@ std::vector<float> similar_terms(std::size_t n, std::uint32_t seed, double zeros
   return t;
 }
 
+// Double terms spread over many binades: |N(0,1)| * 2^uniform(-60, 60),
+// every bit of the significand used.
+std::vector<double> wide_doubles(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-60, 60);
+  std::vector<double> t(n);
+  for (double& v : t) v = std::ldexp(std::fabs(normal(rng)), exponent(rng));
+  return t;
+}
+
+// Double terms like integer SSIM's W * ssim: a window weight (at most
+// 2^16) times a value just below 1, or 0.
+std::vector<double> ssim_like_terms(std::size_t n, std::uint32_t seed, double zeros) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> value(0.9, 1.0);
+  std::uniform_int_distribution<int> weight(68 * 68, 256 * 256);
+  std::bernoulli_distribution zero(zeros);
+  std::vector<double> t(n);
+  for (double& v : t) {
+    const bool is_zero = zero(rng);
+    const double w = weight(rng);
+    v = is_zero ? 0.0 : w * value(rng);
+  }
+  return t;
+}
+
 TEST(ChainSum, TermStepsAreTheChainsAdditions) {
   // Every term against every sum of a few binades: one Step, applied
   // where it applies, is the addition.
@@ -95,7 +124,7 @@ TEST(ChainSum, TermStepsAreTheChainsAdditions) {
     const float t = terms[static_cast<std::size_t>(i)];
     float walked = s;
     Step steps[chain::kCandidates] = {};
-    steps[chain::kBelow] = chain::term_step<float>(t, chain::ulp_exponent(s));
+    steps[chain::kBelow] = chain::term_step<float, float>(t, chain::ulp_exponent(s));
     if (chain::try_step(walked, steps, chain::ulp_exponent(s))) {
       EXPECT_EQ(bits(walked), bits(s + t)) << s << " + " << t;
     } else {  // only where the sum leaves the binade
@@ -197,6 +226,104 @@ TEST(ChainSum, WrongEstimatesChangeNothing) {
   for (const int e : {-149, -20, 0, 5, 40}) {
     expect_exact<float>({t}, "estimate 2^" + std::to_string(e), &e);
     expect_exact<double>({t}, "estimate 2^" + std::to_string(e), &e);
+  }
+}
+
+// Double terms to a double chain (integer SSIM's sum): every test above
+// for them.
+TEST(ChainSum, DoubleTermStepsAreTheChainsAdditions) {
+  std::mt19937 rng(17);
+  const std::vector<double> terms = wide_doubles(4000, 18);
+  unsigned applied = 0;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const double s = std::ldexp(1.0 + static_cast<double>(rng() % 100000) / 100000.0,
+                                static_cast<int>(rng() % 80) - 40);
+    const double t = terms[i];
+    double walked = s;
+    Step steps[chain::kCandidates] = {};
+    steps[chain::kBelow] = chain::term_step<double, double>(t, chain::ulp_exponent(s));
+    if (chain::try_step(walked, steps, chain::ulp_exponent(s))) {
+      EXPECT_EQ(bits(walked), bits(s + t)) << s << " + " << t;
+      ++applied;
+    } else {  // only where the sum leaves the binade
+      EXPECT_GE(chain::ulp_exponent(s + t), chain::ulp_exponent(s)) << s << " + " << t;
+    }
+  }
+  EXPECT_GE(applied, 1000U);
+}
+
+TEST(ChainSum, DoubleTerms) {
+  // Half-way cases: 1 + 2^-53 is half-way between 1 and its successor.
+  std::vector<double> half = {1.0};
+  for (int i = 0; i < 5000; ++i) {
+    half.push_back(std::ldexp(1.0, -53));
+    if (i % 3 == 0) half.push_back(std::ldexp(1.0, -52));
+    if (i % 7 == 0) half.push_back(std::ldexp(3.0, -54));
+  }
+  expect_exact<double, double>(half, "half-way double terms");
+  for (const std::size_t n :
+       {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{4097}, std::size_t{13001}}) {
+    expect_exact<double, double>(wide_doubles(n, static_cast<std::uint32_t>(n + 2)),
+                                 "wide double terms");
+  }
+  // More chunks than one batch of the walk, and several chains.
+  const std::size_t n = std::size_t{chain::kChunk} * chain::kWalkBatch + 3 * chain::kChunk + 5;
+  expect_exact<double, double>(ssim_like_terms(n, 19, 0.5), "SSIM-like terms, half zeros");
+  expect_exact<double, double>(
+      {ssim_like_terms(20000, 20, 0.0), wide_doubles(5000, 21), {}, ssim_like_terms(9000, 22, 0.9)},
+      "four chains of double terms");
+}
+
+TEST(ChainSum, LongChainsOfSimilarDoubleTerms) {
+  // Like a 320x375 picture's W * ssim terms: the chain's order matters
+  // (backwards gives other bits), and the walk's detours are few (the walk
+  // reads a detailed chunk's double terms in two pieces).
+  const std::vector<double> t = ssim_like_terms(120000, 23, 0.0);
+  const std::vector<double> backwards(t.rbegin(), t.rend());
+  EXPECT_NE(bits(sequential<double>(t)), bits(sequential<double>(backwards)));
+  expect_exact<double, double>(t, "SSIM-like terms");
+  chain_on_host::WalkCounts counts;
+  (void)kernel_sums<double, double>({t}, nullptr, &counts);
+  std::printf(
+      "double chain of %zu double terms: %u chunks, %u added in detail, %u runs term by "
+      "term\n",
+      t.size(), counts.chunks, counts.detailed_chunks, counts.term_runs);
+  // In the first chunk the sum doubles every few runs (from the first
+  // term's binade to 64 runs' worth): each doubling a run term by term.
+  EXPECT_LE(counts.detailed_chunks, 12U);
+  EXPECT_LE(counts.term_runs, counts.detailed_chunks + 8);
+  expect_exact<double, double>(std::vector<double>(100000, 0.1), "equal double terms");
+}
+
+TEST(ChainSum, DoubleZerosSubnormalsAndOddTerms) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> subnormal(9000, std::numeric_limits<double>::denorm_min());
+  subnormal[4000] = std::ldexp(1.0, -1022);
+  subnormal[7000] = std::ldexp(1.0, -1000);
+  expect_exact<double, double>(subnormal, "subnormal double terms");
+  expect_exact<double, double>(std::vector<double>(5000, 0.0), "zeros");
+  expect_exact<double, double>(std::vector<double>(5000, -0.0), "negative zeros");
+  std::vector<double> odd = ssim_like_terms(10000, 24, 0.2);
+  odd[0] = -3.5;  // the sum starts below 0: added term by term until it is not
+  odd[100] = -65536.0 * 0.75;
+  odd[5000] = -1e6;
+  for (std::size_t i = 6000; i < 6300; ++i) odd[i] = -odd[i];  // a stretch of negative terms
+  expect_exact<double, double>(odd, "negative double terms");
+  std::vector<double> big(10000, 1e305);  // the chain overflows to infinity
+  expect_exact<double, double>(big, "overflow");
+  std::vector<double> with_inf = ssim_like_terms(9000, 25, 0.0);
+  with_inf[6000] = inf;
+  expect_exact<double, double>(with_inf, "an infinite double term");
+  std::vector<double> with_nan = ssim_like_terms(9000, 26, 0.0);
+  with_nan[100] = nan;
+  expect_exact<double, double>(with_nan, "a NaN double term");
+}
+
+TEST(ChainSum, WrongEstimatesChangeNothingForDoubleTerms) {
+  const std::vector<double> t = ssim_like_terms(20000, 27, 0.1);
+  for (const int e : {-1074, -20, 0, 5, 40}) {
+    expect_exact<double, double>({t}, "estimate 2^" + std::to_string(e), &e);
   }
 }
 

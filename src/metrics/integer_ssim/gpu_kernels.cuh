@@ -1,5 +1,6 @@
 // Integer SSIM's kernels: everything of the twin that needs no device
-// runtime (the buffers, launches and the host's finish are in gpu.cu).
+// runtime (the buffers, launches and the host's finish are in gpu.cu; the
+// terms' sum is gpu/chain_sum.cuh's).
 // Kept free of the runtime so that a device-free test runs these very
 // kernels on the CPU, one thread per GPU thread
 // (tests/unit/integer_ssim_kernels_test.cpp), against the CPU twin.
@@ -10,8 +11,9 @@
 //  * terms_kernel: one thread per pixel; the vertical sums of the maps
 //    (add_row() tap by tap), the window's weight (pixel_weight) and the
 //    pixel's term W * ssim (weighted_ssim()), into a double per pixel in
-//    row-major order, which the host adds in that order (score.hpp's
-//    add_in_order), as the CPU twin and the reference do.
+//    row-major order: the terms of one double chain, which the chain sums
+//    (gpu/chain_sums.cuh) add as the CPU twin's add_in_order (score.hpp)
+//    and the reference do, one after another from 0.0.
 // The sums are exact integers (no order to keep); the term is one
 // constexpr function, the same IEEE operations in the same order on both
 // twins (docs/gpu.md, "The integer SSIM twin"). No atomics, no shared

@@ -1,7 +1,8 @@
-// Integer SSIM's finish, on the host for both twins: the pixels' W * ssim
-// terms added in the reference's order, and the frame score. One compiled
-// copy: the CPU twin (cpu.cpp) adds each row of terms as it makes it, the
-// GPU twin (gpu.cu) adds the frame's terms read back from the device.
+// Integer SSIM's finish, on the host: the pixels' W * ssim terms added in
+// the reference's order (the CPU twin, cpu.cpp, adds each row of terms as
+// it makes it; the GPU twin, gpu.cu, forms the same chain's exact result on
+// the device with gpu/chain_sums.cuh), and the frame score from that sum
+// (one compiled copy for both twins).
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,8 @@
 // host, for the device-free tests: include gpu_on_host.hpp first.
 #pragma once
 
-#include <cstring>
+#include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -41,8 +42,10 @@ inline std::vector<Acc> kernel_sums(const std::vector<std::vector<Term>>& chains
   std::vector<Term> terms(std::size_t{chunks} * chain::kChunk,
                           std::numeric_limits<Term>::quiet_NaN());
   for (std::size_t k = 0; k < chains.size(); ++k) {
-    std::memcpy(terms.data() + std::size_t{chain::kChunk} * ch.first_chunk[k], chains[k].data(),
-                chains[k].size() * sizeof(Term));
+    // (std::copy: an empty chain's data() may be null, which memcpy must
+    // not be given even for no bytes.)
+    std::copy(chains[k].begin(), chains[k].end(),
+              terms.begin() + std::ptrdiff_t{chain::kChunk} * ch.first_chunk[k]);
   }
   ch.terms = terms.data();
   const unsigned runs = chunks * chain::kRunsPerChunk;

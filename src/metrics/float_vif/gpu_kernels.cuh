@@ -29,8 +29,12 @@
 
 namespace vqx::float_vif {
 
-inline constexpr int kStatRows = 4;
-inline constexpr int kStatCols = 64;
+// Two rows of 128 columns a block: 1080 blocks at 4K fill the H200 better
+// than 540 of 4 x 64, and the vertical pass's reach costs 16 columns in
+// 128, not in 64 (float_vif alone at 4K 947-960 fps against 802-804,
+// docs/gpu.md). The shape changes no operation or order.
+inline constexpr int kStatRows = 2;
+inline constexpr int kStatCols = 128;
 inline constexpr unsigned kStatThreads = kStatRows * kStatCols;
 // The vertical pass's columns a step keeps: its outputs and the widest
 // filter's reach.

@@ -1,6 +1,6 @@
 // Direct-mapped caches of computed colours and colour differences. Natural
 // pictures repeat colours and colour pairs a lot, and each costs several
-// libm calls to compute; a cached value is bit-identical to a recomputed
+// elementary functions (elementary.hpp) to compute; a cached value is bit-identical to a recomputed
 // one, so the caches change speed only, never results.
 #pragma once
 

@@ -1,7 +1,8 @@
 // Direct-mapped caches of computed colours and colour differences. Natural
 // pictures repeat colours and colour pairs a lot, and each costs several
-// elementary functions (elementary.hpp) to compute; a cached value is bit-identical to a recomputed
-// one, so the caches change speed only, never results.
+// elementary functions (elementary.hpp) to compute; a cached value is
+// bit-identical to a recomputed one, so the caches change speed only, never
+// results.
 #pragma once
 
 #include <cstdint>

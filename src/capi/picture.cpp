@@ -1,0 +1,84 @@
+// vmaf_picture_alloc/unref (include/libvmaf/picture.h): one zeroed block
+// for the planes, rows 32-byte aligned as libvmaf lays them out, and a
+// reference count.
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "capi/internals.hpp"
+
+struct VmafRef {
+  std::atomic<long> count{1};
+  void* block = nullptr;
+};
+
+namespace {
+
+constexpr std::size_t kAlign = 32;
+// VQX's own bound on a side (vqx/picture.hpp's kMaxDimension).
+constexpr unsigned kMaxSide = vqx::kMaxDimension;
+
+std::size_t round_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+}  // namespace
+
+extern "C" int vmaf_picture_alloc(VmafPicture* pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                                  unsigned w, unsigned h) {
+  if (pic == nullptr) return -EINVAL;
+  if (pix_fmt != VMAF_PIX_FMT_YUV420P && pix_fmt != VMAF_PIX_FMT_YUV422P &&
+      pix_fmt != VMAF_PIX_FMT_YUV444P && pix_fmt != VMAF_PIX_FMT_YUV400P) {
+    return -EINVAL;
+  }
+  if (bpc < 8 || bpc > 16) return -EINVAL;
+  if (w == 0 || h == 0 || w > kMaxSide || h > kMaxSide) return -EINVAL;
+
+  std::memset(pic, 0, sizeof(*pic));
+  pic->pix_fmt = pix_fmt;
+  pic->bpc = bpc;
+  const unsigned ss_hor = pix_fmt != VMAF_PIX_FMT_YUV444P ? 1 : 0;
+  const unsigned ss_ver = pix_fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
+  const bool chroma = pix_fmt != VMAF_PIX_FMT_YUV400P;
+  pic->w[0] = w;
+  pic->h[0] = h;
+  pic->w[1] = pic->w[2] = chroma ? w >> ss_hor : 0;
+  pic->h[1] = pic->h[2] = chroma ? h >> ss_ver : 0;
+  const std::size_t bytes = bpc > 8 ? 2 : 1;
+  const std::size_t luma_stride = round_up(pic->w[0] * bytes);
+  const std::size_t chroma_stride = round_up(pic->w[1] * bytes);
+  const std::size_t luma_size = luma_stride * pic->h[0];
+  const std::size_t chroma_size = chroma_stride * pic->h[1];
+  const std::size_t total = luma_size + 2 * chroma_size;
+
+  auto* block = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, round_up(total)));
+  if (block == nullptr) return -ENOMEM;
+  std::memset(block, 0, total);
+  VmafRef* ref = new (std::nothrow) VmafRef;
+  if (ref == nullptr) {
+    std::free(block);
+    return -ENOMEM;
+  }
+  ref->block = block;
+  pic->ref = ref;
+  pic->stride[0] = static_cast<ptrdiff_t>(luma_stride);
+  pic->data[0] = block;
+  if (chroma) {
+    pic->stride[1] = pic->stride[2] = static_cast<ptrdiff_t>(chroma_stride);
+    pic->data[1] = block + luma_size;
+    pic->data[2] = block + luma_size + chroma_size;
+  }
+  return 0;
+}
+
+extern "C" int vmaf_picture_unref(VmafPicture* pic) {
+  if (pic == nullptr || pic->ref == nullptr) return -EINVAL;
+  VmafRef* ref = pic->ref;
+  if (ref->count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::free(ref->block);
+    delete ref;
+  }
+  std::memset(pic, 0, sizeof(*pic));
+  return 0;
+}

@@ -46,8 +46,9 @@ extern "C" int vmaf_picture_alloc(VmafPicture* pic, enum VmafPixelFormat pix_fmt
   pic->w[1] = pic->w[2] = chroma ? w >> ss_hor : 0;
   pic->h[1] = pic->h[2] = chroma ? h >> ss_ver : 0;
   const std::size_t bytes = bpc > 8 ? 2 : 1;
-  const std::size_t luma_stride = round_up(pic->w[0] * bytes);
-  const std::size_t chroma_stride = round_up(pic->w[1] * bytes);
+  // libvmaf rounds the samples of a row up to 32, then takes their bytes.
+  const std::size_t luma_stride = round_up(pic->w[0]) * bytes;
+  const std::size_t chroma_stride = round_up(pic->w[1]) * bytes;
   const std::size_t luma_size = luma_stride * pic->h[0];
   const std::size_t chroma_size = chroma_stride * pic->h[1];
   const std::size_t total = luma_size + 2 * chroma_size;

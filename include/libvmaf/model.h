@@ -24,7 +24,8 @@ enum VmafModelFlags {
 };
 
 /* name: the name of the model's scores (NULL: "vmaf"). flags: a set of
- * enum VmafModelFlags. */
+ * enum VmafModelFlags; VMAF_MODEL_FLAG_DISABLE_TRANSFORM is not supported
+ * yet (loading returns -ENOTSUP: docs/capi.md). */
 typedef struct VmafModelConfig {
   const char* name;
   uint64_t flags;

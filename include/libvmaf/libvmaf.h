@@ -133,6 +133,28 @@ int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name,
                               enum VmafPoolingMethod pool_method, double* score, unsigned index_low,
                               unsigned index_high);
 
+/* The pictures of vmaf_preallocate_pictures(). */
+typedef struct VmafPictureConfiguration {
+  struct {
+    unsigned w, h;
+    unsigned bpc;
+    enum VmafPixelFormat pix_fmt;
+  } pic_params;
+  unsigned pic_cnt;
+} VmafPictureConfiguration;
+
+/* Allocates pic_cnt pictures of the given format once, for
+ * vmaf_fetch_preallocated_picture(). Once per context. Returns 0, or
+ * -EINVAL (no pictures, a bad format, a pool already made), -ENOMEM. */
+int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg);
+
+/* One of the preallocated pictures (its samples are what they were when it
+ * was last given back; zero at first). Waits, as libvmaf does, while all
+ * of them are out: a picture returns to the pool with its last
+ * vmaf_picture_unref(), which vmaf_read_pictures() does before it returns.
+ * A picture may outlive its context. Returns 0, or -EINVAL (no pool). */
+int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic);
+
 /* Frees the context (NULL: -EINVAL). */
 int vmaf_close(VmafContext* vmaf);
 

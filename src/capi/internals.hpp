@@ -4,8 +4,10 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <utility>
@@ -37,8 +39,28 @@ struct VmafModelCollection {
   std::string spec;
 };
 
+namespace vqx::capi {
+
+// The pictures of vmaf_preallocate_pictures(): made once, handed out by
+// vmaf_fetch_preallocated_picture() and given back by their last
+// vmaf_picture_unref(). Each picture handed out holds the pool, so a pool
+// outlives its context until the last of them is back.
+struct PicturePool {
+  PicturePool() = default;
+  PicturePool(const PicturePool&) = delete;
+  PicturePool& operator=(const PicturePool&) = delete;
+  ~PicturePool();  // frees the pictures (all are back by then)
+
+  std::mutex lock;
+  std::condition_variable available;
+  std::vector<VmafPicture> free;  // each from vmaf_picture_alloc()
+};
+
+}  // namespace vqx::capi
+
 struct VmafContext {
   VmafConfiguration cfg{};
+  std::shared_ptr<vqx::capi::PicturePool> pool;  // vmaf_preallocate_pictures()
   std::unique_ptr<vqx::Context> ctx;
   std::set<std::string> model_specs;  // registered, so that each counts once
   bool have_format = false;

@@ -1,19 +1,35 @@
 // vmaf_picture_alloc/unref (include/libvmaf/picture.h): one zeroed block
-// for the planes, rows 32-byte aligned as libvmaf lays them out, and a
-// reference count.
+// for the planes, rows of 32-sample multiples as libvmaf lays them out, and
+// a reference count; and the preallocated pictures of libvmaf.h
+// (vmaf_preallocate_pictures, vmaf_fetch_preallocated_picture).
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
 
 #include "capi/internals.hpp"
 
+// A picture's reference count. A picture of vmaf_picture_alloc() owns its
+// block; one from a pool holds the pool and the pool's own picture, which
+// goes back to the pool with the last reference.
 struct VmafRef {
   std::atomic<long> count{1};
   void* block = nullptr;
+  std::shared_ptr<vqx::capi::PicturePool> pool;
+  VmafPicture pooled{};
 };
+
+namespace vqx::capi {
+
+PicturePool::~PicturePool() {
+  for (VmafPicture& p : free) vmaf_picture_unref(&p);
+}
+
+}  // namespace vqx::capi
 
 namespace {
 
@@ -77,9 +93,53 @@ extern "C" int vmaf_picture_unref(VmafPicture* pic) {
   if (pic == nullptr || pic->ref == nullptr) return -EINVAL;
   VmafRef* ref = pic->ref;
   if (ref->count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    std::free(ref->block);
+    if (ref->pool) {
+      {
+        std::lock_guard lock(ref->pool->lock);
+        ref->pool->free.push_back(ref->pooled);
+      }
+      ref->pool->available.notify_one();
+    } else {
+      std::free(ref->block);
+    }
     delete ref;
   }
   std::memset(pic, 0, sizeof(*pic));
+  return 0;
+}
+
+extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
+  if (vmaf == nullptr || cfg.pic_cnt == 0 || vmaf->pool) return -EINVAL;
+  try {
+    auto pool = std::make_shared<vqx::capi::PicturePool>();
+    pool->free.reserve(cfg.pic_cnt);
+    for (unsigned i = 0; i < cfg.pic_cnt; ++i) {
+      VmafPicture p;
+      const auto& pp = cfg.pic_params;
+      if (int err = vmaf_picture_alloc(&p, pp.pix_fmt, pp.bpc, pp.w, pp.h); err != 0) return err;
+      pool->free.push_back(p);
+    }
+    vmaf->pool = std::move(pool);
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return -ENOMEM;
+  }
+}
+
+extern "C" int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic) {
+  if (vmaf == nullptr || pic == nullptr || !vmaf->pool) return -EINVAL;
+  auto* ref = new (std::nothrow) VmafRef;
+  if (ref == nullptr) return -ENOMEM;
+  vqx::capi::PicturePool& pool = *vmaf->pool;
+  {
+    // As libvmaf's pool: wait until a picture is given back.
+    std::unique_lock lock(pool.lock);
+    pool.available.wait(lock, [&] { return !pool.free.empty(); });
+    ref->pooled = pool.free.back();
+    pool.free.pop_back();
+  }
+  ref->pool = vmaf->pool;
+  *pic = ref->pooled;
+  pic->ref = ref;
   return 0;
 }

@@ -388,6 +388,55 @@ static void test_context_errors(void) {
   CHECK_EQ_INT(vmaf_close(vmaf), 0);
 }
 
+static void test_preallocated_pictures(void) {
+  VmafContext* vmaf = NULL;
+  CHECK_EQ_INT(vmaf_init(&vmaf, kQuiet), 0);
+  if (!vmaf) return;
+  VmafPicture a, b, c;
+  VmafPictureConfiguration cfg = {
+      .pic_params = {.w = 64, .h = 48, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P}, .pic_cnt = 2};
+  VmafPictureConfiguration none = cfg;
+  none.pic_cnt = 0;
+  VmafPictureConfiguration bad = cfg;
+  bad.pic_params.w = 0;
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, &a), -EINVAL); /* no pool yet */
+  CHECK_EQ_INT(vmaf_preallocate_pictures(NULL, cfg), -EINVAL);
+  CHECK_EQ_INT(vmaf_preallocate_pictures(vmaf, none), -EINVAL);
+  CHECK_EQ_INT(vmaf_preallocate_pictures(vmaf, bad), -EINVAL);
+  CHECK_EQ_INT(vmaf_preallocate_pictures(vmaf, cfg), 0);
+  CHECK_EQ_INT(vmaf_preallocate_pictures(vmaf, cfg), -EINVAL); /* once */
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, NULL), -EINVAL);
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(NULL, &a), -EINVAL);
+
+  CHECK_EQ_INT(vmaf_use_feature(vmaf, "psnr", NULL), 0);
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, &a), 0);
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, &b), 0);
+  CHECK(a.data[0] != b.data[0] && a.w[0] == 64 && a.h[1] == 24 && a.stride[0] == 64 &&
+            b.ref != NULL && b.pix_fmt == VMAF_PIX_FMT_YUV420P,
+        "two pictures of the pool");
+  void* const first = a.data[0];
+  fill(&a, 50);
+  fill(&b, 60);
+  CHECK_EQ_INT(vmaf_read_pictures(vmaf, &a, &b, 0), 0); /* both back in the pool */
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, &a), 0);
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, &b), 0);
+  CHECK(a.data[0] == first || b.data[0] == first, "the pool's pictures come back");
+  fill(&a, 50);
+  fill(&b, 60);
+  CHECK_EQ_INT(vmaf_read_pictures(vmaf, &a, &b, 1), 0);
+  CHECK_EQ_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+  const double psnr = 10. * log10(255. * 255. / 100.);
+  double s = 0;
+  CHECK_EQ_INT(vmaf_feature_score_at_index(vmaf, "psnr_y", &s, 1), 0);
+  CHECK(fabs(s - psnr) < 1e-9, "psnr_y %.17g, expected %.17g", s, psnr);
+  /* A picture may outlive its context. */
+  CHECK_EQ_INT(vmaf_fetch_preallocated_picture(vmaf, &c), 0);
+  CHECK_EQ_INT(vmaf_close(vmaf), 0);
+  CHECK(((unsigned char*)c.data[0])[0] == 50 || ((unsigned char*)c.data[0])[0] == 60,
+        "a used picture keeps its samples");
+  CHECK_EQ_INT(vmaf_picture_unref(&c), 0);
+}
+
 /* ---- the P9 pair against its golden JSON ------------------------------ */
 
 static const char* const kIntegerFeatures[] = {
@@ -423,7 +472,7 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static unsigned read_pair(VmafContext* vmaf, const char* data_dir) {
+static unsigned read_pair(VmafContext* vmaf, const char* data_dir, int preallocated) {
   char path[1024];
   Y4m r, d;
   snprintf(path, sizeof path, "%s/P9_tiny_176x144_420p8.y4m", data_dir);
@@ -434,8 +483,13 @@ static unsigned read_pair(VmafContext* vmaf, const char* data_dir) {
   unsigned n = 0;
   while (ro == 0 && dopen == 0) {
     VmafPicture ref, dist;
-    if (vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, r.w, r.h) != 0) break;
-    if (vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, d.w, d.h) != 0) break;
+    if (preallocated) {
+      if (vmaf_fetch_preallocated_picture(vmaf, &ref) != 0) break;
+      if (vmaf_fetch_preallocated_picture(vmaf, &dist) != 0) break;
+    } else {
+      if (vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, r.w, r.h) != 0) break;
+      if (vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, d.w, d.h) != 0) break;
+    }
     const int a = y4m_read(&r, &ref), b = y4m_read(&d, &dist);
     if (a != 1 || b != 1) {
       CHECK(a == 0 && b == 0, "frame %u: read %d %d", n, a, b);
@@ -516,7 +570,7 @@ static void test_golden(const char* data_dir, const char* models_dir, const char
   CHECK_EQ_INT(vmaf_use_feature(vmaf, "adm", adm), 0); /* the context frees it */
   CHECK_EQ_INT(vmaf_use_feature(vmaf, "float_ssim", NULL), 0);
 
-  const unsigned n = read_pair(vmaf, data_dir);
+  const unsigned n = read_pair(vmaf, data_dir, 0);
   CHECK(n == 10, "P9 has 10 frames, read %u", n);
 
   unsigned compared = 0;
@@ -615,15 +669,19 @@ static void test_golden(const char* data_dir, const char* models_dir, const char
   CHECK_EQ_INT(vmaf_close(vmaf), 0);
   printf("golden: %u values compared with P9.models.json\n", compared);
 
-  /* n_subsample 2, no threads: frames 0, 2, 4, ... are scored (the
-   * temporal motion still sees every frame); the others have no score. */
+  /* n_subsample 2, no threads, preallocated pictures: frames 0, 2, 4, ...
+   * are scored (the temporal motion still sees every frame); the others
+   * have no score. */
   VmafConfiguration sub = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 0, .n_subsample = 2};
   CHECK_EQ_INT(vmaf_init(&vmaf, sub), 0);
   VmafModelConfig plain = {.name = NULL}; /* the default name, "vmaf" */
   VmafModel* m = NULL;
   CHECK_EQ_INT(vmaf_model_load(&m, &plain, "vmaf_v0.6.1"), 0);
   CHECK_EQ_INT(vmaf_use_features_from_model(vmaf, m), 0);
-  CHECK(read_pair(vmaf, data_dir) == 10, "10 frames");
+  VmafPictureConfiguration pool = {
+      .pic_params = {.w = 176, .h = 144, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P}, .pic_cnt = 2};
+  CHECK_EQ_INT(vmaf_preallocate_pictures(vmaf, pool), 0);
+  CHECK(read_pair(vmaf, data_dir, 1) == 10, "10 frames");
   sum = 0;
   for (unsigned i = 0; i < 10; i += 2) {
     double want = 0;
@@ -648,6 +706,7 @@ int main(int argc, char** argv) {
     test_pictures();
     test_dictionaries_and_models();
     test_context_errors();
+    test_preallocated_pictures();
   } else if (argc >= 5 && strcmp(argv[1], "golden") == 0) {
     char probe[1024];
     snprintf(probe, sizeof probe, "%s/P9.models.json", argv[2]);

@@ -24,8 +24,10 @@ enum VmafModelFlags {
 };
 
 /* name: the name of the model's scores (NULL: "vmaf"). flags: a set of
- * enum VmafModelFlags; VMAF_MODEL_FLAG_DISABLE_TRANSFORM is not supported
- * yet (loading returns -ENOTSUP: docs/capi.md). */
+ * enum VmafModelFlags. Loading reads DISABLE_CLIP (ignore the model's
+ * score clip) and ENABLE_TRANSFORM (apply its score transform even if the
+ * file does not enable it); as in libvmaf 3.2.0, DISABLE_TRANSFORM has no
+ * effect at loading. */
 typedef struct VmafModelConfig {
   const char* name;
   uint64_t flags;

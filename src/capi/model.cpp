@@ -27,12 +27,10 @@ bool sayable(const std::string& s) { return s.find(':') == std::string::npos; }
 int make_spec(const VmafModelConfig* cfg, const char* source_key, const char* source,
               std::string& name, std::string& spec) {
   if (cfg == nullptr || source == nullptr || *source == '\0') return -EINVAL;
-  constexpr std::uint64_t kKnown = VMAF_MODEL_FLAG_DISABLE_CLIP | VMAF_MODEL_FLAG_ENABLE_TRANSFORM |
-                                   VMAF_MODEL_FLAG_DISABLE_TRANSFORM;
-  if ((cfg->flags & ~kKnown) != 0) return -EINVAL;
-  // A model's own score_transform cannot be switched off through a spec
-  // (docs/capi.md): refused rather than ignored.
-  if ((cfg->flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM) != 0) return -ENOTSUP;
+  // VMAF_MODEL_FLAG_DISABLE_TRANSFORM and unknown bits: libvmaf 3.2.0's
+  // loading reads only DISABLE_CLIP and ENABLE_TRANSFORM from the
+  // configuration (the other flag is for its own bootstrap arithmetic), so
+  // they change nothing here either.
   name = cfg->name != nullptr ? cfg->name : "vmaf";
   const std::string src = source;
   if (name.empty() || !sayable(name) || !sayable(src)) return -EINVAL;

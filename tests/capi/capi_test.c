@@ -370,6 +370,23 @@ static void test_context_errors(void) {
   vmaf_model_destroy(model);
   CHECK_EQ_INT(vmaf_close(vmaf), 0);
 
+  /* Odd sizes, 10 bits: libvmaf's chroma planes (w >> 1) fill VQX's
+   * ((w + 1) >> 1, the last column and row repeated). Values 400 and 440
+   * everywhere: PSNR 10 log10(1023^2 / 1600), peak (1 << bpc) - 1. */
+  CHECK_EQ_INT(vmaf_init(&vmaf, kQuiet), 0);
+  CHECK_EQ_INT(vmaf_use_feature(vmaf, "psnr", NULL), 0);
+  for (unsigned i = 0; i < 2; ++i) {
+    CHECK_EQ_INT(pair(&ref, &dist, VMAF_PIX_FMT_YUV420P, 10, 33, 17, 400, 440), 0);
+    CHECK_EQ_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+  }
+  CHECK_EQ_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+  const double psnr10 = 10. * log10(1023. * 1023. / 1600.);
+  CHECK_EQ_INT(vmaf_feature_score_at_index(vmaf, "psnr_cr", &s, 1), 0);
+  CHECK(fabs(s - psnr10) < 1e-9, "10-bit psnr_cr %.17g, expected %.17g", s, psnr10);
+  CHECK_EQ_INT(vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MAX, &s, 0, 1), 0);
+  CHECK(fabs(s - psnr10) < 1e-9, "10-bit psnr_y %.17g, expected %.17g", s, psnr10);
+  CHECK_EQ_INT(vmaf_close(vmaf), 0);
+
   /* Samples above the bit depth; a flush with no frames. */
   CHECK_EQ_INT(vmaf_init(&vmaf, kQuiet), 0);
   CHECK_EQ_INT(vmaf_use_feature(vmaf, "psnr", NULL), 0);

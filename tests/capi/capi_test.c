@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include <libvmaf/libvmaf.h>
 #include <libvmaf/version.h>
@@ -534,6 +535,8 @@ static int file_holds(const char* path, const char* text) {
   return found;
 }
 
+static void test_contexts_in_threads(const char* data_dir, const char* golden);
+
 static void test_golden(const char* data_dir, const char* models_dir, const char* out_dir) {
   char path[1024];
   snprintf(path, sizeof path, "%s/P9.models.json", data_dir);
@@ -729,7 +732,83 @@ static void test_golden(const char* data_dir, const char* models_dir, const char
   vmaf_model_destroy(m);
   vmaf_model_destroy(t);
   CHECK_EQ_INT(vmaf_close(vmaf), 0);
+
+  test_contexts_in_threads(data_dir, golden);
   free(golden);
+}
+
+/* Contexts are independent: two threads, each with a context of its own
+ * (one with worker threads, one without), at once; each gives the golden
+ * scores. The threads only record; the main thread checks. */
+typedef struct {
+  const char* data_dir;
+  unsigned n_threads;
+  int err;
+  unsigned frames;
+  double vmaf[16];
+} ThreadRun;
+
+static int run_in_thread(void* arg) {
+  ThreadRun* run = arg;
+  VmafContext* vmaf = NULL;
+  VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = run->n_threads};
+  run->err = vmaf_init(&vmaf, cfg);
+  if (run->err) return 0;
+  VmafModel* m = NULL;
+  VmafModelConfig mcfg = {.name = "vmaf"};
+  run->err = vmaf_model_load(&m, &mcfg, "vmaf_v0.6.1");
+  if (!run->err) run->err = vmaf_use_features_from_model(vmaf, m);
+  char path[1024];
+  Y4m r = {0}, d = {0};
+  snprintf(path, sizeof path, "%s/P9_tiny_176x144_420p8.y4m", run->data_dir);
+  if (!run->err && y4m_open(&r, path) != 0) run->err = -ENOENT;
+  snprintf(path, sizeof path, "%s/P9_tiny_176x144_420p8__x264-crf45.y4m", run->data_dir);
+  if (!run->err && y4m_open(&d, path) != 0) run->err = -ENOENT;
+  while (!run->err && run->frames < 16) {
+    VmafPicture ref, dist;
+    if (vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, r.w, r.h) ||
+        vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, d.w, d.h)) {
+      run->err = -ENOMEM;
+      break;
+    }
+    const int a = y4m_read(&r, &ref), b = y4m_read(&d, &dist);
+    if (a != 1 || b != 1) {
+      vmaf_picture_unref(&ref);
+      vmaf_picture_unref(&dist);
+      break;
+    }
+    run->err = vmaf_read_pictures(vmaf, &ref, &dist, run->frames++);
+  }
+  if (r.f) fclose(r.f);
+  if (d.f) fclose(d.f);
+  if (!run->err) run->err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+  for (unsigned i = 0; !run->err && i < run->frames; ++i) {
+    run->err = vmaf_score_at_index(vmaf, m, &run->vmaf[i], i);
+  }
+  vmaf_model_destroy(m);
+  vmaf_close(vmaf);
+  return 0;
+}
+
+static void test_contexts_in_threads(const char* data_dir, const char* golden) {
+  ThreadRun runs[2] = {{.data_dir = data_dir, .n_threads = 2},
+                       {.data_dir = data_dir, .n_threads = 0}};
+  thrd_t threads[2];
+  int started[2] = {0, 0};
+  for (int t = 0; t < 2; ++t) {
+    started[t] = thrd_create(&threads[t], run_in_thread, &runs[t]) == thrd_success;
+    CHECK(started[t], "thread %d started", t);
+  }
+  for (int t = 0; t < 2; ++t) {
+    if (started[t]) thrd_join(threads[t], NULL);
+    CHECK_EQ_INT(runs[t].err, 0);
+    CHECK(runs[t].frames == 10, "thread %d read %u frames", t, runs[t].frames);
+    for (unsigned i = 0; i < runs[t].frames; ++i) {
+      double want = 0;
+      CHECK(golden_at(golden, i, "vmaf_v0.6.1", &want) == 0, "golden");
+      compare("thread frame", i, "vmaf", runs[t].vmaf[i], want, 1e-9);
+    }
+  }
 }
 
 int main(int argc, char** argv) {

@@ -11,6 +11,7 @@
  * 77: the data is not there (ctest reports the test as skipped). */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,10 +186,28 @@ static void test_version(void) {
             VMAF_PIX_FMT_YUV400P == 4 && VMAF_LOG_LEVEL_DEBUG == 4 &&
             VMAF_MODEL_FLAG_DISABLE_TRANSFORM == 4 && VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP == 1,
         "enum values");
-  CHECK(sizeof(VmafConfiguration) == 32 && sizeof(VmafModelConfig) == 16 &&
-            sizeof(VmafModelCollectionScore) == 40,
-        "struct sizes %zu %zu %zu", sizeof(VmafConfiguration), sizeof(VmafModelConfig),
-        sizeof(VmafModelCollectionScore));
+  CHECK(VMAF_POOL_METHOD_NB == 5 && VMAF_PIX_FMT_YUV420P == 1 && VMAF_OUTPUT_FORMAT_XML == 1,
+        "enum values");
+  /* Sizes and offsets on LP64 (x86-64, arm64), as libvmaf 3.2.0's headers
+   * give them. */
+  if (sizeof(void*) == 8 && sizeof(long) == 8) {
+    CHECK(sizeof(VmafConfiguration) == 32 && offsetof(VmafConfiguration, cpumask) == 16 &&
+              offsetof(VmafConfiguration, gpumask) == 24,
+          "VmafConfiguration");
+    CHECK(sizeof(VmafPicture) == 96 && offsetof(VmafPicture, w) == 8 &&
+              offsetof(VmafPicture, stride) == 32 && offsetof(VmafPicture, data) == 56 &&
+              offsetof(VmafPicture, ref) == 80 && offsetof(VmafPicture, priv) == 88,
+          "VmafPicture");
+    CHECK(sizeof(VmafModelConfig) == 16 && offsetof(VmafModelConfig, flags) == 8,
+          "VmafModelConfig");
+    CHECK(sizeof(VmafModelCollectionScore) == 40 &&
+              offsetof(VmafModelCollectionScore, bootstrap.ci.p95.hi) == 32,
+          "VmafModelCollectionScore");
+    CHECK(sizeof(VmafPictureConfiguration) == 20 &&
+              offsetof(VmafPictureConfiguration, pic_params.pix_fmt) == 12 &&
+              offsetof(VmafPictureConfiguration, pic_cnt) == 16,
+          "VmafPictureConfiguration");
+  }
 }
 
 static void test_pictures(void) {

@@ -75,6 +75,13 @@ const std::vector<Row>& table() {
        "the engine",
        {"src/core/", kThreadPool, "src/gpu/", "src/metrics/", kRegistry, "src/io/", "src/model/",
         "src/output/", "src/engine/", "include/vqx/", kContextApi, kVideoReaderApi, kReadAheadApi}},
+      // The libvmaf-compatible C API (installed with VQX_LIBVMAF_COMPAT):
+      // its headers include each other only, and its implementation is a
+      // user of the public C++ API, as the CLI is.
+      {"include/libvmaf/", "the libvmaf-compatible C API", {"include/libvmaf/"}},
+      {"src/capi/",
+       "the libvmaf-compatible C API's implementation",
+       {"include/libvmaf/", "include/vqx/", kContextApi, "src/capi/"}},
       // The CLI is a user of the library like any other program: the public
       // API, its own files and third-party headers (CLI11, fmt).
       {"tools/vqx/",

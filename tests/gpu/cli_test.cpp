@@ -6,6 +6,7 @@
 // precision), and its backend record names no feature computed on the CPU:
 // only the model scores are the host's.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>

@@ -19,6 +19,12 @@ cache=$(realpath "$cache")
 log() { echo "ffmpeg_build: $*" >&2; }
 skip() { log "SKIP: $*"; exit 77; }
 
+# One run at a time per cache (two test runs may share it).
+if command -v flock >/dev/null; then
+  exec 9>"$cache/.lock"
+  flock 9
+fi
+
 pc=$(find "$prefix" -name libvmaf.pc | head -1)
 [[ -n $pc ]] || { log "no libvmaf.pc under $prefix"; exit 1; }
 

@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
+  dpkg-dev  # apt-get source unpacks with dpkg-source (tests/capi/ffmpeg_build.sh)
   libavformat-dev libavcodec-dev libavutil-dev
   libhwy-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

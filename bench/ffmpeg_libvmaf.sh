@@ -11,7 +11,9 @@
 # table: median and min wall seconds, frames per second (of the median),
 # the reference's median over VQX's (above 1: VQX is faster), and the pooled
 # VMAF of every run, which must agree between the libraries (within 1e-4)
-# so that both did the same work.
+# so that both did the same work. A last row times FFmpeg alone on the same
+# inputs (decoding both to the null muxer, no filter), once in each pair:
+# what part of a run is not libvmaf's.
 #
 # Usage: bench/ffmpeg_libvmaf.sh REF_LIBVMAF [CORPUS_DIR]
 #   REF_LIBVMAF: a folder holding the reference's libvmaf.so.3 (a meson
@@ -57,7 +59,7 @@ ffmpeg=$(bash tests/capi/ffmpeg_build.sh "$prefix" | tail -1)
 # --- The pair --------------------------------------------------------------------
 ref=$(find "$corpus/ref" -maxdepth 1 -name "${clip}_*.mkv" | head -1)
 dist=$(find "$corpus/dist" -maxdepth 1 -name "${clip}_*.mkv" | head -1)
-[ -n "$ref" ] && [ -n "$dist" ] || die "no $clip pair under $corpus/ref and $corpus/dist"
+if [ -z "$ref" ] || [ -z "$dist" ]; then die "no $clip pair under $corpus/ref and $corpus/dist"; fi
 cat "$ref" "$dist" >/dev/null  # in the page cache before the first run
 
 # The libvmaf.so.3 that ld.so loads for ffmpeg with LIBDIR first in
@@ -99,6 +101,18 @@ d = json.load(open(sys.argv[1]))
 print("%.6f %d" % (d["pooled_metrics"]["vmaf"]["mean"], len(d["frames"])))' "$log" >>"$work/$name.$t.vmaf"
 }
 
+# decode: FFmpeg alone, both inputs decoded to the null muxer
+decode() {
+  local in=() start end
+  [ "$loop" = 0 ] || in=(-stream_loop "$loop")
+  start=$(date +%s.%N)
+  LD_LIBRARY_PATH=$vqx_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$ffmpeg" -hide_banner -nostdin -v error \
+    "${in[@]}" -i "$dist" "${in[@]}" -i "$ref" -map 0:v -map 1:v -f null - >/dev/null 2>&1 ||
+    die "ffmpeg failed decoding the pair"
+  end=$(date +%s.%N)
+  calc "$end - $start" >>"$work/decode.s"
+}
+
 for t in $threads; do
   # one run each first, untimed: the libraries and the models read once
   run vqx "$vqx_lib" "$t"
@@ -110,6 +124,7 @@ for t in $threads; do
     else
       run ref "$ref_lib" "$t"; run vqx "$vqx_lib" "$t"
     fi
+    [ "$t" != "${threads%% *}" ] || decode
   done
 done
 
@@ -146,4 +161,7 @@ for t in $threads; do
     status=1
   fi
 done
+med=$(median <"$work/decode.s")
+printf '| - | none: FFmpeg decoding both inputs, no filter | %.3f | %.3f | %.1f | - | - |\n' "$med" \
+  "$(minimum <"$work/decode.s")" "$(calc "$frames / $med")"
 exit $status

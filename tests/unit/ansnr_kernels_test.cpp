@@ -36,11 +36,7 @@ class Values final : public FeatureWriter {
   double v[2] = {-1.0, -1.0};
 };
 
-std::uint64_t bits(double d) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 Values cpu_values(const Picture& ref, const Picture& dist) {
   auto spec = float_ansnr_family().make_spec({});

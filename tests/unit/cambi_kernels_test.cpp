@@ -374,11 +374,7 @@ Outputs gpu_outputs(const OptionMap& options, const Picture& ref, const Picture&
   return o;
 }
 
-std::uint64_t bits(double v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 void expect_same_outputs(const OptionMap& options, const Picture& ref, const Picture& dist,
                          const std::string& what) {

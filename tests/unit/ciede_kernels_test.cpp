@@ -38,11 +38,7 @@ class Value final : public FeatureWriter {
   double v = -1.0;
 };
 
-std::uint64_t bits(double d) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 double cpu_value(const Picture& ref, const Picture& dist) {
   auto spec = ciede_family().make_spec({});

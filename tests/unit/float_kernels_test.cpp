@@ -97,11 +97,7 @@ void expect_same(const HostImage& gpu, const FloatImage& cpu, const std::string&
   }
 }
 
-std::uint64_t bits(double v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 // Smooth content plus noise (of `noise` times the peak) in [0, 2^bpc).
 Picture textured(const PictureFormat& fmt, std::uint32_t seed, double noise) {

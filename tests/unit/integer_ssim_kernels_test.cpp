@@ -40,11 +40,7 @@ using testutil::format;
 using testutil::zero_chroma::flat_picture;
 using testutil::zero_chroma::make_picture;
 
-std::uint64_t bits(double v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 struct GpuResult {
   std::vector<double> terms;

@@ -38,11 +38,7 @@ class Values final : public FeatureWriter {
   double v[4] = {-1.0, -1.0, -1.0, -1.0};
 };
 
-std::uint64_t bits(double d) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 Values cpu_values(const Picture& ref, const Picture& dist) {
   auto spec = psnr_hvs_family().make_spec({});

@@ -132,11 +132,7 @@ GpuResult gpu_frame(const Picture& ref, const Picture& dist, const Params& param
   return r;
 }
 
-std::uint64_t bits(double v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
+using testutil::bits;
 
 // The CPU twin and the kernels on one pair: every norm and the score equal
 // to the bit.

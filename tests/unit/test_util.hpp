@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -20,6 +21,13 @@
 #include "vqx/picture.hpp"
 
 namespace vqx::testutil {
+
+// A double's bits: twins' values compared, and printed, bit for bit.
+inline std::uint64_t bits(double v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
 
 // ---------------------------------------------------------------------------
 // Pictures

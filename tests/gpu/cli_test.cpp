@@ -16,34 +16,14 @@
 
 #include "gpu/pipeline.hpp"
 #include "gpu_test_util.hpp"
+#include "model/builtin_models.hpp"
+#include "vqx/features.hpp"
 #include "vqx/video_reader.hpp"
 
 namespace vqx::gputest {
 namespace {
 
 namespace fs = std::filesystem;
-
-const std::vector<std::string> kFeatures = {
-    // libvmaf's 17
-    "adm", "vif", "motion", "psnr", "float_psnr", "float_moment", "float_ssim", "float_ms_ssim",
-    "speed_chroma", "speed_temporal", "cambi", "float_adm", "float_vif", "float_motion",
-    "float_ansnr", "psnr_hvs", "ciede",
-    // and VQX's two more
-    "ssimulacra2", "ssim"};
-
-const std::vector<std::string> kModels = {"vmaf_v0.6.1",
-                                          "vmaf_v0.6.1neg",
-                                          "vmaf_4k_v0.6.1",
-                                          "vmaf_float_v0.6.1",
-                                          "vmaf_b_v0.6.3",
-                                          "vmaf_v1.0.16_3d0h",
-                                          "vmaf_v1.0.16_5d0h",
-                                          "vmaf_v1.0.16_3d0h_2160",
-                                          "vmaf_v1.0.16_1d5h_2160",
-                                          "vmaf_v1.0.16_hfr_3d0h",
-                                          "vmaf_v1.0.16_hfr_5d0h",
-                                          "vmaf_v1.0.16_hfr_3d0h_2160",
-                                          "vmaf_v1.0.16_hfr_1d5h_2160"};
 
 // The vqx command beside this test's binary (build/tests/gpu/ -> build/),
 // or VQX_CLI.
@@ -77,6 +57,11 @@ TEST(GpuCli, EveryFeatureAndModelOnEveryCorpusPairEqualsTheCpu) {
   const std::string backend = gpu::compiled_backend();
   const fs::path out = fs::temp_directory_path() / ("vqx_cli_test_" + std::to_string(getpid()));
   fs::create_directories(out);
+  // Every family the registry knows (libvmaf's 17, ssimulacra2 and integer
+  // SSIM) and every built-in model (the v0.6.x five, the v1.0.16 and _hfr
+  // eight).
+  ASSERT_GE(list_features().size(), 19U);
+  ASSERT_GE(detail::builtin_model_files().size(), 13U);
   unsigned pairs = 0;
   for (const auto& [ref, dist] : corpus_pairs(dir)) {
     auto video = open_video(ref.string(), std::nullopt);
@@ -87,7 +72,8 @@ TEST(GpuCli, EveryFeatureAndModelOnEveryCorpusPairEqualsTheCpu) {
     // them).
     std::string args;
     bool all_fit = true;
-    for (const std::string& f : kFeatures) {
+    for (const FeatureInfo& info : list_features()) {
+      const std::string& f = info.name;
       if (fits(f, fmt)) {
         args += " --feature " + f;
       } else {
@@ -95,7 +81,8 @@ TEST(GpuCli, EveryFeatureAndModelOnEveryCorpusPairEqualsTheCpu) {
       }
     }
     std::set<std::string> models;
-    for (const std::string& m : kModels) {
+    for (const detail::BuiltinModelFile& file : detail::builtin_model_files()) {
+      const std::string m(file.version);
       if (!all_fit && m.rfind("vmaf_v1.0.16", 0) == 0) continue;
       args += " -m version=" + m + ":name=" + m;
       models.insert(m);

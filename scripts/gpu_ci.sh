@@ -15,12 +15,14 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 targets=(vqx_gpu_tests vqx_gpu_first_frame vqx_gpu_fault_tests vqx_gpu_poison_test
          vqx_contract_tests vqx_contract_check_cli)
+# The libvmaf drop-in's CUDA functions (libvmaf_cuda.h) and their test.
+cuda_targets=(vqx_libvmaf vqx_capi_cuda_test)
 
 nvcc=$(command -v nvcc || true)
 if [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi
 if [ -n "$nvcc" ]; then
-  cmake --preset cuda -DCMAKE_CUDA_COMPILER="$nvcc"
-  cmake --build --preset cuda -j "$jobs" --target "${targets[@]}" vqx_gpu_bench
+  cmake --preset cuda -DCMAKE_CUDA_COMPILER="$nvcc" -DVQX_LIBVMAF_COMPAT=ON
+  cmake --build --preset cuda -j "$jobs" --target "${targets[@]}" "${cuda_targets[@]}" vqx_gpu_bench
   ctest --test-dir build/cuda -L "gpu|contract" -j "$jobs" --output-on-failure
 else
   echo "gpu_ci: nvcc not found: the CUDA build is not compiled here"

@@ -48,7 +48,8 @@ build=build/cuda90
 # What the device runs: the GPU and contract tests, the benchmark, the vqx
 # command and the speed table's pair generator.
 carry_targets=(vqx_gpu_tests vqx_gpu_first_frame vqx_gpu_fault_tests vqx_gpu_poison_test
-               vqx_contract_tests vqx_gpu_bench vqx_cli vqx_synth_y4m vqx_unit_tests)
+               vqx_contract_tests vqx_gpu_bench vqx_cli vqx_synth_y4m vqx_unit_tests
+               vqx_capi_cuda_test)
 
 # stage_libs FILE...: the shared libraries the programs need beyond the
 # base system, into $carry/lib.
@@ -69,7 +70,8 @@ stage_build() {
   # Y4M alone), so that a compiler cache gives every C++ object but the
   # family definitions naming twins (scripts/test.sh).
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQX_WERROR=ON -DVQX_GPU=cuda \
-    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DVQX_BUILD_BENCH=ON >/dev/null
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DVQX_BUILD_BENCH=ON \
+    -DVQX_LIBVMAF_COMPAT=ON >/dev/null
   cmake --build "$build" -j "$(nproc)" --target "${carry_targets[@]}"
   rm -rf "$carry/build" "$carry/lib" "$carry/ref" "$carry/programs.tar.xz"
   mkdir -p "$carry/build"
@@ -77,7 +79,7 @@ stage_build() {
   (cd "$build" && find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' \
       -o -name '*_tests.cmake' -o -name vqx_gpu_tests \
       -o -name vqx_gpu_first_frame -o -name vqx_gpu_fault_tests -o -name vqx_gpu_poison_test \
-      -o -name vqx_contract_tests -o -name vqx_unit_tests \
+      -o -name vqx_contract_tests -o -name vqx_unit_tests -o -name vqx_capi_cuda_test \
       -o -name vqx_gpu_bench -o -path ./vqx -o -name vqx_synth_y4m \) \
       -type f -print0 | xargs -0 -I{} cp --parents {} "$OLDPWD/$carry/build/")
   find "$carry/build" -type f -perm -u+x -exec strip --strip-unneeded {} +

@@ -69,7 +69,9 @@ enum VmafPoolingMethod {
  * cpumask: libvmaf's mask of instruction sets to leave unused; accepted,
  *   and without effect here (VQX's kernels give the same scores on every
  *   instruction set).
- * gpumask: accepted; this build computes on the CPU. */
+ * gpumask: with a CUDA state imported (libvmaf_cuda.h, CUDA builds), a
+ *   non-zero mask keeps the context on the CPU, as in libvmaf; otherwise
+ *   without effect. */
 typedef struct VmafConfiguration {
   enum VmafLogLevel log_level;
   unsigned n_threads;
@@ -97,6 +99,13 @@ int vmaf_use_features_from_model_collection(VmafContext* vmaf,
  * "vif", ...) with options (NULL: the defaults). On success the context
  * takes opts_dict (do not free it); on failure the caller still owns it. */
 int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, VmafFeatureDictionary* opts_dict);
+
+/* A feature's value at one frame, computed elsewhere: reported, pooled and
+ * written as the context's own features are. Before the flush only; a name
+ * a registered feature or model writes, or a second value for a frame, is
+ * -EINVAL. */
+int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value,
+                              unsigned index);
 
 /* Hands a pair of pictures (index 0, 1, 2, ... in order) to the context,
  * which takes both: they are unreferenced before this returns 0. On an

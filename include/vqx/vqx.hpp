@@ -32,6 +32,12 @@ const char* version();
 // whatever the backend; metric_backend() says which computed each one.
 enum class Backend { kAuto, kCpu, kCuda, kHip };
 
+// The device index (for ContextSettings::gpu) of a GPU context that a
+// program made itself through the vendor's driver API: a CUcontext in a
+// CUDA build (libvmaf_cuda.h's cu_ctx). VQX then computes on that device,
+// in its own streams. kUnsupported in a build without CUDA.
+Expected<unsigned> gpu_device_of_native_context(void* native_context);
+
 struct ContextSettings {
   // Worker threads. 0 or 1 computes each frame on the calling thread; more
   // keeps several frames in flight. Results are identical for any value.
@@ -97,6 +103,13 @@ class Context {
   // Frames must come with index 0, 1, 2, ...; ref and dist must share one
   // format, the same for every frame.
   Status read_pictures(Picture ref, Picture dist, unsigned index);
+  // A value of one frame computed elsewhere (libvmaf's
+  // vmaf_import_feature_score): reported, pooled and written like the
+  // context's own metrics, for the frames the context reads (metric_backend
+  // says "imported"). Errors: an empty name, a name a registered feature or
+  // model writes (and registering one later that writes it), a second value
+  // for a frame, a value that is not finite, a call after flush().
+  Status import_feature_score(std::string_view name, double value, unsigned index);
   // Waits for every frame, finishes temporal features and computes model
   // scores. Call once, after the last frame.
   Status flush();

@@ -26,6 +26,64 @@ int to_errno(const Status& s) {
   }
 }
 
+Expected<PictureFormat> picture_format(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                                       unsigned h) {
+  PictureFormat f;
+  f.width = w;
+  f.height = h;
+  f.bpc = bpc;
+  switch (pix_fmt) {
+    case VMAF_PIX_FMT_YUV420P:
+      f.chroma = ChromaFormat::k420;
+      break;
+    case VMAF_PIX_FMT_YUV422P:
+      f.chroma = ChromaFormat::k422;
+      break;
+    case VMAF_PIX_FMT_YUV444P:
+      f.chroma = ChromaFormat::k444;
+      break;
+    case VMAF_PIX_FMT_YUV400P:
+      f.chroma = ChromaFormat::k400;
+      break;
+    default:
+      return Error(Errc::kInvalidArgument, "picture of an unknown pixel format");
+  }
+  VQX_RETURN_IF_ERROR(validate(f));
+  return f;
+}
+
+Expected<PictureFormat> format_of(const VmafPicture& p) {
+  VQX_ASSIGN_OR_RETURN(PictureFormat f, picture_format(p.pix_fmt, p.bpc, p.w[0], p.h[0]));
+  for (unsigned c = 0; c < f.plane_count(); ++c) {
+    if (p.data[c] == nullptr) return Error(Errc::kInvalidArgument, "picture without planes");
+    const std::size_t row = static_cast<std::size_t>(p.w[c]) * f.bytes_per_sample();
+    if (p.stride[c] < 0 || static_cast<std::size_t>(p.stride[c]) < row) {
+      return Error(Errc::kInvalidArgument, "picture with a stride shorter than its rows");
+    }
+    // VmafPicture's chroma planes have w >> 1 samples where VQX's have
+    // (w + 1) >> 1: the sizes a plane may have.
+    if (p.w[c] > f.plane_width(c) || p.w[c] + 1 < f.plane_width(c) || p.h[c] > f.plane_height(c) ||
+        p.h[c] + 1 < f.plane_height(c) || p.w[c] == 0 || p.h[c] == 0) {
+      return Error(Errc::kInvalidArgument, "picture planes of inconsistent sizes");
+    }
+  }
+  return f;
+}
+
+ContextSettings context_settings(const VmafConfiguration& cfg, std::optional<unsigned> cuda_device) {
+  ContextSettings settings;
+  // More threads than VQX runs add nothing (the scores are the same for
+  // any count); libvmaf takes any number.
+  settings.threads = std::min(cfg.n_threads, 256U);
+  settings.subsample = std::max(cfg.n_subsample, 1U);
+  // libvmaf computes on the GPU once a CUDA state is imported, unless
+  // gpumask is set ("if gpumask: disable CUDA").
+  const bool gpu = cuda_device.has_value() && cfg.gpumask == 0;
+  settings.backend = gpu ? Backend::kCuda : Backend::kCpu;
+  settings.gpu = gpu ? *cuda_device : 0;
+  return settings;
+}
+
 int fail(const VmafContext* vmaf, const Status& s) {
   if (vmaf == nullptr || vmaf->cfg.log_level >= VMAF_LOG_LEVEL_ERROR) {
     std::fprintf(stderr, "libvmaf ERROR %s\n", s.message().c_str());
@@ -40,6 +98,7 @@ namespace {
 using vqx::Errc;
 using vqx::Status;
 using vqx::capi::fail;
+using vqx::capi::format_of;
 
 // std::bad_alloc and anything else thrown below stops here: a C caller
 // gets an error code.
@@ -59,44 +118,6 @@ int use_spec(VmafContext* vmaf, const std::string& spec) {
   if (Status s = vmaf->ctx->use_features_from_model(spec); !s.ok()) return fail(vmaf, s);
   vmaf->model_specs.insert(spec);
   return 0;
-}
-
-vqx::Expected<vqx::PictureFormat> format_of(const VmafPicture& p) {
-  vqx::PictureFormat f;
-  f.width = p.w[0];
-  f.height = p.h[0];
-  f.bpc = p.bpc;
-  switch (p.pix_fmt) {
-    case VMAF_PIX_FMT_YUV420P:
-      f.chroma = vqx::ChromaFormat::k420;
-      break;
-    case VMAF_PIX_FMT_YUV422P:
-      f.chroma = vqx::ChromaFormat::k422;
-      break;
-    case VMAF_PIX_FMT_YUV444P:
-      f.chroma = vqx::ChromaFormat::k444;
-      break;
-    case VMAF_PIX_FMT_YUV400P:
-      f.chroma = vqx::ChromaFormat::k400;
-      break;
-    default:
-      return vqx::Error(Errc::kInvalidArgument, "picture of an unknown pixel format");
-  }
-  VQX_RETURN_IF_ERROR(vqx::validate(f));
-  for (unsigned c = 0; c < f.plane_count(); ++c) {
-    if (p.data[c] == nullptr) return vqx::Error(Errc::kInvalidArgument, "picture without planes");
-    const std::size_t row = static_cast<std::size_t>(p.w[c]) * f.bytes_per_sample();
-    if (p.stride[c] < 0 || static_cast<std::size_t>(p.stride[c]) < row) {
-      return vqx::Error(Errc::kInvalidArgument, "picture with a stride shorter than its rows");
-    }
-    // VmafPicture's chroma planes have w >> 1 samples where VQX's have
-    // (w + 1) >> 1: the sizes a plane may have.
-    if (p.w[c] > f.plane_width(c) || p.w[c] + 1 < f.plane_width(c) || p.h[c] > f.plane_height(c) ||
-        p.h[c] + 1 < f.plane_height(c) || p.w[c] == 0 || p.h[c] == 0) {
-      return vqx::Error(Errc::kInvalidArgument, "picture planes of inconsistent sizes");
-    }
-  }
-  return f;
 }
 
 // The samples of `src` into a picture of the context's (for an odd size,
@@ -239,13 +260,7 @@ extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
   return guarded([&] {
     auto v = std::make_unique<VmafContext>();
     v->cfg = cfg;
-    vqx::ContextSettings settings;
-    // More threads than VQX runs add nothing (the scores are the same for
-    // any count); libvmaf takes any number.
-    settings.threads = std::min(cfg.n_threads, 256U);
-    settings.subsample = std::max(cfg.n_subsample, 1U);
-    settings.backend = vqx::Backend::kCpu;
-    auto ctx = vqx::Context::create(settings);
+    auto ctx = vqx::Context::create(vqx::capi::context_settings(cfg, std::nullopt));
     if (!ctx.ok()) return fail(v.get(), ctx.status());
     v->ctx = std::move(*ctx);
     *vmaf = v.release();
@@ -281,6 +296,16 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name,
     if (Status s = vmaf->ctx->use_feature(feature_name, options); !s.ok()) return fail(vmaf, s);
     // The context has what it needs: the dictionary is its to free.
     if (opts_dict != nullptr) vmaf_feature_dictionary_free(&opts_dict);
+    return 0;
+  });
+}
+
+extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name,
+                                         double value, unsigned index) {
+  if (vmaf == nullptr || feature_name == nullptr) return -EINVAL;
+  return guarded([&] {
+    if (Status s = vmaf->ctx->import_feature_score(feature_name, value, index); !s.ok())
+      return fail(vmaf, s);
     return 0;
   });
 }

@@ -3,11 +3,13 @@
 // (include/vqx) like the CLI: nothing of src/ below it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -40,6 +42,23 @@ struct VmafModelCollection {
 };
 
 namespace vqx::capi {
+struct PicturePool;
+}  // namespace vqx::capi
+
+// A picture's reference count. A picture of vmaf_picture_alloc() owns its
+// block; one from a pool holds the pool and the pool's own picture, which
+// goes back to the pool with the last reference; one of
+// vmaf_cuda_fetch_preallocated_picture() holds a picture of its context's
+// pool (`held`, whose planes it shows: pinned memory in a GPU context).
+struct VmafRef {
+  std::atomic<long> count{1};
+  void* block = nullptr;
+  std::shared_ptr<vqx::capi::PicturePool> pool;
+  VmafPicture pooled{};
+  std::unique_ptr<vqx::Picture> held;
+};
+
+namespace vqx::capi {
 
 // The pictures of vmaf_preallocate_pictures(): made once, handed out by
 // vmaf_fetch_preallocated_picture() and given back by their last
@@ -62,6 +81,11 @@ struct VmafContext {
   VmafConfiguration cfg{};
   std::shared_ptr<vqx::capi::PicturePool> pool;  // vmaf_preallocate_pictures()
   std::unique_ptr<vqx::Context> ctx;
+  // libvmaf_cuda.h: the device of the imported state (the context computes
+  // there), and the format of vmaf_cuda_preallocate_pictures()'s pictures
+  // (empty: none, or its method NONE).
+  std::optional<unsigned> cuda_device;
+  std::optional<vqx::PictureFormat> cuda_pictures;
   std::set<std::string> model_specs;  // registered, so that each counts once
   bool have_format = false;
   vqx::PictureFormat format;
@@ -80,6 +104,14 @@ int to_errno(const Status& s);
 // Logs `s` on stderr when the context's log level shows errors; returns
 // to_errno(s).
 int fail(const VmafContext* vmaf, const Status& s);
+
+// A picture format of libvmaf's terms, checked.
+Expected<PictureFormat> picture_format(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                                       unsigned h);
+// The format of a VmafPicture, checked (its planes' sizes and strides).
+Expected<PictureFormat> format_of(const VmafPicture& p);
+// The settings of a context made for `cfg`, on `cuda_device` when given.
+ContextSettings context_settings(const VmafConfiguration& cfg, std::optional<unsigned> cuda_device);
 
 // Checks a model spec by registering it with a throwaway CPU context.
 Status check_model_spec(const std::string& spec);

@@ -13,16 +13,6 @@
 
 #include "capi/internals.hpp"
 
-// A picture's reference count. A picture of vmaf_picture_alloc() owns its
-// block; one from a pool holds the pool and the pool's own picture, which
-// goes back to the pool with the last reference.
-struct VmafRef {
-  std::atomic<long> count{1};
-  void* block = nullptr;
-  std::shared_ptr<vqx::capi::PicturePool> pool;
-  VmafPicture pooled{};
-};
-
 namespace vqx::capi {
 
 PicturePool::~PicturePool() {
@@ -93,7 +83,9 @@ extern "C" int vmaf_picture_unref(VmafPicture* pic) {
   if (pic == nullptr || pic->ref == nullptr) return -EINVAL;
   VmafRef* ref = pic->ref;
   if (ref->count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    if (ref->pool) {
+    if (ref->held) {
+      ref->held.reset();  // a context's picture never handed back to it
+    } else if (ref->pool) {
       {
         std::lock_guard lock(ref->pool->lock);
         ref->pool->free.push_back(ref->pooled);

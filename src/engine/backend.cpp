@@ -32,6 +32,11 @@ Expected<std::unique_ptr<gpu::Pipeline>> open_backend(const ContextSettings& set
   return Error(Errc::kInvalidArgument, "unknown backend");
 }
 
+Expected<unsigned> gpu_device_of_native_context(void* native_context) {
+  if (native_context == nullptr) return Error(Errc::kInvalidArgument, "no native GPU context given");
+  return gpu::native_context_device(native_context);
+}
+
 Status init_extractors(std::deque<RegisteredExtractor>& extractors, gpu::Pipeline* gpu,
                        const ExtractorEnv& env, FeatureCollector& collector, Aggregates& aggregates,
                        const PictureFormat& fmt) {

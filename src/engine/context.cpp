@@ -2,6 +2,7 @@
 // (registration.cpp), chooses the backend (backend.cpp), hands frames to its
 // scheduler (scheduler.cpp), predicts (prediction.cpp), pools and writes
 // (report_assembly.cpp). Everything it uses is owned by it: no global state.
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <mutex>
@@ -46,6 +47,8 @@ struct Context::Impl {
   // read_pictures() sets it and widens pictures with it.
   std::mutex neutral_mutex;
   std::optional<NeutralChroma> neutral;
+  // The metrics whose values import_feature_score() gave.
+  std::vector<std::string> imported;
   unsigned next_index = 0;
   bool flushed = false;
   Status flush_status;  // what flush() returned
@@ -251,6 +254,30 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   return s.scheduler->run(std::move(pictures), index, sampled);
 }
 
+Status Context::import_feature_score(std::string_view name, double value, unsigned index) {
+  Impl& s = *impl_;
+  const std::string metric(name);
+  if (s.flushed) {
+    return Error(Errc::kInvalidArgument, "scores of '" + metric + "' imported after flush()");
+  }
+  if (metric.empty()) return Error(Errc::kInvalidArgument, "imported scores need a name");
+  if (!std::isfinite(value)) {
+    return Error(Errc::kInvalidArgument, "imported score of '" + metric + "' at frame " +
+                                             std::to_string(index) + " is not a finite number");
+  }
+  VQX_RETURN_IF_ERROR(s.registrations.add_import(metric));
+  const std::size_t id = s.collector.add_metric(metric);
+  if (std::find(s.imported.begin(), s.imported.end(), metric) == s.imported.end()) {
+    s.imported.push_back(metric);
+  }
+  if (!std::isnan(s.collector.get(id, index))) {
+    return Error(Errc::kInvalidArgument, "'" + metric + "' already has a value at frame " +
+                                             std::to_string(index));
+  }
+  s.collector.write(id, index, value);
+  return Status::Ok();
+}
+
 Status Context::flush() {
   Impl& s = *impl_;
   if (s.flushed) return Error(Errc::kInvalidArgument, "flush called twice");
@@ -341,6 +368,10 @@ Expected<std::string> Context::metric_backend(std::string_view name) const {
       const bool on_gpu = r.on_gpu || (impl_->gpu && !impl_->format && r.spec.make_twin);
       if (out.name == name) return on_gpu ? impl_->gpu->backend() : std::string("cpu");
     }
+  }
+  const auto& imported = impl_->imported;
+  if (std::find(imported.begin(), imported.end(), name) != imported.end()) {
+    return std::string("imported");
   }
   if (impl_->collector.find(name)) return std::string("cpu");  // a model score
   return Error(Errc::kInvalidArgument, "no metric named '" + std::string(name) + "'");

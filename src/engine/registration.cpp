@@ -100,6 +100,14 @@ Status Registrations::add_feature(std::string_view name,
   return Status::Ok();
 }
 
+Status Registrations::add_import(const std::string& name) {
+  static const std::string kImported = "imported scores";
+  auto [it, added] = producers_.try_emplace(name, Producer{kImported, kImported, "", OptionSet()});
+  if (added || it->second.key == kImported) return Status::Ok();
+  return Error(Errc::kInvalidArgument, "cannot import scores of '" + name + "': " +
+                                           it->second.what + " of this context writes it");
+}
+
 Status Registrations::add_model(std::string_view model_spec) {
   VQX_ASSIGN_OR_RETURN(Model model, parse_model_spec(model_spec));
   for (const auto& m : models_) {

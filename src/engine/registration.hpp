@@ -60,6 +60,10 @@ class Registrations {
   // A model by its --model value, with the features it reads. On an error
   // nothing of the model is registered.
   Status add_model(std::string_view model_spec);
+  // A name whose values the caller imports (Context::import_feature_score):
+  // refused when a registered feature or model writes it, and registered
+  // features and models may not write it afterwards. Allowed at any time.
+  Status add_import(const std::string& name);
   // The first frame has been set up: later registrations are errors.
   void close() { closed_ = true; }
 

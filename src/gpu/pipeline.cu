@@ -36,6 +36,16 @@ namespace vqx::gpu {
 
 const char* compiled_backend() { return vendor::kBackendName; }
 unsigned available_devices() { return device_count(); }
+Expected<unsigned> native_context_device(void* handle) {
+  int device = -1;
+  const vendor::Error e = vendor::device_of_native_context(handle, &device);
+  if (e != vendor::kSuccess) {
+    (void)vendor::last_error();
+    return Error(Errc::kUnsupported, std::string("not a ") + vendor::kBackendName +
+                                         " driver context (" + vendor::error_string(e) + ")");
+  }
+  return static_cast<unsigned>(device);
+}
 
 namespace {
 

@@ -19,6 +19,9 @@ namespace vqx::gpu {
 const char* compiled_backend();
 // Devices of that backend visible to this process; 0 without a backend.
 unsigned available_devices();
+// The device index of a context made through the vendor's driver API (a
+// CUcontext in a CUDA build); kUnsupported without CUDA.
+Expected<unsigned> native_context_device(void* handle);
 
 // How the frames' planes reached the device (a debug statistic: the GPU
 // tests read it through engine/context_internals.hpp). A plane in this

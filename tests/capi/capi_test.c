@@ -1,7 +1,7 @@
 /* The libvmaf-compatible C API (include/libvmaf, docs/capi.md), used as a
  * libvmaf 3.x program uses it: plain C11, only the public headers.
  *
- *   capi_test errors                    bad input: negative errno codes
+ *   capi_test errors OUT_DIR            bad input: negative errno codes; imported scores
  *   capi_test golden DATA_DIR MODELS_DIR OUT_DIR
  *                                       the P9 pair of the bundled corpus
  *                                       subset against its golden JSON
@@ -470,6 +470,51 @@ static void test_preallocated_pictures(void) {
   CHECK_EQ_INT(vmaf_picture_unref(&c), 0);
 }
 
+/* Scores computed elsewhere, imported: reported, pooled and written as the
+ * context's own; a name the context computes, a second value for a frame, a
+ * value that is not a number and an import after the flush are refused. */
+static int file_holds(const char* path, const char* text);
+
+static void test_imported_scores(const char* out_dir) {
+  VmafContext* vmaf = NULL;
+  CHECK_EQ_INT(vmaf_init(&vmaf, kQuiet), 0);
+  if (!vmaf) return;
+  VmafModel* model = NULL;
+  VmafModelConfig mcfg = {.name = "vmaf"};
+  CHECK_EQ_INT(vmaf_model_load(&model, &mcfg, "vmaf_v0.6.1"), 0);
+  CHECK_EQ_INT(vmaf_use_feature(vmaf, "psnr", NULL), 0);
+  CHECK_EQ_INT(vmaf_import_feature_score(NULL, "external", 1.0, 0), -EINVAL);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, NULL, 1.0, 0), -EINVAL);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "", 1.0, 0), -EINVAL);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "psnr_y", 1.0, 0), -EINVAL);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "external", NAN, 0), -EINVAL);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "external", 1.5, 0), 0);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "external", 9.0, 0), -EINVAL); /* twice */
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "vmaf", 1.0, 0), 0);
+  /* A model would now write a name whose values are imported. */
+  CHECK_EQ_INT(vmaf_use_features_from_model(vmaf, model), -EINVAL);
+  VmafPicture ref, dist;
+  for (unsigned i = 0; i < 2; ++i) {
+    CHECK_EQ_INT(pair(&ref, &dist, VMAF_PIX_FMT_YUV420P, 8, 64, 48, 100, 110), 0);
+    CHECK_EQ_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+  }
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "external", 2.5, 1), 0); /* after its frame */
+  CHECK_EQ_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+  CHECK_EQ_INT(vmaf_import_feature_score(vmaf, "external", 3.0, 2), -EINVAL); /* after flush */
+  double s = 0;
+  CHECK_EQ_INT(vmaf_feature_score_at_index(vmaf, "external", &s, 1), 0);
+  CHECK(s == 2.5, "imported value at frame 1: %.17g", s);
+  CHECK_EQ_INT(vmaf_feature_score_pooled(vmaf, "external", VMAF_POOL_METHOD_MEAN, &s, 0, 1), 0);
+  CHECK(s == 2.0, "imported values pooled: %.17g", s);
+  CHECK_EQ_INT(vmaf_feature_score_at_index(vmaf, "vmaf", &s, 1), -EINVAL); /* frame 0 only */
+  char path[1024];
+  snprintf(path, sizeof path, "%s/imported.json", out_dir);
+  CHECK_EQ_INT(vmaf_write_output(vmaf, path, VMAF_OUTPUT_FORMAT_JSON), 0);
+  CHECK(file_holds(path, "\"external\": 2.500000"), "%s holds the imported values", path);
+  vmaf_model_destroy(model);
+  CHECK_EQ_INT(vmaf_close(vmaf), 0);
+}
+
 /* ---- the P9 pair against its golden JSON ------------------------------ */
 
 static const char* const kIntegerFeatures[] = {
@@ -831,12 +876,13 @@ static void test_contexts_in_threads(const char* data_dir, const char* golden) {
 }
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && strcmp(argv[1], "errors") == 0) {
+  if (argc >= 3 && strcmp(argv[1], "errors") == 0) {
     test_version();
     test_pictures();
     test_dictionaries_and_models();
     test_context_errors();
     test_preallocated_pictures();
+    test_imported_scores(argv[2]);
   } else if (argc >= 5 && strcmp(argv[1], "golden") == 0) {
     char probe[1024];
     snprintf(probe, sizeof probe, "%s/P9.models.json", argv[2]);
@@ -848,7 +894,7 @@ int main(int argc, char** argv) {
     fclose(f);
     test_golden(argv[2], argv[3], argv[4]);
   } else {
-    fprintf(stderr, "usage: %s errors | golden DATA_DIR MODELS_DIR OUT_DIR\n", argv[0]);
+    fprintf(stderr, "usage: %s errors OUT_DIR | golden DATA_DIR MODELS_DIR OUT_DIR\n", argv[0]);
     return 2;
   }
   printf("%d checks, %d failed\n", checks, failures);

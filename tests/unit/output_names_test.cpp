@@ -264,5 +264,26 @@ TEST(OutputNames, NoTwoFamiliesWriteOneName) {
   }
 }
 
+TEST(OutputNames, ImportedScoresHaveOneProducerToo) {
+  // Values the caller imports (libvmaf's vmaf_import_feature_score) under a
+  // name a feature or model writes would be overwritten, or overwrite: the
+  // import and the registration are refused in either order.
+  auto ctx = cpu_context();
+  ASSERT_TRUE(ctx->use_feature("psnr").ok());
+  const Status taken = ctx->import_feature_score("psnr_y", 30.0, 0);
+  EXPECT_EQ(taken.code(), Errc::kInvalidArgument);
+  EXPECT_TRUE(contains(taken.message(), "'psnr_y'")) << taken.message();
+  EXPECT_TRUE(contains(taken.message(), "feature psnr")) << taken.message();
+
+  ASSERT_TRUE(ctx->import_feature_score("float_ssim", 0.5, 0).ok());
+  expect_clash(ctx->use_feature("float_ssim"), "float_ssim", "imported scores", "float_ssim");
+  ASSERT_TRUE(ctx->import_feature_score("vmaf", 80.0, 0).ok());
+  expect_clash(ctx->use_features_from_model("version=vmaf_v0.6.1"), "vmaf", "imported scores",
+               "model 'vmaf'");
+  ASSERT_TRUE(ctx->metric_backend("float_ssim").ok());
+  EXPECT_EQ(ctx->metric_backend("float_ssim").value(), "imported");
+  EXPECT_EQ(ctx->metric_backend("psnr_y").value(), "cpu");
+}
+
 }  // namespace
 }  // namespace vqx

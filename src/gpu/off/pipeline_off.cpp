@@ -5,6 +5,9 @@ namespace vqx::gpu {
 
 const char* compiled_backend() { return nullptr; }
 unsigned available_devices() { return 0; }
+Expected<unsigned> native_context_device(void* /*handle*/) {
+  return Error(Errc::kUnsupported, "this build of VQX has no GPU backend");
+}
 
 Expected<std::unique_ptr<Pipeline>> Pipeline::open(unsigned /*device*/) {
   return Error(Errc::kUnsupported,

@@ -3,6 +3,7 @@
 // so one GPU source builds as CUDA or as HIP (ggml-cuda's one-header rule).
 #pragma once
 
+#include <cuda.h>  // the driver API's types (device_of_native_context)
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -49,6 +50,37 @@ inline Error device_props(int d, DeviceProps* out) {
   out->major = p.major;
   out->minor = p.minor;
   return kSuccess;
+}
+
+// The device of a driver API context (a CUcontext: what programs that drive
+// CUDA themselves hold, libvmaf_cuda.h's cu_ctx). The driver's functions
+// are looked up through the runtime, so that VQX does not link the driver
+// library (a CUDA build still loads on a machine without the driver).
+inline Error device_of_native_context(void* handle, int* device) {
+  void* push = nullptr;
+  void* get = nullptr;
+  void* pop = nullptr;
+  const struct {
+    const char* name;
+    void** fn;
+  } wanted[] = {{"cuCtxPushCurrent", &push}, {"cuCtxGetDevice", &get}, {"cuCtxPopCurrent", &pop}};
+  for (const auto& w : wanted) {
+    cudaDriverEntryPointQueryResult found{};
+    const Error e = cudaGetDriverEntryPointByVersion(w.name, w.fn, 12000, cudaEnableDefault, &found);
+    if (e != cudaSuccess) return e;
+    if (found != cudaDriverEntryPointSuccess) return cudaErrorSymbolNotFound;
+  }
+  if (reinterpret_cast<CUresult (*)(CUcontext)>(push)(static_cast<CUcontext>(handle)) !=
+      CUDA_SUCCESS) {
+    return cudaErrorInvalidValue;
+  }
+  CUdevice d = 0;
+  const CUresult got = reinterpret_cast<CUresult (*)(CUdevice*)>(get)(&d);
+  CUcontext popped = nullptr;
+  (void)reinterpret_cast<CUresult (*)(CUcontext*)>(pop)(&popped);
+  if (got != CUDA_SUCCESS) return cudaErrorInvalidValue;
+  *device = d;
+  return cudaSuccess;
 }
 
 inline Error malloc_device(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }

@@ -51,6 +51,11 @@ inline Error device_props(int d, DeviceProps* out) {
   return kSuccess;
 }
 
+// libvmaf's driver-context interface is CUDA's alone (libvmaf_cuda.h).
+inline Error device_of_native_context(void* /*handle*/, int* /*device*/) {
+  return hipErrorNotSupported;
+}
+
 inline Error malloc_device(void** p, std::size_t bytes) { return hipMalloc(p, bytes); }
 inline Error free_device(void* p) { return hipFree(p); }
 inline Error malloc_pinned(void** p, std::size_t bytes) {

@@ -216,22 +216,27 @@ def check_pair(pid, dist, ref, models_golden, features_golden, frames, pooled):
 # Above 8 bits FFmpeg 5.1's filter hands libvmaf pictures of which only the
 # first half of each row is copied (memcpy of w bytes for w 16-bit samples),
 # so the goldens do not apply. What libvmaf 3.2.0 gives under the same
-# FFmpeg 5.1, as measured and recorded in issue 15 (pooled mean, FFmpeg's
-# "VMAF score: %f" line, model=version=vmaf_v0.6.1):
-UNDER_FFMPEG51 = {"P4": "93.721136"}
+# FFmpeg 5.1 (the same ffmpeg program run on the reference library) is
+# recorded by tests/capi/ffmpeg_reference_logs.sh in REFERENCE_LOGS/PAIR.json:
+# VQX's log must equal it frame by frame, with the goldens' tolerances.
+REFERENCE_LOGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                              "ffmpeg51_libvmaf320")
 
 
-def check_10bit(pid, dist, ref):
+def reference_log(pid):
+    path = os.path.join(REFERENCE_LOGS, pid + ".json")
+    return json.load(open(path)) if os.path.exists(path) else None
+
+
+def check_10bit(pid, dist, ref, reference):
     tag = "corpus.%s.one_model_10bit" % pid
     out, scores = run_ffmpeg(tag, dist, ref, "model=version=vmaf_v0.6.1")
     if out is None:
         return
-    checked["values"] += 1
-    if scores != [UNDER_FFMPEG51[pid]]:
-        fail("%s: ffmpeg printed VMAF score %s; libvmaf 3.2.0 under FFmpeg 5.1 gives %s (issue 15)" %
-             (tag, scores, UNDER_FFMPEG51[pid]))
-    else:
-        print("%s: VMAF score %s, as libvmaf 3.2.0 under FFmpeg 5.1 (issue 15)" % (tag, scores[0]))
+    names = {n: n for n in reference["frames"][0]["metrics"]}
+    compare(tag, out, reference, names, len(reference["frames"]), True, scores, "vmaf")
+    print("%s: %d frames of %s compared with libvmaf 3.2.0 under the same FFmpeg 5.1" %
+          (tag, len(reference["frames"]), ", ".join(sorted(names))))
 
 
 def main():
@@ -256,11 +261,14 @@ def main():
             if p["pix_fmt"] not in ("yuv420p", "yuv422p", "yuv444p"):
                 dist = os.path.join(corpus, m["clips"][p["dist"]]["file"])
                 ref = os.path.join(corpus, m["clips"][p["ref"]]["file"])
-                if pid in UNDER_FFMPEG51:
-                    check_10bit(pid, dist, ref)
+                reference = reference_log(pid)
+                if reference is not None:
+                    check_10bit(pid, dist, ref, reference)
+                    ran += 1
                 else:
-                    print("corpus %s: %s, not 8-bit: no golden under FFmpeg 5.1 (it copies half of "
-                          "each row above 8 bits), skipped" % (pid, p["pix_fmt"]))
+                    fail("corpus %s: %s, not 8-bit, and no log of the reference under FFmpeg 5.1 in "
+                         "%s (tests/capi/ffmpeg_reference_logs.sh makes it)" %
+                         (pid, p["pix_fmt"], REFERENCE_LOGS))
                 continue
             fp = os.path.join(corpus, "golden_fullprec")
             check_pair("corpus." + pid, os.path.join(corpus, m["clips"][p["dist"]]["file"]),

@@ -19,7 +19,7 @@
 namespace vqx {
 
 struct HtmlReportOptions {
-  std::string title;  // the page's title; empty: "VQX report"
+  std::string title = {};  // the page's title; empty: "VQX report"
   // The lowest-scoring frames listed per run (0: no such table).
   unsigned worst_frames = 10;
   // The metrics shown, in this order; each must be in every run. Empty:
@@ -28,7 +28,7 @@ struct HtmlReportOptions {
   // by default it is the first model score (the first run's "settings"
   // name the models; without them, the first metric whose name starts with
   // "vmaf"), else the first metric.
-  std::vector<std::string> metrics;
+  std::vector<std::string> metrics = {};
 };
 
 // The page, or an error naming the file at fault: one that cannot be read,

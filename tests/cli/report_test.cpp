@@ -24,7 +24,7 @@ const std::string kDist = (kSubset / "P9_tiny_176x144_420p8__x264-crf45.y4m").st
 // score named vmaf_v0.6.1).
 const std::string kGolden = (kSubset / "P9.models.json").string();
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
   std::string err;
@@ -58,13 +58,13 @@ class ReportCliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  Run vqx(const std::string& args) {
+  CliRun vqx(const std::string& args) {
     const fs::path out = dir_ / "stdout.txt";
     const fs::path err = dir_ / "stderr.txt";
     const std::string cmd =
         std::string(VQX_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    Run r;
+    CliRun r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r.out = slurp(out);
     r.err = slurp(err);
@@ -81,7 +81,7 @@ class ReportCliTest : public ::testing::Test {
 
   // Exit 1, one line naming `culprit`, and the report's path as it was
   // (holding "old"), with no temporary beside it.
-  void expect_clean_failure(const Run& r, const std::string& culprit) {
+  void expect_clean_failure(const CliRun& r, const std::string& culprit) {
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind("vqx report: ", 0), 0U) << r.err;
@@ -99,10 +99,10 @@ class ReportCliTest : public ::testing::Test {
 
 TEST_F(ReportCliTest, ComparesAVqxRunWithTheReferencesJson) {
   const std::string run = (dir_ / "vqx-P9.json").string();
-  Run scored = vqx("-r " + kRef + " -d " + kDist +
+  CliRun scored = vqx("-r " + kRef + " -d " + kDist +
                    " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --json -q -o " + run);
   ASSERT_EQ(scored.code, 0) << scored.err;
-  Run r = vqx("report " + run + " " + kGolden +
+  CliRun r = vqx("report " + run + " " + kGolden +
               " --metric vmaf_v0.6.1 --metric integer_adm2 --worst 4 --title 'P9: vqx and "
               "libvmaf' -o " +
               out_);
@@ -124,7 +124,7 @@ TEST_F(ReportCliTest, ComparesAVqxRunWithTheReferencesJson) {
 }
 
 TEST_F(ReportCliTest, StandardOutput) {
-  Run r = vqx("report " + kGolden + " --worst 2 -o -");
+  CliRun r = vqx("report " + kGolden + " --worst 2 -o -");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0U);
   EXPECT_NE(r.out.find("main metric vmaf_v0.6.1."), std::string::npos);
@@ -133,12 +133,12 @@ TEST_F(ReportCliTest, StandardOutput) {
 }
 
 TEST_F(ReportCliTest, Help) {
-  Run r = vqx("report --help");
+  CliRun r = vqx("report --help");
   EXPECT_EQ(r.code, 0);
   for (const char* flag : {"--output", "--worst", "--metric", "--title", "RUN.json"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
-  Run main_help = vqx("--help");
+  CliRun main_help = vqx("--help");
   EXPECT_NE(main_help.out.find("vqx report RUN.json"), std::string::npos);
 }
 
@@ -172,7 +172,7 @@ TEST_F(ReportCliTest, BadInputs) {
 TEST_F(ReportCliTest, AFileNameCannotInjectMarkup) {
   const std::string named = (dir_ / "<img src=x onerror=alert(1)>.json").string();
   fs::copy_file(kGolden, named);
-  Run r = vqx("report '" + named + "' --worst 1 -o " + out_);
+  CliRun r = vqx("report '" + named + "' --worst 1 -o " + out_);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string page = slurp(out_);
   EXPECT_EQ(page.find("<img"), std::string::npos);

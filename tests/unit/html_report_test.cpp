@@ -108,9 +108,9 @@ TEST(SvgChart, NiceTicks) {
   EXPECT_EQ(t.hi, 100);
   EXPECT_EQ(t.decimals, 0);
   t = html::nice_ticks(0.9123, 0.9871, 5);
-  EXPECT_NEAR(t.step, 0.02, 1e-12);
-  EXPECT_NEAR(t.lo, 0.90, 1e-12);
-  EXPECT_NEAR(t.hi, 1.00, 1e-12);
+  EXPECT_NEAR(t.step, 0.01, 1e-12);
+  EXPECT_NEAR(t.lo, 0.91, 1e-12);
+  EXPECT_NEAR(t.hi, 0.99, 1e-12);
   EXPECT_EQ(t.decimals, 2);
   t = html::nice_ticks(5, 5, 5);  // one value: widened around it
   EXPECT_LT(t.lo, 5);
@@ -215,7 +215,8 @@ TEST_F(HtmlReportTest, JsonSettingsAreWrittenAndReadBack) {
   ASSERT_TRUE(run->report.settings.has_value());
   EXPECT_EQ(run->report.settings->models[0].first, "vmaf");
   EXPECT_EQ(run->report.frame_numbers.size(), 12U);
-  EXPECT_EQ(run->report.metrics[1].values[4], 84.0);
+  EXPECT_EQ(run->report.metrics[1].values[4], 10.0);  // the dip at frame 12 / 3
+  EXPECT_EQ(run->report.metrics[1].values[5], 85.0);
 }
 
 TEST_F(HtmlReportTest, TablesHoldTheRunsValues) {
@@ -298,7 +299,7 @@ TEST_F(HtmlReportTest, BadInputsNameTheFile) {
       {{good, missing}, {}, missing + ": cannot open: No such file or directory"},
       {{text},
        {},
-       text + ": not JSON: parse error at line 1, column 2: syntax error while "
+       text + ": not JSON: parse error at line 1, column 1: syntax error while "
               "parsing value - invalid literal"},
       {{no_frames}, {}, no_frames + ": no \"frames\" array (not a JSON output of vqx or vmaf)"},
       {{empty_frames}, {}, empty_frames + ": no frames"},

@@ -27,7 +27,9 @@ Status check_same_metrics(const std::vector<RunFile>& runs) {
     if (these == first) continue;
     const std::string& path = runs[i].path;
     const std::string& first_path = runs.front().path;
-    for (const std::string& name : first) {
+    // The first name missing, in the file's order.
+    for (const ReportMetric& m : runs.front().report.metrics) {
+      const std::string& name = m.name;
       if (these.count(name) == 0) {
         return Error(Errc::kMismatch, path + ": has no metric \"" + name + "\", which " +
                                           first_path +
@@ -35,7 +37,8 @@ Status check_same_metrics(const std::vector<RunFile>& runs) {
                                           "choose metrics that every run has)");
       }
     }
-    for (const std::string& name : these) {
+    for (const ReportMetric& m : runs[i].report.metrics) {
+      const std::string& name = m.name;
       if (first.count(name) == 0) {
         return Error(Errc::kMismatch, path + ": has a metric \"" + name + "\", which " +
                                           first_path +

@@ -359,7 +359,6 @@ ReportSettings Context::Impl::run_settings() const {
   r.version = version();
   r.backend = s.gpu ? s.gpu->backend() : std::string("cpu");
   r.device = s.gpu ? s.gpu->description() : std::string("cpu");
-  r.threads = s.settings.threads;
   r.subsample = s.settings.subsample;
   for (const auto& m : s.registrations.models()) {
     r.models.emplace_back(m.model.name(), m.model.origin());

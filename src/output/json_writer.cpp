@@ -36,8 +36,6 @@ void append_settings(std::string& s, const ReportSettings& settings) {
   member("version", settings.version);
   member("backend", settings.backend);
   member("device", settings.device);
-  s += ",\n    \"threads\": ";
-  append_uint(s, settings.threads);
   s += ",\n    \"subsample\": ";
   append_uint(s, settings.subsample);
   s += ",\n    \"models\": [";

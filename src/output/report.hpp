@@ -57,7 +57,8 @@ struct ReportSettings {
   std::string version;  // VQX's version
   std::string backend;  // "cpu", "cuda" or "hip": where the GPU twins ran
   std::string device;   // e.g. "cpu", "cuda:0 NVIDIA H200, ..."
-  unsigned threads = 0;
+  // (No thread count: the outputs do not depend on it, and a run's output
+  // stays the same bytes whatever --threads was.)
   unsigned subsample = 1;
   // Each model's name (its score's) and where it came from ("built-in
   // model vmaf_v0.6.1", a file's path).

@@ -174,7 +174,6 @@ void append_settings(std::string& s, const RunSet& set) {
       append_entry(s, "program", escape(st.program + " " + st.version));
       append_entry(s, "backend", escape(st.backend));
       append_entry(s, "device", escape(st.device));
-      append_entry(s, "threads", std::to_string(st.threads));
       append_entry(s, "subsample", std::to_string(st.subsample));
       std::string models;
       for (const auto& [name, origin] : st.models) {

@@ -181,7 +181,6 @@ class Reader {
       const auto it = s->find(key);
       return it != s->end() && it->is_number_unsigned() ? it->get<unsigned>() : fallback;
     };
-    settings.threads = count("threads", 0);
     settings.subsample = count("subsample", 1);
     if (s->contains("models") && (*s)["models"].is_array()) {
       for (const Json& m : (*s)["models"]) {

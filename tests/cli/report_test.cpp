@@ -100,12 +100,12 @@ class ReportCliTest : public ::testing::Test {
 TEST_F(ReportCliTest, ComparesAVqxRunWithTheReferencesJson) {
   const std::string run = (dir_ / "vqx-P9.json").string();
   CliRun scored = vqx("-r " + kRef + " -d " + kDist +
-                   " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --json -q -o " + run);
+                      " -m version=vmaf_v0.6.1:name=vmaf_v0.6.1 --json -q -o " + run);
   ASSERT_EQ(scored.code, 0) << scored.err;
   CliRun r = vqx("report " + run + " " + kGolden +
-              " --metric vmaf_v0.6.1 --metric integer_adm2 --worst 4 --title 'P9: vqx and "
-              "libvmaf' -o " +
-              out_);
+                 " --metric vmaf_v0.6.1 --metric integer_adm2 --worst 4 --title 'P9: vqx and "
+                 "libvmaf' -o " +
+                 out_);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");

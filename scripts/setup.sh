@@ -8,6 +8,7 @@ packages=(
   libhwy-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev  # the fuzz targets (libFuzzer), scripts/fuzz.sh
+  chromium  # `vqx report`'s page opened headless (tests/report/browser_test.py)
 )
 # The HIP build (VQX_GPU=hip, scripts/gpu_ci.sh) needs Debian's HIP compiler
 # and runtime: installed only when asked for, as they are large.

@@ -60,6 +60,8 @@ struct Context::Impl {
   // Before it, values are missing or still being computed.
   [[nodiscard]] Status results_ready(const char* call) const;
   Status finish();  // flush()'s work
+  // What the JSON records under "settings" (src/output/report.hpp).
+  [[nodiscard]] ReportSettings run_settings() const;
   [[nodiscard]] bool frame_is_sampled(unsigned i) const {
     return settings.subsample <= 1 || i % settings.subsample == 0;
   }
@@ -382,6 +384,20 @@ std::optional<gpu::UploadStats> detail::ContextInternals::upload_stats(const Con
   return ctx.impl_->gpu->upload_stats();
 }
 
+ReportSettings Context::Impl::run_settings() const {
+  const Impl& s = *this;
+  ReportSettings r;
+  r.version = version();
+  r.backend = s.gpu ? s.gpu->backend() : std::string("cpu");
+  r.device = s.gpu ? s.gpu->description() : std::string("cpu");
+  r.subsample = s.settings.subsample;
+  for (const auto& m : s.registrations.models()) {
+    r.models.emplace_back(m.model.name(), m.model.origin());
+  }
+  for (const auto& e : s.registrations.extractors()) r.features.push_back(e.spec.request);
+  return r;
+}
+
 std::string Context::device_description() const {
   return impl_->gpu ? impl_->gpu->description() : std::string("cpu");
 }
@@ -400,6 +416,7 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
                             [this](std::string_view name) { return metric_backend(name); }};
   Report report;
   assemble_report(source, precision, fps, report);
+  report.settings = s.run_settings();
   return write_file_atomically(*s.env.output_files, path, [&](std::ostream& out) {
     return write_report(report, format, out);
   });

@@ -23,6 +23,39 @@ void append_member(std::string& s, std::string_view name, double v, int precisio
   }
 }
 
+// The "settings" object (VQX's own key, after the reference's).
+void append_settings(std::string& s, const ReportSettings& settings) {
+  const auto member = [&s](std::string_view name, std::string_view value) {
+    s += ",\n    ";
+    append_json_string(s, name);
+    s += ": ";
+    append_json_string(s, value);
+  };
+  s += ",\n  \"settings\": {\n    \"program\": ";
+  append_json_string(s, settings.program);
+  member("version", settings.version);
+  member("backend", settings.backend);
+  member("device", settings.device);
+  s += ",\n    \"subsample\": ";
+  append_uint(s, settings.subsample);
+  s += ",\n    \"models\": [";
+  for (std::size_t i = 0; i < settings.models.size(); ++i) {
+    s += i == 0 ? "\n      {\"name\": " : ",\n      {\"name\": ";
+    append_json_string(s, settings.models[i].first);
+    s += ", \"origin\": ";
+    append_json_string(s, settings.models[i].second);
+    s += '}';
+  }
+  s += settings.models.empty() ? "]" : "\n    ]";
+  s += ",\n    \"features\": [";
+  for (std::size_t i = 0; i < settings.features.size(); ++i) {
+    s += i == 0 ? "\n      " : ",\n      ";
+    append_json_string(s, settings.features[i]);
+  }
+  s += settings.features.empty() ? "]" : "\n    ]";
+  s += "\n  }";
+}
+
 }  // namespace
 
 void write_json(const Report& r, std::ostream& out) {
@@ -115,6 +148,9 @@ void write_json(const Report& r, std::ostream& out) {
       append_json_string(s, r.backends[i].second);
     }
     s += "\n    }\n  }";
+  }
+  if (r.settings) {
+    append_settings(s, *r.settings);
   }
   s += "\n}\n";
   out << s;

@@ -49,6 +49,25 @@ struct ReportMetric {
   [[nodiscard]] double value(std::size_t i) const { return value_at ? value_at(i) : values[i]; }
 };
 
+// How the run was made, as VQX's JSON records it under "settings" (the
+// reference writes no such key; `vqx report` shows it). Not written when
+// unset, so a Report rebuilt from the reference's JSON writes its bytes.
+struct ReportSettings {
+  std::string program = "vqx";
+  std::string version;  // VQX's version
+  std::string backend;  // "cpu", "cuda" or "hip": where the GPU twins ran
+  std::string device;   // e.g. "cpu", "cuda:0 NVIDIA H200, ..."
+  // (No thread count: the outputs do not depend on it, and a run's output
+  // stays the same bytes whatever --threads was.)
+  unsigned subsample = 1;
+  // Each model's name (its score's) and where it came from ("built-in
+  // model vmaf_v0.6.1", a file's path).
+  std::vector<std::pair<std::string, std::string>> models;
+  // Each extractor computed, as --feature takes it: the family and the
+  // options that differ from the defaults ("adm=debug=true").
+  std::vector<std::string> features;
+};
+
 struct Report {
   std::string version;  // printed as the VMAF version
   unsigned width = 0;   // XML <params qualityWidth=...>
@@ -68,6 +87,7 @@ struct Report {
   // Empty: everything ran on the CPU, and nothing is written.
   std::string device;
   std::vector<std::pair<std::string, std::string>> backends;
+  std::optional<ReportSettings> settings;  // JSON "settings"; unset: not written
 };
 
 }  // namespace vqx

@@ -109,6 +109,9 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
       "vqx: video quality measurement (VMAF and its features) with the reference "
       "libvmaf's numbers"};
   app.set_help_flag("--help", "Print this help and exit");
+  app.footer(
+      "Subcommand:\n  vqx report RUN.json [MORE.json ...] -o report.html   an HTML page "
+      "comparing runs (vqx report --help)");
   bool xml = false, json = false, csv = false, sub = false;
   std::string precision;
   std::string backend = "auto";

@@ -13,6 +13,7 @@
 #include "feature_list.hpp"
 #include "input_checks.hpp"
 #include "progress.hpp"
+#include "report_command.hpp"
 #include "signals.hpp"
 #include "standard_output.hpp"
 #include "vqx/features.hpp"
@@ -169,6 +170,15 @@ int main(int argc, char** argv) {
   // the process.
   const auto files = std::make_shared<vqx::OutputFiles>();
   vqx::cli::start_signal_thread(files);
+  // `vqx report ...`: the HTML report of earlier runs (report_command.hpp).
+  if (argc > 1 && std::string(argv[1]) == "report") {
+    try {
+      return vqx::cli::run_report_command(argc - 1, argv + 1, files);
+    } catch (const std::exception& e) {
+      files->discard();
+      return fail(std::string("report: internal error: ") + e.what());
+    }
+  }
   auto parsed = vqx::cli::parse_cli(argc, argv);
   if (!parsed.ok()) return fail(parsed.status());
   if (parsed->show_help) {

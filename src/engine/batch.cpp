@@ -120,10 +120,10 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
       c.status = Status::Ok();
       c.frames = 0;
       Context* ctx = c.context;
-      lanes.push_back(Lane{c, std::make_unique<Source>(
-                                  *c.dist,
-                                  [ctx](const PictureFormat& f) { return ctx->fetch_picture(f); },
-                                  settings.depth)});
+      lanes.push_back(
+          Lane{c, std::make_unique<Source>(
+                      *c.dist, [ctx](const PictureFormat& f) { return ctx->fetch_picture(f); },
+                      settings.depth)});
     }
   } catch (const std::system_error& e) {
     return Error(Errc::kLimit,
@@ -169,8 +169,8 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
         l.end(copy.status());
         continue;
       }
-      if (Status s = l.clip.context->read_pictures(std::move(*copy), std::move(d.picture),
-                                                   l.clip.frames);
+      if (Status s =
+              l.clip.context->read_pictures(std::move(*copy), std::move(d.picture), l.clip.frames);
           !s.ok()) {
         l.end(s);
         continue;

@@ -55,7 +55,8 @@ Expected<SyncResult> find_offset(const std::vector<Plane>& reference, VideoReade
                                  const SyncSettings& settings) {
   VQX_ASSIGN_OR_RETURN(const std::vector<Plane> distorted,
                        read_luma_frames(dist, settings.frames_needed()));
-  if (reference.empty()) return Error(Errc::kInvalidArgument, "--sync: the reference has no frames");
+  if (reference.empty())
+    return Error(Errc::kInvalidArgument, "--sync: the reference has no frames");
   if (distorted.empty()) return Error(Errc::kInvalidArgument, dist.path() + ": no frames to sync");
   const Plane& r0 = reference.front();
   const Plane& d0 = distorted.front();
@@ -65,8 +66,10 @@ Expected<SyncResult> find_offset(const std::vector<Plane>& reference, VideoReade
   }
   const int window = static_cast<int>(settings.window);
   const auto available = [&](int offset) {
-    const std::size_t r = reference.size() - std::min<std::size_t>(reference.size(), std::max(offset, 0));
-    const std::size_t d = distorted.size() - std::min<std::size_t>(distorted.size(), std::max(-offset, 0));
+    const std::size_t r =
+        reference.size() - std::min<std::size_t>(reference.size(), std::max(offset, 0));
+    const std::size_t d =
+        distorted.size() - std::min<std::size_t>(distorted.size(), std::max(-offset, 0));
     return static_cast<unsigned>(std::min({r, d, std::size_t{settings.frames}}));
   };
   // Every offset is scored on as many pairs: the fewest that the offsets

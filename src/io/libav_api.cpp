@@ -81,9 +81,8 @@ Status load_all(Api& api) {
 
 Status load_swscale(SwscaleApi& api) {
 #define VQX_LIBAV_FIND(name) find(handle, #name, api.name, missing);
-  return load(kSwscale, [&](void* handle, std::string& missing) {
-    VQX_LIBSWSCALE_FUNCTIONS(VQX_LIBAV_FIND)
-  });
+  return load(kSwscale,
+              [&](void* handle, std::string& missing) { VQX_LIBSWSCALE_FUNCTIONS(VQX_LIBAV_FIND) });
 #undef VQX_LIBAV_FIND
 }
 

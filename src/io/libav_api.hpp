@@ -31,18 +31,21 @@ namespace vqx::libav {
 // Every function VQX calls, by library (X(name) each).
 #define VQX_LIBAVUTIL_FUNCTIONS(X)                                                              \
   X(av_dict_get)                                                                                \
-  X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) X(av_get_pix_fmt) X(av_get_pix_fmt_name)                   \
+  X(av_frame_alloc)                                                                             \
+  X(av_frame_free) X(av_frame_unref) X(av_get_pix_fmt) X(av_get_pix_fmt_name)                   \
       X(av_log_default_callback) X(av_log_set_callback) X(av_parse_time) X(av_pix_fmt_desc_get) \
           X(av_opt_set_int) X(av_rescale) X(av_rescale_q) X(av_strerror)
-#define VQX_LIBAVCODEC_FUNCTIONS(X)                                                      \
-  X(av_packet_alloc)                                                                     \
-  X(av_packet_free) X(av_packet_unref) X(avcodec_alloc_context3) X(avcodec_find_decoder) \
-      X(avcodec_free_context) X(avcodec_get_class) X(avcodec_get_name) X(avcodec_open2)  \
-          X(avcodec_parameters_to_context) X(avcodec_receive_frame) X(avcodec_send_packet)
-#define VQX_LIBAVFORMAT_FUNCTIONS(X)                                             \
-  X(av_read_frame)                                                               \
-  X(avformat_alloc_context) X(avformat_close_input) X(avformat_find_stream_info) \
-      X(avformat_get_class) X(avformat_open_input)
+#define VQX_LIBAVCODEC_FUNCTIONS(X)                                                              \
+  X(av_packet_alloc)                                                                             \
+  X(av_packet_free)                                                                              \
+  X(av_packet_unref) X(avcodec_alloc_context3) X(avcodec_find_decoder) X(avcodec_free_context)   \
+      X(avcodec_get_class) X(avcodec_get_name) X(avcodec_open2) X(avcodec_parameters_to_context) \
+          X(avcodec_receive_frame) X(avcodec_send_packet)
+#define VQX_LIBAVFORMAT_FUNCTIONS(X)                                         \
+  X(av_read_frame)                                                           \
+  X(avformat_alloc_context)                                                  \
+  X(avformat_close_input) X(avformat_find_stream_info) X(avformat_get_class) \
+      X(avformat_open_input)
 
 // libswscale's, loaded apart (swscale_api()): only --scale needs them.
 #define VQX_LIBSWSCALE_FUNCTIONS(X) \

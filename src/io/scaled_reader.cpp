@@ -123,10 +123,15 @@ class ScaledReader final : public VideoReader {
                                            " video (it has no format " + name + ")");
     }
     ctx_ = sws_.sws_alloc_context();
-    if (ctx_ == nullptr) return Error(Errc::kLimit, video_->path() + ": out of memory for libswscale");
+    if (ctx_ == nullptr)
+      return Error(Errc::kLimit, video_->path() + ": out of memory for libswscale");
     const std::pair<const char*, std::int64_t> options[] = {
-        {"srcw", in.width},      {"srch", in.height},      {"src_format", pf},
-        {"dstw", out_.width},    {"dsth", out_.height},    {"dst_format", pf},
+        {"srcw", in.width},
+        {"srch", in.height},
+        {"src_format", pf},
+        {"dstw", out_.width},
+        {"dsth", out_.height},
+        {"dst_format", pf},
         {"sws_flags", sws_flag(filter)},
         {"param0", SWS_PARAM_DEFAULT},
         {"param1", SWS_PARAM_DEFAULT},
@@ -142,11 +147,10 @@ class ScaledReader final : public VideoReader {
       av_.av_opt_set_int(ctx_, "dst_v_chr_pos", 128, 0);
     }
     if (sws_.sws_init_context(ctx_, nullptr, nullptr) < 0) {
-      return Error(Errc::kUnsupported, video_->path() + ": libswscale cannot scale " + name +
-                                           " from " + std::to_string(in.width) + "x" +
-                                           std::to_string(in.height) + " to " +
-                                           std::to_string(out_.width) + "x" +
-                                           std::to_string(out_.height));
+      return Error(Errc::kUnsupported,
+                   video_->path() + ": libswscale cannot scale " + name + " from " +
+                       std::to_string(in.width) + "x" + std::to_string(in.height) + " to " +
+                       std::to_string(out_.width) + "x" + std::to_string(out_.height));
     }
     return Status::Ok();
   }
@@ -177,9 +181,9 @@ class ScaledReader final : public VideoReader {
       dst[p] = d.data();
       dst_stride[p] = static_cast<int>(d.stride_bytes());
     }
-    const int rows = sws_.sws_scale(ctx_, src.data(), src_stride.data(), 0,
-                                    static_cast<int>(video_->format().height), dst.data(),
-                                    dst_stride.data());
+    const int rows =
+        sws_.sws_scale(ctx_, src.data(), src_stride.data(), 0,
+                       static_cast<int>(video_->format().height), dst.data(), dst_stride.data());
     if (rows != static_cast<int>(out_.height)) {
       return Error(Errc::kInternal, video_->path() + ": libswscale failed on frame " +
                                         std::to_string(video_->frames_read() - 1));
@@ -222,8 +226,9 @@ Expected<std::unique_ptr<VideoReader>> open_scaled(std::unique_ptr<VideoReader> 
   if (auto s = validate(out); !s.ok()) return Error(s.code(), video->path() + ": " + s.message());
 #if !(defined(VQX_WITH_LIBAV) && VQX_WITH_LIBAV)
   (void)filter;
-  return Error(Errc::kUnsupported, "--scale needs FFmpeg's libswscale: this VQX is built without "
-                                   "FFmpeg (VQX_WITH_LIBAV=OFF)");
+  return Error(Errc::kUnsupported,
+               "--scale needs FFmpeg's libswscale: this VQX is built without "
+               "FFmpeg (VQX_WITH_LIBAV=OFF)");
 #else
   VQX_ASSIGN_OR_RETURN(const libav::Api* av, libav::api());
   VQX_ASSIGN_OR_RETURN(const libav::SwscaleApi* sws, libav::swscale_api());

@@ -96,9 +96,8 @@ struct Clip {
 // Opens clip `i`, checks it against the reference, finds its offset and
 // positions it. A failure is the clip's own.
 Status prepare_clip(const CliOptions& o, std::size_t i, Clip& c, const VideoReader& ref,
-                    const std::optional<RawVideoParams>& raw,
-                    const std::vector<Plane>& sync_frames, const Context& model_of,
-                    BatchClip& batch) {
+                    const std::optional<RawVideoParams>& raw, const std::vector<Plane>& sync_frames,
+                    const Context& model_of, BatchClip& batch) {
   VQX_ASSIGN_OR_RETURN(c.reader, open_distorted(o, c.path, raw, ref.format()));
   VQX_RETURN_IF_ERROR(check_same_format(ref, *c.reader));
   VQX_RETURN_IF_ERROR(check_frame_rates(ref, *c.reader, o));
@@ -231,17 +230,14 @@ int run_batch(const CliOptions& o, const std::shared_ptr<OutputFiles>& files) {
     for (const BatchClip& b : batch) {
       if (auto s = b.context->reserve_pictures(2 * depth); !s.ok()) return fail(s);
     }
-    const Status run = score_batch(**ref, batch,
-                                   {.frame_cnt = o.frame_cnt,
-                                    .depth = depth,
-                                    .on_frame = [&](unsigned n) {
-                                      ref_frames = n;
-                                      progress.update(n);
-                                      return !stop_requested();
-                                    }});
+    const Status run = score_batch(
+        **ref, batch, {.frame_cnt = o.frame_cnt, .depth = depth, .on_frame = [&](unsigned n) {
+                         ref_frames = n;
+                         progress.update(n);
+                         return !stop_requested();
+                       }});
     if (stop_requested()) {
-      return fail("interrupted after " + std::to_string(ref_frames) +
-                  " frames; no output written");
+      return fail("interrupted after " + std::to_string(ref_frames) + " frames; no output written");
     }
     if (!run.ok()) return fail(run);  // the reference's error ends every clip
   }

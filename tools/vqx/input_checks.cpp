@@ -46,9 +46,10 @@ Status check_same_format(const VideoReader& ref, const VideoReader& dist) {
   PictureFormat resized = dist.format();
   resized.width = ref.format().width;
   resized.height = ref.format().height;
-  const std::string hint = resized == ref.format()
-                               ? " (give --scale to scale the distorted video to the reference's size)"
-                               : "";
+  const std::string hint =
+      resized == ref.format()
+          ? " (give --scale to scale the distorted video to the reference's size)"
+          : "";
   return Error(Errc::kInvalidArgument, "reference " + ref.path() + " is " + describe(ref.format()) +
                                            " but distorted " + dist.path() + " is " +
                                            describe(dist.format()) + hint);

@@ -84,8 +84,7 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   // Both inputs are read ahead, each on threads of its own, into pictures
   // from the context's pool (which keeps those they hold for reuse); pairs,
   // ends and errors come out in frame order.
-  const vqx::ReadAhead::Settings reading =
-      vqx::cli::read_ahead_settings(o, ctx, (*ref)->format());
+  const vqx::ReadAhead::Settings reading = vqx::cli::read_ahead_settings(o, ctx, (*ref)->format());
   if (auto s = ctx.reserve_pictures(2 * reading.depth); !s.ok()) return fail(s);
   auto pairs = vqx::ReadAhead::start(
       **ref, **dist, reading, [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });

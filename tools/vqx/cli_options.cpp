@@ -265,6 +265,16 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   }
   if (o.reference.empty()) return Error(Errc::kInvalidArgument, "--reference/-r is required");
   if (o.distorted.empty()) return Error(Errc::kInvalidArgument, "--distorted/-d is required");
+  if (o.batch()) {
+    for (const std::string& f : o.features) {
+      if (f.find("heatmaps_path") != std::string::npos) {
+        return Error(Errc::kInvalidArgument,
+                     "--feature " + f +
+                         ": heatmaps_path names one folder, which every distorted video of a "
+                         "batch would write: score them one -d at a time");
+      }
+    }
+  }
   if (!scale_filter.empty()) {
     if (!o.scale) return Error(Errc::kInvalidArgument, "--scale-filter needs --scale");
     auto f = parse_scale_filter(scale_filter);

@@ -128,6 +128,25 @@ TEST_F(BatchTest, EachClipGetsTheOutputOfItsOwnRun) {
   EXPECT_NE(b.out.find("vmaf"), std::string::npos);
 }
 
+// Every video read ahead on a thread of its own and two scoring threads
+// per context: the same reports as read in turn with none (TSan runs this).
+TEST_F(BatchTest, ReadAheadAndThreadsGiveTheSameReports) {
+  fs::create_directories(dir_ / "a");
+  fs::create_directories(dir_ / "b");
+  const std::string clips = " -d " + kDist + " -d " + kRef + " -d " + kP1Ref + " --json -o ";
+  const CliRun a = vqx("-r " + kRef + clips + path("a") + "/ --read_ahead 0 --threads 0");
+  const CliRun b = vqx("-r " + kRef + clips + path("b") + "/ --read_ahead 3 --threads 2");
+  EXPECT_EQ(a.code, 1);  // kP1Ref: another size
+  EXPECT_EQ(b.code, 1);
+  EXPECT_EQ(a.out, b.out);
+  for (const char* name :
+       {"P9_tiny_176x144_420p8__x264-crf45.json", "P9_tiny_176x144_420p8.json"}) {
+    const std::string ours = slurp(dir_ / "a" / name);
+    ASSERT_FALSE(ours.empty()) << name;
+    EXPECT_EQ(without_fps(ours), without_fps(slurp(dir_ / "b" / name))) << name;
+  }
+}
+
 TEST_F(BatchTest, AFailingClipIsNamedAndTheOthersAreWritten) {
   const std::string missing = path("missing.y4m");
   const CliRun b = vqx("-r " + kRef + " -d " + missing + " -d " + kDist + " -d " + kP1Ref +

@@ -109,6 +109,11 @@ struct Lane {
 }  // namespace
 
 Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchSettings& settings) {
+  for (const BatchClip& c : clips) {
+    if (c.dist == nullptr || c.context == nullptr) {
+      return Error(Errc::kInvalidArgument, "score_batch: a clip without its reader or context");
+    }
+  }
   auto recycler = std::make_shared<Recycler>();
   std::vector<Lane> lanes;
   lanes.reserve(clips.size());
@@ -201,7 +206,8 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
     l.source->stop();
     if (!l.clip.status.ok()) continue;
     if (l.clip.frames == 0) {
-      l.clip.status = Error(Errc::kInvalidArgument, ref.path() + ": no frames to score");
+      l.clip.status = Error(Errc::kInvalidArgument,
+                            l.clip.dist->path() + ": no frames to score against " + ref.path());
       continue;
     }
     l.clip.status = l.clip.context->flush();

@@ -46,11 +46,11 @@ Expected<std::vector<Plane>> read_luma_frames(VideoReader& video, unsigned count
 // Reads the first settings.frames_needed() frames of `dist` (from where it
 // stands) and returns the offset within the window whose first pairs have
 // the highest luma PSNR against `reference` (read_luma_frames of the
-// reference, frames_needed() of them). Each offset is scored on as many
-// pairs as every offset can have (`frames`, fewer for short clips); the
-// highest PSNR wins, and a tie goes to the offset nearer 0 (then the
-// positive one). Errors: a reading error; sizes or depths that differ; a
-// clip without frames.
+// reference, frames_needed() of them). Every offset is compared on as many
+// pairs: `frames`, or for short clips the most that any offset has (the
+// offsets that cannot have that many are left out). A tie goes to the
+// offset nearer 0 (then the positive one). Errors: a reading error; frames
+// of another size or depth; a clip without frames.
 Expected<SyncResult> find_offset(const std::vector<Plane>& reference, VideoReader& dist,
                                  const SyncSettings& settings);
 

@@ -9,7 +9,8 @@
 //  * for 8-bit 4:2:0 (AV_PIX_FMT_YUV420P) only, the vertical chroma
 //    position 128 (MPEG-2's, centred between two luma rows) on both sides,
 //    which the filter sets for that format; libswscale's own default
-//    (-513) elsewhere;
+//    (-513) elsewhere, which libswscale turns into the same 128 for a
+//    halved axis (get_local_pos), so this only mirrors the filter;
 //  * no range conversion: the samples stay in their range (the filter
 //    would convert a frame tagged full range to limited; VQX compares
 //    samples as they are, so it does not).

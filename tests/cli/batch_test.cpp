@@ -270,8 +270,7 @@ TEST_F(BatchTest, ScaleGivesTheSamplesOfFfmpegsScaleFilter) {
     ASSERT_EQ(f.code, 0) << f.err;
     EXPECT_EQ(without_fps(slurp(path("s.json"))), without_fps(slurp(path("f.json"))));
   }
-  // 10-bit (yuv420p10le: libswscale's own chroma position, not the 8-bit
-  // format's 128), sample for sample.
+  // 10-bit (yuv420p10le, samples of two bytes), sample for sample.
   const std::string rung10 = path("rung10.mkv");
   ffmpeg("-i " + ref + " -frames:v 3 -vf scale=288:162 -pix_fmt yuv420p10le -c:v ffv1 " + rung10);
   if (HasFatalFailure()) return;

@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
   dpkg-dev  # apt-get source unpacks with dpkg-source (tests/capi/ffmpeg_build.sh)
-  libavformat-dev libavcodec-dev libavutil-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # libswscale: --scale
+  ffmpeg  # the scaling and alignment tests make their clips with it (tests/cli/batch_test.cpp)
   libhwy-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev  # the fuzz targets (libFuzzer), scripts/fuzz.sh

@@ -46,11 +46,11 @@ step "asan: tests" ctest --preset asan -j "$jobs" -E 'CorpusParity|OracleRun'
 
 # ThreadSanitizer on the multi-context and multi-thread tests: the library's
 # (vqx_thread_tests: contexts, the read-ahead, the temporal stages) and the
-# CLI's (--threads, --read_ahead, SIGINT with busy workers).
+# CLI's (--threads, --read_ahead, SIGINT with busy workers, a batch's readers).
 step "tsan: configure" cmake --preset tsan
 step "tsan: build" cmake --build --preset tsan -j "$jobs" --target vqx_thread_tests vqx_cli vqx_cli_tests
 step "tsan: tests" env TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" ctest --preset tsan -j "$jobs" \
-  -R '^(Contexts|Concurrency|ReadAheadTest|CliReadAhead|TemporalStages)\.|ThreadCountDoesNotChangeTheOutput|CliReliability\.'
+  -R '^(Contexts|Concurrency|ReadAheadTest|CliReadAhead|TemporalStages)\.|ThreadCountDoesNotChangeTheOutput|CliReliability\.|BatchTest\.ReadAhead'
 
 # The fuzz targets (clang, libFuzzer + ASan + UBSan): built, and each run for
 # 10 s from its seeds and found crashes (the long runs: docs/reliability.md).

@@ -17,6 +17,7 @@ namespace {
 constexpr const char* kAvutil = "libavutil.so." VQX_LIBAV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR);
 constexpr const char* kAvcodec = "libavcodec.so." VQX_LIBAV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR);
 constexpr const char* kAvformat = "libavformat.so." VQX_LIBAV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR);
+constexpr const char* kSwscale = "libswscale.so." VQX_LIBAV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
 
 std::string loader_message() {
   const char* m = dlerror();
@@ -24,6 +25,12 @@ std::string loader_message() {
 }
 
 Status cannot_load(const char* library, const std::string& why) {
+  if (std::string(library) == kSwscale) {
+    return Error(Errc::kUnsupported, std::string("cannot load FFmpeg's ") + library +
+                                         ", which VQX needs to scale (--scale) (" + why +
+                                         "); install it (Debian: the " + library +
+                                         " package of its major version)");
+  }
   return Error(Errc::kUnsupported, std::string("cannot load FFmpeg's ") + library +
                                        ", which VQX needs to read files other than Y4M and raw "
                                        "video (" +
@@ -72,6 +79,13 @@ Status load_all(Api& api) {
   return Status::Ok();
 }
 
+Status load_swscale(SwscaleApi& api) {
+#define VQX_LIBAV_FIND(name) find(handle, #name, api.name, missing);
+  return load(kSwscale,
+              [&](void* handle, std::string& missing) { VQX_LIBSWSCALE_FUNCTIONS(VQX_LIBAV_FIND) });
+#undef VQX_LIBAV_FIND
+}
+
 }  // namespace
 
 Expected<const Api*> api() {
@@ -79,6 +93,20 @@ Expected<const Api*> api() {
   static Status loaded = Error(Errc::kInternal, "libav: not loaded");
   static std::once_flag once;
   std::call_once(once, [] { loaded = load_all(table); });
+  if (!loaded.ok()) return loaded;
+  return &table;
+}
+
+}  // namespace vqx::libav
+
+namespace vqx::libav {
+
+Expected<const SwscaleApi*> swscale_api() {
+  if (auto base = api(); !base.ok()) return base.status();
+  static SwscaleApi table;
+  static Status loaded = Error(Errc::kInternal, "libswscale: not loaded");
+  static std::once_flag once;
+  std::call_once(once, [] { loaded = load_swscale(table); });
   if (!loaded.ok()) return loaded;
   return &table;
 }

@@ -23,6 +23,10 @@ constexpr unsigned kUnsignedMax = std::numeric_limits<unsigned>::max();
 constexpr unsigned kMaxReadAhead = 64;
 // Threads reading one input: past this, memory's bandwidth is the limit.
 constexpr unsigned kMaxReadThreads = 16;
+// Frames a clip may be shifted by (--dist-offset), and the --sync window:
+// --sync holds window + 10 luma planes of the reference in memory.
+constexpr unsigned kMaxOffset = 1000000;
+constexpr unsigned kMaxSyncWindow = 1000;
 
 // An option's value as messages show it: quoted when it is empty or holds
 // a space or a byte that is not printable ASCII.
@@ -81,6 +85,18 @@ Expected<std::optional<unsigned>> parse_auto(const std::string& name, const std:
   return std::optional<unsigned>(*v);
 }
 
+// --dist-offset: a whole number, optionally negative, within the bounds.
+Expected<int> parse_offset(const std::string& text) {
+  const bool negative = !text.empty() && text[0] == '-';
+  auto v = parse_whole("--dist-offset", negative ? text.substr(1) : text, 0, kMaxOffset);
+  if (!v.ok()) {
+    return Error(Errc::kInvalidArgument,
+                 "--dist-offset " + shown(text) + ": expected a whole number from -" +
+                     std::to_string(kMaxOffset) + " to " + std::to_string(kMaxOffset));
+  }
+  return negative ? -static_cast<int>(*v) : static_cast<int>(*v);
+}
+
 Expected<int> parse_precision(const std::string& text) {
   if (text == "max") return kPrecisionMax;
   auto v = parse_whole("--precision", text, 0, kPrecisionMax);
@@ -117,7 +133,11 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   std::string backend = "auto";
   app.add_option("-r,--reference", o.reference,
                  "Reference video (.y4m, .yuv, or any file FFmpeg reads)");
-  app.add_option("-d,--distorted", o.distorted, "Distorted video");
+  // One value per -d (CLI11 would take "-d a b" as two).
+  app.add_option("-d,--distorted", o.distorted,
+                 "Distorted video; repeat it to score several against the reference in one run "
+                 "(-o DIR/ or -o 'PATTERN{name}.json' for their outputs)")
+      ->allow_extra_args(false);
   // Every numeric option is taken as text and parsed after CLI11, with one
   // rule and one message for all (CLI11 wrapped "-1" to 4294967295 for
   // some, took "0x10" and "+3", and printed a 309-digit bound for
@@ -171,6 +191,28 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
       ->type_name("UINT|auto");
   app.add_flag("--ignore_frame_rate", o.ignore_frame_rate,
                "Score reference and distorted of different frame rates, frame by frame");
+  std::string scale_filter;
+  app.add_flag("--scale", o.scale,
+               "Scale a distorted video of another size to the reference's (libswscale, as "
+               "FFmpeg's scale filter; same chroma format and bit depth)");
+  app.add_option("--scale-filter,--scale_filter", scale_filter,
+                 "The --scale filter, by FFmpeg's name: bicubic (default), bilinear, lanczos, "
+                 "spline, neighbor, area, fast_bilinear, bicublin, gauss, sinc");
+  std::vector<std::string> offsets;
+  app.add_option("--dist-offset,--dist_offset", offsets,
+                 "The reference frame the distorted video's first frame shows: N > 0 passes over "
+                 "the reference's first N frames, N < 0 the distorted video's first -N; once for "
+                 "all clips or once per -d")
+      ->type_name("INT")
+      ->allow_extra_args(false);
+  app.add_flag("--sync", o.sync,
+               "Find each distorted video's offset (as --dist-offset) within --sync-window "
+               "frames: the one whose first frames have the highest luma PSNR; reported on "
+               "stderr");
+  std::string sync_window;
+  app.add_option("--sync-window,--sync_window", sync_window,
+                 "Offsets --sync tries: -N to N (default 30)")
+      ->type_name("UINT");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");
   app.add_flag("-q,--quiet", o.quiet, "No progress line and no score summary");
   app.add_flag("-n,--no_prediction", o.no_prediction, "Compute features only, no model");
@@ -226,6 +268,40 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
   }
   if (o.reference.empty()) return Error(Errc::kInvalidArgument, "--reference/-r is required");
   if (o.distorted.empty()) return Error(Errc::kInvalidArgument, "--distorted/-d is required");
+  if (o.batch()) {
+    for (const std::string& f : o.features) {
+      if (f.find("heatmaps_path") != std::string::npos) {
+        return Error(Errc::kInvalidArgument,
+                     "--feature " + f +
+                         ": heatmaps_path names one folder, which every distorted video of a "
+                         "batch would write: score them one -d at a time");
+      }
+    }
+  }
+  if (!scale_filter.empty()) {
+    if (!o.scale) return Error(Errc::kInvalidArgument, "--scale-filter needs --scale");
+    auto f = parse_scale_filter(scale_filter);
+    if (!f.ok()) return Error(Errc::kInvalidArgument, "--scale-filter: " + f.status().message());
+    o.scale_filter = *f;
+  }
+  for (const std::string& text : offsets) {
+    VQX_ASSIGN_OR_RETURN(const int v, parse_offset(text));
+    o.dist_offsets.push_back(v);
+  }
+  if (o.dist_offsets.size() > 1 && o.dist_offsets.size() != o.distorted.size()) {
+    return Error(Errc::kInvalidArgument,
+                 "--dist-offset given " + std::to_string(o.dist_offsets.size()) + " times for " +
+                     std::to_string(o.distorted.size()) +
+                     " distorted videos: give it once (for all) or once per -d");
+  }
+  if (o.sync && !o.dist_offsets.empty()) {
+    return Error(Errc::kInvalidArgument, "--sync and --dist-offset contradict each other");
+  }
+  if (!sync_window.empty()) {
+    if (!o.sync) return Error(Errc::kInvalidArgument, "--sync-window needs --sync");
+    VQX_ASSIGN_OR_RETURN(o.sync_settings.window,
+                         parse_whole("--sync-window", sync_window, 0, kMaxSyncWindow));
+  }
   if (o.raw_input() &&
       (o.width == 0 || o.height == 0 || o.pixel_format.empty() || o.bitdepth == 0)) {
     return Error(Errc::kInvalidArgument,

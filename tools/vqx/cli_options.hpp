@@ -1,10 +1,13 @@
 // The vqx command line: the reference `vmaf` tool's flags, plus VQX's own.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "vqx/alignment.hpp"
+#include "vqx/scaled_video.hpp"
 #include "vqx/status.hpp"
 #include "vqx/vqx.hpp"
 
@@ -12,7 +15,9 @@ namespace vqx::cli {
 
 struct CliOptions {
   std::string reference;
-  std::string distorted;
+  // One distorted clip (the reference tool's run), or several: a batch
+  // against the one reference (docs/batch.md).
+  std::vector<std::string> distorted;
   unsigned width = 0;
   unsigned height = 0;
   std::string pixel_format;
@@ -37,6 +42,16 @@ struct CliOptions {
   bool quiet = false;
   bool no_prediction = false;
   bool ignore_frame_rate = false;
+  // --scale: a distorted clip of another size is scaled to the reference's
+  // (libswscale, vqx/scaled_video.hpp) with this filter.
+  bool scale = false;
+  ScaleFilter scale_filter = ScaleFilter::kBicubic;
+  // --dist-offset: the reference frame each distorted clip's first frame
+  // shows (vqx/alignment.hpp); one for all clips or one per clip; empty: 0.
+  std::vector<int> dist_offsets;
+  // --sync: find each clip's offset within +-sync_window frames.
+  bool sync = false;
+  SyncSettings sync_settings;
   int precision = kPrecisionDefault;
   bool show_version = false;
   // Print every feature of this build (options, outputs, backends) and exit:
@@ -45,6 +60,12 @@ struct CliOptions {
   bool show_help = false;
   std::string help_text;
 
+  [[nodiscard]] bool batch() const { return distorted.size() > 1; }
+  // The --dist-offset of clip `i` (0 when none was given).
+  [[nodiscard]] int dist_offset(std::size_t i) const {
+    if (dist_offsets.empty()) return 0;
+    return dist_offsets.size() == 1 ? dist_offsets[0] : dist_offsets[i];
+  }
   [[nodiscard]] bool raw_input() const {
     return width != 0 || height != 0 || !pixel_format.empty() || bitdepth != 0;
   }

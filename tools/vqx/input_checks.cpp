@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace vqx::cli {
 
@@ -20,16 +21,20 @@ std::string describe(const PictureFormat& f) {
 }  // namespace
 
 Status check_output_is_not_an_input(const CliOptions& o) {
+  return check_output_is_not_an_input(o.output, o);
+}
+
+Status check_output_is_not_an_input(const std::string& output, const CliOptions& o) {
   struct stat out {};
-  if (o.output.empty() || ::stat(o.output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) {
+  if (output.empty() || ::stat(output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) {
     return Status::Ok();
   }
-  const std::pair<const char*, const std::string*> inputs[] = {{"reference", &o.reference},
-                                                               {"distorted", &o.distorted}};
+  std::vector<std::pair<const char*, const std::string*>> inputs = {{"reference", &o.reference}};
+  for (const std::string& d : o.distorted) inputs.emplace_back("distorted", &d);
   for (const auto& [what, path] : inputs) {
     struct stat in {};
     if (::stat(path->c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      return Error(Errc::kInvalidArgument, "--output " + o.output + " is the " + what + " video " +
+      return Error(Errc::kInvalidArgument, "--output " + output + " is the " + what + " video " +
                                                *path + ": the report would replace it");
     }
   }
@@ -38,9 +43,16 @@ Status check_output_is_not_an_input(const CliOptions& o) {
 
 Status check_same_format(const VideoReader& ref, const VideoReader& dist) {
   if (ref.format() == dist.format()) return Status::Ok();
+  PictureFormat resized = dist.format();
+  resized.width = ref.format().width;
+  resized.height = ref.format().height;
+  const std::string hint =
+      resized == ref.format()
+          ? " (give --scale to scale the distorted video to the reference's size)"
+          : "";
   return Error(Errc::kInvalidArgument, "reference " + ref.path() + " is " + describe(ref.format()) +
                                            " but distorted " + dist.path() + " is " +
-                                           describe(dist.format()));
+                                           describe(dist.format()) + hint);
 }
 
 Status check_frame_rates(const VideoReader& ref, const VideoReader& dist, const CliOptions& o) {
@@ -57,7 +69,8 @@ Status check_frame_rates(const VideoReader& ref, const VideoReader& dist, const 
                    "the other's rate, or give --ignore_frame_rate to pair them anyway)");
 }
 
-Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const CliOptions& o) {
+Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const CliOptions& o,
+                          int offset) {
   const std::int64_t ref_frames = ref.info().frame_count;
   const std::int64_t dist_frames = dist.info().frame_count;
   if (ref_frames < 0 || dist_frames < 0) return Status::Ok();
@@ -67,8 +80,13 @@ Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const
     unsigned skip;
     const char* skip_option;
   };
-  const Side sides[2] = {{ref, ref_frames, o.frame_skip_ref, "--frame_skip_ref"},
-                         {dist, dist_frames, o.frame_skip_dist, "--frame_skip_dist"}};
+  const unsigned ref_shift = offset > 0 ? static_cast<unsigned>(offset) : 0;
+  const unsigned dist_shift = offset < 0 ? static_cast<unsigned>(-offset) : 0;
+  const Side sides[2] = {
+      {ref, ref_frames, o.frame_skip_ref + ref_shift,
+       ref_shift != 0 ? "--frame_skip_ref and the offset" : "--frame_skip_ref"},
+      {dist, dist_frames, o.frame_skip_dist + dist_shift,
+       dist_shift != 0 ? "--frame_skip_dist and the offset" : "--frame_skip_dist"}};
   for (const Side& s : sides) {
     if (s.skip > s.frames) {
       return Error(Errc::kInvalidArgument,
@@ -78,8 +96,8 @@ Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const
   }
   const std::int64_t limit =
       o.frame_cnt != 0 ? o.frame_cnt : std::numeric_limits<std::int64_t>::max();
-  const std::int64_t ref_left = ref_frames - o.frame_skip_ref;
-  const std::int64_t dist_left = dist_frames - o.frame_skip_dist;
+  const std::int64_t ref_left = ref_frames - sides[0].skip;
+  const std::int64_t dist_left = dist_frames - sides[1].skip;
   if (std::min(ref_left, limit) == std::min(dist_left, limit)) return Status::Ok();
   const auto count = [](const Side& s, std::int64_t left) {
     std::string text = s.reader.path() + " has " + std::to_string(left) + " frames";

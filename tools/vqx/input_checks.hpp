@@ -3,6 +3,8 @@
 // after scoring every frame before the fault.
 #pragma once
 
+#include <string>
+
 #include "cli_options.hpp"
 #include "vqx/status.hpp"
 #include "vqx/video_reader.hpp"
@@ -13,8 +15,11 @@ namespace vqx::cli {
 // succeeds (the rename replaces the file): refused, whatever the path's
 // spelling (a link, ./, another name of the same file).
 Status check_output_is_not_an_input(const CliOptions& o);
+// The same for one output of a batch (any of its inputs).
+Status check_output_is_not_an_input(const std::string& output, const CliOptions& o);
 
-// The two videos have the same size, chroma format and bit depth.
+// The two videos have the same size, chroma format and bit depth (a size
+// that differs alone: the message suggests --scale).
 Status check_same_format(const VideoReader& ref, const VideoReader& dist);
 
 // Frames are paired by number: at different rates the pairs would show
@@ -24,6 +29,9 @@ Status check_frame_rates(const VideoReader& ref, const VideoReader& dist, const 
 
 // When both files' frame counts are known (raw and Y4M files, not pipes),
 // the frames each run scores after its skip and --frame_cnt must agree.
-Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const CliOptions& o);
+// `offset`: the clip's --dist-offset (or --sync's), which skips frames of
+// one of them besides --frame_skip_ref/--frame_skip_dist.
+Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const CliOptions& o,
+                          int offset = 0);
 
 }  // namespace vqx::cli

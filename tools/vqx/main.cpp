@@ -7,13 +7,14 @@
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <thread>
 
+#include "batch_run.hpp"
 #include "cli_options.hpp"
 #include "feature_list.hpp"
 #include "input_checks.hpp"
 #include "progress.hpp"
 #include "report_command.hpp"
+#include "run_setup.hpp"
 #include "signals.hpp"
 #include "standard_output.hpp"
 #include "vqx/features.hpp"
@@ -24,27 +25,7 @@
 
 namespace {
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "vqx: %s\n", message.c_str());
-  return 1;
-}
-
-int fail(const vqx::Status& s) { return fail(s.message()); }
-
-// --read_ahead and --read_threads, `auto` as the read-ahead picks it for
-// this machine and run; --read_threads N alone reads at least N ahead.
-vqx::ReadAhead::Settings read_ahead_settings(const vqx::cli::CliOptions& o, const vqx::Context& ctx,
-                                             const vqx::PictureFormat& format) {
-  const vqx::ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),
-                                  .scoring_threads = o.threads,
-                                  .gpu = ctx.device_description() != "cpu",
-                                  .format = format,
-                                  .planes_read = ctx.planes_read()};
-  const unsigned depth =
-      o.read_ahead.value_or(std::max(vqx::ReadAhead::auto_depth(load), o.read_threads.value_or(0)));
-  return {.depth = depth,
-          .readers = o.read_threads.value_or(vqx::ReadAhead::auto_readers(load, depth))};
-}
+using vqx::cli::fail;
 
 // `files`: the run's files (the output, CAMBI's heatmaps), one result.
 int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& files) {
@@ -62,50 +43,41 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   if (!o.output.empty()) {
     if (auto s = files->prepare(o.output); !s.ok()) return fail(s);
   }
-  std::optional<vqx::RawVideoParams> raw;
-  if (o.raw_input()) {
-    auto chroma = vqx::parse_pixel_format(o.pixel_format);
-    if (!chroma.ok()) return fail(chroma.status());
-    raw = vqx::RawVideoParams{o.width, o.height, o.bitdepth, *chroma};
-  }
-  auto ref = vqx::open_video(o.reference, raw);
+  auto raw = vqx::cli::raw_params(o);
+  if (!raw.ok()) return fail(raw.status());
+  const std::string& dist_path = o.distorted.front();
+  auto ref = vqx::open_video(o.reference, *raw);
   if (!ref.ok()) return fail(ref.status());
-  auto dist = vqx::open_video(o.distorted, raw);
+  auto dist = vqx::cli::open_distorted(o, dist_path, *raw, (*ref)->format());
   if (!dist.ok()) return fail(dist.status());
   if (auto s = vqx::cli::check_same_format(**ref, **dist); !s.ok()) return fail(s);
   if (auto s = vqx::cli::check_frame_rates(**ref, **dist, o); !s.ok()) return fail(s);
-  if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o); !s.ok()) return fail(s);
-
-  auto created = vqx::Context::create({.threads = o.threads,
-                                       .subsample = o.subsample,
-                                       .backend = o.backend,
-                                       .gpu = o.gpu,
-                                       .output_files = files});
-  if (!created.ok()) {
-    // The library bounds the thread count; say which option it was.
-    const std::string& m = created.status().message();
-    if (m.rfind("threads ", 0) == 0) {
-      return fail("--threads " + std::to_string(o.threads) + ": " + m);
+  // The reference frame the distorted video's first frame shows: given, or
+  // found by --sync on readers of their own (these two stay unread).
+  int offset = o.dist_offset(0);
+  if (o.sync) {
+    auto found = vqx::cli::sync_reference_frames(o, *raw);
+    if (!found.ok()) return fail(found.status());
+    auto synced = vqx::cli::sync_clip(o, *found, dist_path, *raw, (*ref)->format());
+    if (!synced.ok()) return fail(synced.status());
+    offset = synced->offset;
+    if (!o.quiet) {
+      std::fprintf(stderr, "vqx: %s\n", vqx::cli::describe_sync(dist_path, *synced).c_str());
     }
-    return fail(created.status());
   }
-  vqx::Context& ctx = **created;
+  if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o, offset); !s.ok()) return fail(s);
 
-  std::vector<std::string> models = o.models;
-  if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
-  for (const auto& m : models) {
-    if (auto s = ctx.use_features_from_model(m); !s.ok())
-      return fail("--model " + m + ": " + s.message());
-  }
-  for (const auto& f : o.features) {
-    if (auto s = ctx.use_feature(f); !s.ok()) return fail("--feature " + f + ": " + s.message());
-  }
+  auto created = vqx::cli::create_context(o, files);
+  if (!created.ok()) return fail(created.status());
+  vqx::Context& ctx = **created;
 
   // Only the planes the features read are read: the luma alone for VMAF.
   (*ref)->read_planes(ctx.planes_read());
   (*dist)->read_planes(ctx.planes_read());
-  if (auto s = (*ref)->skip(o.frame_skip_ref); !s.ok()) return fail(s);
-  if (auto s = (*dist)->skip(o.frame_skip_dist); !s.ok()) return fail(s);
+  const unsigned ref_shift = offset > 0 ? static_cast<unsigned>(offset) : 0;
+  const unsigned dist_shift = offset < 0 ? static_cast<unsigned>(-offset) : 0;
+  if (auto s = (*ref)->skip(o.frame_skip_ref + ref_shift); !s.ok()) return fail(s);
+  if (auto s = (*dist)->skip(o.frame_skip_dist + dist_shift); !s.ok()) return fail(s);
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   vqx::cli::Progress progress(tty && !o.quiet,
@@ -113,7 +85,7 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   // Both inputs are read ahead, each on threads of its own, into pictures
   // from the context's pool (which keeps those they hold for reuse); pairs,
   // ends and errors come out in frame order.
-  const vqx::ReadAhead::Settings reading = read_ahead_settings(o, ctx, (*ref)->format());
+  const vqx::ReadAhead::Settings reading = vqx::cli::read_ahead_settings(o, ctx, (*ref)->format());
   if (auto s = ctx.reserve_pictures(2 * reading.depth); !s.ok()) return fail(s);
   auto pairs = vqx::ReadAhead::start(
       **ref, **dist, reading, [&ctx](const vqx::PictureFormat& f) { return ctx.fetch_picture(f); });
@@ -198,7 +170,7 @@ int main(int argc, char** argv) {
   }
   int rc = 1;
   try {
-    rc = run(*parsed, files);
+    rc = parsed->batch() ? vqx::cli::run_batch(*parsed, files) : run(*parsed, files);
   } catch (const std::exception& e) {
     rc = fail(std::string("internal error: ") + e.what());
   }

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The batch (issue 17): N distorted clips scored against one reference in
+# one run (`vqx -r REF -d a -d b ...`) against N separate runs, on the CPU.
+# The distorted clips are x264 encodes of the reference made here with
+# ffmpeg (CRF 23, 28, 33, 38, ...), in a temporary folder; with --ladder
+# they are rungs of an encoding ladder (the reference's size, 3/4, 1/2 and
+# 1/3 of it, scored with --scale). Runs alternate (separate, batch, batch,
+# separate, ...) and the medians of RUNS are reported: wall-clock seconds
+# and CPU seconds (user + system, the children's), which a machine shared
+# with other work disturbs less. The batch's pooled scores are checked
+# against the separate runs' (a mismatch ends the script with status 1).
+#
+# Usage: bench/batch.sh [--ref FILE] [--clips N] [--threads N] [--runs N]
+#                       [--ladder] [--build DIR]
+#   --ref      the reference (default: the corpus's P1 reference, FFV1
+#              576x324, 48 frames: ../shared/corpus or $VQX_CORPUS)
+#   --clips    distorted clips (default 4)
+#   --threads  vqx --threads (default 2)
+#   --runs     runs of each kind (default 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+corpus=${VQX_CORPUS:-../shared/corpus}
+ref=$corpus/ref/P1_pan_576x324_420p8.mkv
+clips=4
+threads=2
+runs=5
+ladder=0
+build=build/release
+while [ $# -gt 0 ]; do
+  case $1 in
+    --ref) ref=$2; shift ;;
+    --clips) clips=$2; shift ;;
+    --threads) threads=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --ladder) ladder=1 ;;
+    --build) build=$2; shift ;;
+    *) echo "bench/batch.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+vqx=$build/vqx
+[ -x "$vqx" ] || { echo "bench/batch.sh: no $vqx (build the release preset)" >&2; exit 2; }
+[ -f "$ref" ] || { echo "bench/batch.sh: no reference $ref (--ref, or the corpus)" >&2; exit 2; }
+command -v ffmpeg >/dev/null || { echo "bench/batch.sh: needs ffmpeg (scripts/setup.sh)" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+size=$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0:s=x "$ref")
+w=${size%x*}
+h=${size#*x}
+dists=()
+scale=""
+for ((i = 0; i < clips; i++)); do
+  crf=$((23 + 5 * (i % 4)))
+  filter=()
+  if [ "$ladder" = 1 ]; then
+    # The rung's size, even (x264's 4:2:0), from the full size down.
+    num=(1 3 1 1) den=(1 4 2 3)
+    rw=$((w * num[i % 4] / den[i % 4] / 2 * 2))
+    rh=$((h * num[i % 4] / den[i % 4] / 2 * 2))
+    filter=(-vf "scale=$rw:$rh")
+    scale="--scale"
+  fi
+  out=$tmp/clip$i.mp4
+  ffmpeg -nostdin -v error -y -i "$ref" "${filter[@]}" -c:v libx264 -preset veryfast -crf "$crf" \
+    -threads 1 "$out"
+  dists+=("$out")
+done
+
+# Runs $@ and prints "wall cpu" (seconds; cpu: user + system of the children).
+timed() {
+  local t0 c0 t1 c1
+  t0=$(date +%s.%N)
+  c0=$(awk '{print $16 + $17}' /proc/$$/stat)
+  "$@" >/dev/null
+  t1=$(date +%s.%N)
+  c1=$(awk '{print $16 + $17}' /proc/$$/stat)
+  awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN {printf "%.3f %.3f\n", b - a, (d - c) / hz}'
+}
+separate() {
+  for d in "${dists[@]}"; do "$vqx" -r "$ref" -d "$d" --threads "$threads" $scale -q; done
+}
+batch() {
+  local args=()
+  for d in "${dists[@]}"; do args+=(-d "$d"); done
+  "$vqx" -r "$ref" "${args[@]}" --threads "$threads" $scale -q
+}
+
+# The same scores first: each separate run's pooled VMAF in the batch's table.
+table=$(for d in "${dists[@]}"; do printf -- '-d %s ' "$d"; done)
+batch_out=$("$vqx" -r "$ref" $table --threads "$threads" $scale)
+for d in "${dists[@]}"; do
+  one=$("$vqx" -r "$ref" -d "$d" --threads "$threads" $scale | awk '{print $2}')
+  echo "$batch_out" | awk -v d="$d" -v s="$one" '$1 == d && $NF == s {found = 1} END {exit !found}' ||
+    { echo "bench/batch.sh: $d: the batch's score differs from its own run's ($one)" >&2; exit 1; }
+done
+
+: >"$tmp/separate"
+: >"$tmp/batch"
+for ((r = 0; r < runs; r++)); do
+  if ((r % 2 == 0)); then
+    timed separate >>"$tmp/separate"
+    timed batch >>"$tmp/batch"
+  else
+    timed batch >>"$tmp/batch"
+    timed separate >>"$tmp/separate"
+  fi
+done
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+sw=$(awk '{print $1}' "$tmp/separate" | median)
+sc=$(awk '{print $2}' "$tmp/separate" | median)
+bw=$(awk '{print $1}' "$tmp/batch" | median)
+bc=$(awk '{print $2}' "$tmp/batch" | median)
+frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$ref")
+kind=$([ "$ladder" = 1 ] && echo "ladder, --scale" || echo "same size")
+echo "reference: $ref ($size, $frames frames); $clips clips ($kind); --threads $threads; $runs runs each, medians"
+echo "CPU: $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| clips | kind | $clips separate runs: wall s | batch: wall s | wall speedup | separate: CPU s | batch: CPU s | CPU speedup |"
+echo "|---|---|---|---|---|---|---|---|"
+awk -v n="$clips" -v k="$kind" -v sw="$sw" -v bw="$bw" -v sc="$sc" -v bc="$bc" \
+  'BEGIN {printf "| %d | %s | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx |\n", n, k, sw, bw, sw / bw, sc, bc, sc / bc}'

@@ -23,4 +23,9 @@ from ._score import score
 
 __version__: str = _version()
 
+# help() and reprs name the package, not the private modules.
+for _public in (Context, Pooled, Result, score):
+    _public.__module__ = __name__
+del _public
+
 __all__ = ["Context", "Error", "Pooled", "Result", "score", "libav_available", "__version__"]

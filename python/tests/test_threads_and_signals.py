@@ -71,7 +71,7 @@ def test_two_threads_score_at_once(p9):
     Whether the machine can run two threads of this process at once right
     now is measured beside it, with a workload known to release the GIL
     (hashlib on large buffers): when other processes leave fewer than two
-    cores, no attempt counts, and the test is skipped rather than failed.
+    cores, too few attempts count, and the test is skipped rather than failed.
     """
     cores = len(os.sched_getaffinity(0))
     if cores < 2:
@@ -91,21 +91,29 @@ def test_two_threads_score_at_once(p9):
         for _ in range(12):
             hashlib.sha256(block).digest()
 
-    # With the GIL held two scoring threads take twice one's time; released,
-    # about one's (as two hashing threads do).
+    def ratio(work) -> float:
+        """Two threads' time over one's (the better of two single runs)."""
+        return wall_time(work, 2) / min(wall_time(work, 1), wall_time(work, 1))
+
+    # With the GIL held two scoring threads take twice one's time (2.1 to
+    # 2.4 measured); released, about one's, as two hashing threads do. An
+    # attempt counts only when hashing ran in parallel both before and
+    # after the scoring was timed.
     attempts = []
-    for _ in range(5):
-        calibration = wall_time(hash_blocks, 2) / wall_time(hash_blocks, 1)
-        scoring = wall_time(score, 2) / min(wall_time(score, 1), wall_time(score, 1))
-        attempts.append((round(calibration, 2), round(scoring, 2)))
-        if calibration < 1.4 and scoring < 1.5:
+    for _ in range(6):
+        before = ratio(hash_blocks)
+        scoring = ratio(score)
+        after = ratio(hash_blocks)
+        counts = max(before, after) < 1.3
+        attempts.append((round(before, 2), round(scoring, 2), round(after, 2)))
+        if counts and scoring < 1.5:
             return
-    parallel = [a for a in attempts if a[0] < 1.4]
-    if len(parallel) < 2:
-        pytest.skip(f"the machine ran no two threads of this process at once (two threads' time "
-                    f"over one's, hashing and scoring: {attempts})")
+    counted = [a for a in attempts if max(a[0], a[2]) < 1.3]
+    if len(counted) < 3:
+        pytest.skip(f"the machine ran two threads of this process at once too seldom to tell "
+                    f"(two threads' time over one's, hashing, scoring, hashing: {attempts})")
     pytest.fail(f"two scoring threads never overlapped where two hashing threads did (two "
-                f"threads' time over one's, hashing and scoring: {attempts})")
+                f"threads' time over one's, hashing, scoring, hashing: {attempts})")
 
 
 def test_ctrl_c_stops_a_long_score(tmp_path):

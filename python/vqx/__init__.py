@@ -24,7 +24,7 @@ from ._score import score
 __version__: str = _version()
 
 # help() and reprs name the package, not the private modules.
-for _public in (Context, Pooled, Result, score):
+for _public in (Context, Error, Pooled, Result, score):
     _public.__module__ = __name__
 del _public
 

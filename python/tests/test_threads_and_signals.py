@@ -149,6 +149,7 @@ except KeyboardInterrupt:
     finally:
         child.kill()
         child.wait()
+        video.unlink()
     assert child.returncode == 42, err
     assert out == "KeyboardInterrupt\n"
     assert elapsed < 5, f"took {elapsed:.1f} s to stop"

@@ -10,6 +10,12 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev  # the fuzz targets (libFuzzer), scripts/fuzz.sh
   chromium  # `vqx report`'s page opened headless (tests/report/browser_test.py)
+  # The Python package (python/, docs/python.md) for Debian's /usr/bin/python3:
+  # its module (pybind11, the headers), NumPy, its tests (pytest), pandas
+  # (Result.to_pandas), and pip and venv to install it. Not matplotlib
+  # (Result.plot): with its dependencies (SciPy, SymPy, Boost's headers) it
+  # is 320 MB, so its test is skipped where it is absent.
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas python3-pip python3-venv
 )
 # The HIP build (VQX_GPU=hip, scripts/gpu_ci.sh) needs Debian's HIP compiler
 # and runtime: installed only when asked for, as they are large.

@@ -119,6 +119,8 @@ class Context {
   [[nodiscard]] Expected<double> pooled_score(std::string_view name, PoolMethod method) const;
   // A whole-video value such as apsnr_y (after flush).
   [[nodiscard]] Expected<double> aggregate_score(std::string_view name) const;
+  // The names of the whole-video values (after flush), in output order.
+  [[nodiscard]] std::vector<std::string> aggregate_names() const;
   [[nodiscard]] std::vector<std::string> metric_names() const;
   // The names of the models' main scores, in registration order.
   [[nodiscard]] std::vector<std::string> model_names() const;

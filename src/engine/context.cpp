@@ -347,6 +347,13 @@ Expected<double> Context::aggregate_score(std::string_view name) const {
   return Error(Errc::kInvalidArgument, "no aggregate metric named '" + std::string(name) + "'");
 }
 
+std::vector<std::string> Context::aggregate_names() const {
+  std::vector<std::string> names;
+  if (!impl_->results_ready("aggregate_names").ok()) return names;
+  for (const auto& [n, v] : impl_->aggregates) names.push_back(n);
+  return names;
+}
+
 std::vector<std::string> Context::metric_names() const {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < impl_->collector.metric_count(); ++i) {

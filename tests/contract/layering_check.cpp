@@ -87,6 +87,11 @@ const std::vector<Row>& table() {
       {"tools/vqx/",
        "the CLI",
        {"include/vqx/", kContextApi, kVideoReaderApi, kReadAheadApi, "tools/vqx/"}},
+      // The Python package's module (docs/python.md): another such program,
+      // with pybind11's headers.
+      {"python/src/",
+       "the Python module",
+       {"include/vqx/", kContextApi, kVideoReaderApi, kReadAheadApi, "python/src/"}},
   };
   return rows;
 }
@@ -326,7 +331,7 @@ std::vector<SourceFile> layered_sources(const std::string& repo_root) {
                                                     ".cu", ".cuh", ".inl", ".ipp"};
   std::vector<SourceFile> out;
   const fs::path root(repo_root);
-  for (const char* top : {"include", "src", "tools"}) {
+  for (const char* top : {"include", "src", "tools", "python"}) {
     if (!fs::is_directory(root / top)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root / top)) {
       if (!e.is_regular_file() || kExtensions.count(e.path().extension().string()) == 0) continue;

@@ -1,5 +1,5 @@
 // The layering rule (docs/architecture.md "Layers"), checked on the
-// #include directives of every source under include/, src/ and tools/,
+// #include directives of every source under include/, src/, tools/ and python/,
 // without a compiler. Each folder may include the units its row of the
 // table in layering_check.cpp names; a unit is a folder or, carved out of
 // one, a single header. Rules:
@@ -28,7 +28,7 @@ namespace vqx::contract {
 
 std::vector<Violation> check_layering(const std::vector<SourceFile>& files);
 
-// Every C/C++/CUDA source and header under include/, src/ and tools/ of a
+// Every C/C++/CUDA source and header under include/, src/, tools/ and python/ of a
 // checkout, sorted by path.
 std::vector<SourceFile> layered_sources(const std::string& repo_root);
 

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "vqx/vqx.hpp"
 
@@ -52,10 +53,15 @@ TEST(Flush, ResultsBeforeFlushAreErrors) {
         std::string::npos);
     EXPECT_FALSE(ctx->pooled_score("psnr_y", PoolMethod::kMean).ok());
     EXPECT_FALSE(ctx->aggregate_score("apsnr_y").ok());
+    EXPECT_TRUE(ctx->aggregate_names().empty());
 
     ASSERT_TRUE(ctx->flush().ok());
     EXPECT_TRUE(ctx->score_at_index("psnr_y", 0).ok());
     EXPECT_TRUE(ctx->aggregate_score("apsnr_y").ok());
+    // Every whole-video value by name, each one aggregate_score() knows.
+    const std::vector<std::string> aggregates = ctx->aggregate_names();
+    EXPECT_EQ(aggregates, (std::vector<std::string>{"apsnr_y", "apsnr_cb", "apsnr_cr"}));
+    for (const auto& name : aggregates) EXPECT_TRUE(ctx->aggregate_score(name).ok()) << name;
     ASSERT_TRUE(ctx->write_output(path, OutputFormat::kJson).ok());
     EXPECT_TRUE(std::filesystem::exists(path));
     std::filesystem::remove(path);

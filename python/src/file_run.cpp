@@ -1,0 +1,74 @@
+#include "file_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "errors.hpp"
+#include "input_checks.hpp"
+#include "vqx/read_ahead.hpp"
+
+namespace vqx::python {
+
+namespace {
+
+// The read-ahead as the CLI's `auto` picks it for this machine and run.
+ReadAhead::Settings reading(const FileRequest& request, const Context& ctx,
+                            const PictureFormat& format) {
+  const ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),
+                             .scoring_threads = request.settings.threads,
+                             .gpu = ctx.device_description() != "cpu",
+                             .format = format,
+                             .planes_read = ctx.planes_read()};
+  const unsigned depth = ReadAhead::auto_depth(load);
+  return {.depth = depth, .readers = ReadAhead::auto_readers(load, depth)};
+}
+
+std::optional<unsigned> frames_to_score(const VideoReader& ref, unsigned frame_cnt) {
+  const std::int64_t known = ref.info().frame_count;
+  if (known < 0) return frame_cnt != 0 ? std::optional<unsigned>(frame_cnt) : std::nullopt;
+  const auto frames = static_cast<unsigned>(std::min<std::int64_t>(known, UINT32_MAX));
+  return frame_cnt != 0 ? std::min(frames, frame_cnt) : frames;
+}
+
+}  // namespace
+
+ScoredRun score_files(const FileRequest& request, RunObserver& observer) {
+  std::unique_ptr<VideoReader> ref = take(open_video(request.reference, request.raw));
+  std::unique_ptr<VideoReader> dist = take(open_video(request.distorted, request.raw));
+  check(check_same_format(*ref, *dist));
+  check(check_frame_rates(*ref, *dist, request.ignore_frame_rate));
+  check(check_frame_counts(*ref, *dist, request.frame_cnt));
+
+  std::unique_ptr<Context> ctx = make_context(request.settings, request.models, request.features);
+  // Only the planes the features read: the luma alone for VMAF.
+  ref->read_planes(ctx->planes_read());
+  dist->read_planes(ctx->planes_read());
+  const ReadAhead::Settings settings = reading(request, *ctx, ref->format());
+  check(ctx->reserve_pictures(2 * settings.depth));
+  Context& c = *ctx;
+  std::unique_ptr<ReadAhead> pairs = take(ReadAhead::start(
+      *ref, *dist, settings, [&c](const PictureFormat& f) { return c.fetch_picture(f); }));
+
+  const std::optional<unsigned> total = frames_to_score(*ref, request.frame_cnt);
+  const auto start = std::chrono::steady_clock::now();
+  unsigned n = 0;
+  for (; request.frame_cnt == 0 || n < request.frame_cnt; ++n) {
+    Picture rp;
+    Picture dp;
+    if (!take(pairs->next(rp, dp))) break;
+    check(ctx->read_pictures(std::move(rp), std::move(dp), n));
+    observer.frames_done(n + 1, total);
+  }
+  pairs->stop();  // frame_cnt reached: the readers stop before the flush
+  if (n == 0)
+    throw Failure(Error(Errc::kInvalidArgument, request.reference + ": no frames to score"));
+  check(ctx->flush());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RunResults results =
+      collect_results(*ctx, request.settings.subsample, seconds > 0 ? n / seconds : 0);
+  return {std::move(ctx), std::move(results)};
+}
+
+}  // namespace vqx::python

@@ -1,0 +1,142 @@
+"""vqx.Result: what a scored run tells, as NumPy arrays and plain values."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Union
+
+import numpy as np
+
+from . import _vqx
+
+_FORMATS = ("xml", "json", "csv", "sub")
+
+
+class Pooled(NamedTuple):
+    """A metric pooled over the scored frames, as the reports' pooled_metrics."""
+
+    mean: float
+    harmonic_mean: float
+    min: float
+    max: float
+
+
+class Result:
+    """The scores of one run.
+
+    frames      frame numbers of the scored frames (every subsample-th), int64 array
+    metrics     {name: float64 array}, one value per entry of `frames`, NaN
+                where the metric has none; model scores ("vmaf") and every
+                feature output, in the reports' order. result[name] is
+                result.metrics[name].
+    pooled      {name: Pooled(mean, harmonic_mean, min, max)}
+    aggregates  {name: float}: whole-video values (e.g. apsnr_y)
+    backends    {name: "cpu" | "cuda" | "hip"}: what computed each metric
+    models      the models' score names, in the order given
+    device      "cpu", or the GPU used ("cuda:0 NVIDIA H200, ...")
+    fps         frames scored per second (the reports' fps)
+
+    write() writes the reference's XML, JSON, CSV or SUB; to_pandas() and
+    plot() need pandas and matplotlib.
+    """
+
+    def __init__(self, run: "_vqx.Run") -> None:
+        self._run = run  # holds the flushed context: write() reads it
+        self.frames: np.ndarray = run.frames
+        self.metrics: Dict[str, np.ndarray] = {}
+        self.pooled: Dict[str, Pooled] = {}
+        self.backends: Dict[str, str] = {}
+        for name, values, pooled, backend in run.metrics:
+            values.flags.writeable = False
+            self.metrics[name] = values
+            self.pooled[name] = Pooled(*pooled)
+            self.backends[name] = backend
+        self.aggregates: Dict[str, float] = dict(run.aggregates)
+        self.models: List[str] = list(run.models)
+        self.device: str = run.device
+        self.fps: float = run.fps
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self.metrics[name]
+        except KeyError:
+            raise KeyError(f"no metric named {name!r}; the run has: {', '.join(self.metrics)}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.metrics
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.metrics)
+
+    def __len__(self) -> int:
+        return len(self.metrics)
+
+    def __repr__(self) -> str:
+        scores = ", ".join(f"{m}={self.pooled[m].mean:.6f}" for m in self.models if m in self.pooled)
+        return f"<vqx.Result: {len(self.frames)} frames, {len(self.metrics)} metrics{', ' if scores else ''}{scores}>"
+
+    def write(
+        self,
+        path: Union[str, "os.PathLike[str]"],
+        format: Optional[str] = None,
+        precision: Union[None, int, str] = None,
+    ) -> None:
+        """Writes every metric, per frame and pooled, in the reference's schemas.
+
+        path       the file; it appears only once completely written
+        format     "xml", "json", "csv" or "sub"; None: from the file's
+                   extension (.xml, .json, .csv, .sub)
+        precision  decimals: None for the reference's own formatting, 0 to
+                   17, or "max" (round-trips every double, as --precision max)
+        """
+        from ._args import path as check_path
+
+        target = check_path("path", path)
+        if format is None:
+            ext = os.path.splitext(target)[1].lower().lstrip(".")
+            if ext not in _FORMATS:
+                raise ValueError(f"{target}: cannot tell the format from the extension: give format= "
+                                 f"({', '.join(_FORMATS)})")
+            format = ext
+        if format not in _FORMATS:
+            raise ValueError(f"format {format!r}: expected one of {', '.join(_FORMATS)}")
+        if precision is None:
+            digits = -1
+        elif precision == "max":
+            digits = 17
+        elif isinstance(precision, int) and not isinstance(precision, bool) and 0 <= precision <= 17:
+            digits = precision
+        else:
+            raise ValueError(f"precision {precision!r}: expected None, 0 to 17, or 'max'")
+        self._run.write(target, format, digits, self.fps)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame: one row per scored frame (indexed by frame
+        number), one column per metric. Needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError as e:
+            raise ImportError("Result.to_pandas() needs pandas (Debian: python3-pandas)") from e
+        frame = pd.DataFrame(dict(self.metrics), index=pd.Index(self.frames, name="frame"))
+        return frame
+
+    def plot(
+        self,
+        metric: Optional[str] = None,
+        path: Union[None, str, "os.PathLike[str]"] = None,
+        ax: Any = None,
+    ) -> Any:
+        """Plots a metric per frame with matplotlib; returns the figure.
+
+        metric  the metric's name; None: the first model's score
+        path    save the figure there, its format from the extension
+                (.png, .svg, or any matplotlib writes)
+        ax      a matplotlib Axes to draw on (default: a new figure)
+        """
+        from ._plot import plot_metric
+
+        if metric is None:
+            if not self.models:
+                raise ValueError("the run has no model score: name the metric to plot")
+            metric = self.models[0]
+        return plot_metric(self.frames, self[metric], metric, self.pooled[metric], path, ax)

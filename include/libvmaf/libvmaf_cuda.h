@@ -52,11 +52,13 @@ typedef struct VmafCudaPictureConfiguration {
  * DEVICE, HOST and HOST_PINNED all give pictures of the context's own pool
  * in pinned host memory, which a CUDA copy or kernel can write as device
  * memory (unified addressing) and the context uploads without staging;
- * NONE gives none. Returns 0 or -EINVAL. */
+ * NONE gives none. Returns 0, -EINVAL (an unknown method or pixel format, a
+ * bit depth outside 8..16, a side of 0) or -ENOMEM (a side above 16384). */
 int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPictureConfiguration cfg);
 
-/* One of those pictures, to fill and hand to vmaf_read_pictures() (or to
- * release with vmaf_picture_unref()). -EINVAL without a preallocation. */
+/* One of those pictures, to fill and hand to vmaf_read_pictures(), which
+ * takes it without a copy (or to release with vmaf_picture_unref()).
+ * -EINVAL without a preallocation. */
 int vmaf_cuda_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic);
 
 #ifdef __cplusplus

@@ -52,6 +52,31 @@ Expected<PictureFormat> picture_format(enum VmafPixelFormat pix_fmt, unsigned bp
   return f;
 }
 
+void libvmaf_plane_sizes(enum VmafPixelFormat pix_fmt, unsigned w, unsigned h, unsigned (&pw)[3],
+                         unsigned (&ph)[3]) {
+  const unsigned ss_hor = pix_fmt != VMAF_PIX_FMT_YUV444P ? 1 : 0;
+  const unsigned ss_ver = pix_fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
+  const bool chroma = pix_fmt != VMAF_PIX_FMT_YUV400P;
+  pw[0] = w;
+  ph[0] = h;
+  pw[1] = pw[2] = chroma ? w >> ss_hor : 0;
+  ph[1] = ph[2] = chroma ? h >> ss_ver : 0;
+}
+
+enum VmafPixelFormat libvmaf_pixel_format(ChromaFormat chroma) {
+  switch (chroma) {
+    case ChromaFormat::k420:
+      return VMAF_PIX_FMT_YUV420P;
+    case ChromaFormat::k422:
+      return VMAF_PIX_FMT_YUV422P;
+    case ChromaFormat::k444:
+      return VMAF_PIX_FMT_YUV444P;
+    case ChromaFormat::k400:
+      return VMAF_PIX_FMT_YUV400P;
+  }
+  return VMAF_PIX_FMT_UNKNOWN;
+}
+
 Expected<PictureFormat> format_of(const VmafPicture& p) {
   VQX_ASSIGN_OR_RETURN(PictureFormat f, picture_format(p.pix_fmt, p.bpc, p.w[0], p.h[0]));
   for (unsigned c = 0; c < f.plane_count(); ++c) {
@@ -96,22 +121,12 @@ int fail(const VmafContext* vmaf, const Status& s) {
 namespace {
 
 using vqx::Errc;
+using vqx::Expected;
+using vqx::PictureFormat;
 using vqx::Status;
 using vqx::capi::fail;
 using vqx::capi::format_of;
-
-// std::bad_alloc and anything else thrown below stops here: a C caller
-// gets an error code.
-template <typename F>
-int guarded(F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return -ENOMEM;
-  } catch (...) {
-    return -EIO;
-  }
-}
+using vqx::capi::guarded;
 
 int use_spec(VmafContext* vmaf, const std::string& spec) {
   if (vmaf->model_specs.count(spec) != 0) return 0;
@@ -139,6 +154,65 @@ Status copy_into(const VmafPicture& src, vqx::Picture& dst) {
     }
   }
   return Status::Ok();
+}
+
+// A picture of a context's pool (vmaf_cuda_fetch_preallocated_picture())
+// that only the caller references: the context takes that picture itself,
+// without a copy (in a GPU context its planes are pinned: uploaded as they
+// are).
+bool hands_over(const VmafPicture& p, const PictureFormat& f) {
+  return p.ref->held && p.ref->count.load(std::memory_order_acquire) == 1 &&
+         p.ref->held->format() == f;
+}
+
+// For an odd size, the extra chroma column and row of VQX's planes, which
+// libvmaf's sizes leave out, repeat the last ones (as copy_into() makes them).
+void complete_edges(const VmafPicture& p, vqx::Picture& pic) {
+  const unsigned bytes = pic.format().bytes_per_sample();
+  for (unsigned c = 1; c < pic.plane_count(); ++c) {
+    vqx::Plane& plane = pic.plane(c);
+    if (plane.width() > p.w[c]) {
+      const std::size_t last = static_cast<std::size_t>(p.w[c] - 1) * bytes;
+      for (unsigned y = 0; y < p.h[c]; ++y) {
+        std::uint8_t* row = plane.row<std::uint8_t>(y);
+        std::memcpy(row + last + bytes, row + last, bytes);
+      }
+    }
+    if (plane.height() > p.h[c]) {
+      std::memcpy(plane.row<std::uint8_t>(p.h[c]), plane.row<std::uint8_t>(p.h[c] - 1),
+                  static_cast<std::size_t>(plane.width()) * bytes);
+    }
+  }
+}
+
+// The context's picture of `src`: the one it holds (hands_over()) or a copy.
+Expected<vqx::Picture> picture_for(VmafContext* vmaf, VmafPicture& src, const PictureFormat& f,
+                                   bool own) {
+  if (own) {
+    complete_edges(src, *src.ref->held);
+    return std::move(*src.ref->held);
+  }
+  VQX_ASSIGN_OR_RETURN(vqx::Picture p, vmaf->ctx->fetch_picture(f));
+  VQX_RETURN_IF_ERROR(copy_into(src, p));
+  return p;
+}
+
+// A picture handed over to a read that failed is gone with it: the caller's
+// (still the caller's, as on any error) gets a new one of the pool, whose
+// samples are zero; without memory for it, no planes.
+void replace_held(VmafContext* vmaf, VmafPicture& p) {
+  auto fresh = vmaf->ctx->fetch_picture(p.ref->held->format());
+  for (unsigned c = 0; c < 3; ++c) {
+    p.data[c] = nullptr;
+    p.stride[c] = 0;
+  }
+  if (!fresh.ok()) return;
+  *p.ref->held = std::move(*fresh);
+  for (unsigned c = 0; c < p.ref->held->plane_count(); ++c) {
+    vqx::Plane& plane = p.ref->held->plane(c);
+    p.data[c] = plane.data();
+    p.stride[c] = static_cast<ptrdiff_t>(plane.stride_bytes());
+  }
 }
 
 int flush(VmafContext* vmaf) {
@@ -169,14 +243,19 @@ int read_pair(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, unsigned i
                                  "picture " + std::to_string(index) +
                                      " differs in size, bit depth or pixel format from the first"));
   }
-  auto r = vmaf->ctx->fetch_picture(*rf);
+  const bool own_ref = hands_over(*ref, *rf);
+  const bool own_dist = hands_over(*dist, *rf) && dist->ref != ref->ref;
+  auto r = picture_for(vmaf, *ref, *rf, own_ref);
   if (!r.ok()) return fail(vmaf, r.status());
-  auto d = vmaf->ctx->fetch_picture(*rf);
-  if (!d.ok()) return fail(vmaf, d.status());
-  if (Status s = copy_into(*ref, *r); !s.ok()) return fail(vmaf, s);
-  if (Status s = copy_into(*dist, *d); !s.ok()) return fail(vmaf, s);
+  auto d = picture_for(vmaf, *dist, *rf, own_dist);
+  if (!d.ok()) {
+    if (own_ref) replace_held(vmaf, *ref);
+    return fail(vmaf, d.status());
+  }
   if (vmaf->pictures_read == 0) vmaf->first_read = std::chrono::steady_clock::now();
   if (Status s = vmaf->ctx->read_pictures(std::move(*r), std::move(*d), index); !s.ok()) {
+    if (own_ref) replace_held(vmaf, *ref);
+    if (own_dist) replace_held(vmaf, *dist);
     return fail(vmaf, s);
   }
   vmaf->have_format = true;

@@ -1,7 +1,8 @@
 // The functions of include/libvmaf/libvmaf_cuda.h over VQX's CUDA backend
 // (built in CUDA builds only: CMakeLists.txt). A state names a device; a
 // context that imports it is made again on that device; preallocated
-// pictures are pictures of the context's pool, in pinned memory.
+// pictures are pictures of the context's pool, in pinned memory, which
+// vmaf_read_pictures() hands back to the context without a copy.
 #include "libvmaf/libvmaf_cuda.h"
 
 #include <cerrno>
@@ -19,17 +20,7 @@ namespace {
 
 using vqx::Errc;
 using vqx::capi::fail;
-
-template <typename F>
-int guarded(F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return -ENOMEM;
-  } catch (...) {
-    return -EIO;
-  }
-}
+using vqx::capi::guarded;
 
 }  // namespace
 
@@ -68,7 +59,6 @@ extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state
     auto ctx = vqx::Context::create(vqx::capi::context_settings(vmaf->cfg, cu_state->device));
     if (!ctx.ok()) return fail(vmaf, ctx.status());
     vmaf->ctx = std::move(*ctx);
-    vmaf->cuda_device = cu_state->device;
     return 0;
   });
 }
@@ -106,26 +96,12 @@ extern "C" int vmaf_cuda_fetch_preallocated_picture(VmafContext* vmaf, VmafPictu
     ref->held = std::make_unique<vqx::Picture>(std::move(*p));
     VmafPicture out{};
     out.bpc = f.bpc;
-    switch (f.chroma) {
-      case vqx::ChromaFormat::k420:
-        out.pix_fmt = VMAF_PIX_FMT_YUV420P;
-        break;
-      case vqx::ChromaFormat::k422:
-        out.pix_fmt = VMAF_PIX_FMT_YUV422P;
-        break;
-      case vqx::ChromaFormat::k444:
-        out.pix_fmt = VMAF_PIX_FMT_YUV444P;
-        break;
-      case vqx::ChromaFormat::k400:
-        out.pix_fmt = VMAF_PIX_FMT_YUV400P;
-        break;
-    }
+    out.pix_fmt = vqx::capi::libvmaf_pixel_format(f.chroma);
+    // libvmaf's chroma sizes (w >> 1) over VQX's planes ((w + 1) >> 1);
+    // vmaf_read_pictures() completes an odd size's last column and row.
+    vqx::capi::libvmaf_plane_sizes(out.pix_fmt, f.width, f.height, out.w, out.h);
     for (unsigned c = 0; c < f.plane_count(); ++c) {
       vqx::Plane& plane = ref->held->plane(c);
-      // libvmaf's chroma sizes (w >> 1) over VQX's planes ((w + 1) >> 1);
-      // vmaf_read_pictures() completes an odd size's last column and row.
-      out.w[c] = c == 0 || f.chroma == vqx::ChromaFormat::k444 ? f.width : f.width >> 1;
-      out.h[c] = c == 0 || f.chroma != vqx::ChromaFormat::k420 ? f.height : f.height >> 1;
       out.stride[c] = static_cast<ptrdiff_t>(plane.stride_bytes());
       out.data[c] = plane.data();
     }

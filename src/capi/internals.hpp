@@ -4,11 +4,13 @@
 #pragma once
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
 #include <string>
@@ -81,10 +83,8 @@ struct VmafContext {
   VmafConfiguration cfg{};
   std::shared_ptr<vqx::capi::PicturePool> pool;  // vmaf_preallocate_pictures()
   std::unique_ptr<vqx::Context> ctx;
-  // libvmaf_cuda.h: the device of the imported state (the context computes
-  // there), and the format of vmaf_cuda_preallocate_pictures()'s pictures
-  // (empty: none, or its method NONE).
-  std::optional<unsigned> cuda_device;
+  // libvmaf_cuda.h: the format of vmaf_cuda_preallocate_pictures()'s
+  // pictures (empty: none, or its method NONE).
   std::optional<vqx::PictureFormat> cuda_pictures;
   std::set<std::string> model_specs;  // registered, so that each counts once
   bool have_format = false;
@@ -104,6 +104,26 @@ int to_errno(const Status& s);
 // Logs `s` on stderr when the context's log level shows errors; returns
 // to_errno(s).
 int fail(const VmafContext* vmaf, const Status& s);
+
+// std::bad_alloc and anything else thrown below stops here: a C caller
+// gets an error code.
+template <typename F>
+int guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return -ENOMEM;
+  } catch (...) {
+    return -EIO;
+  }
+}
+
+// libvmaf's plane sizes of a w x h picture: chroma w >> 1 (h >> 1) where
+// the format subsamples it (VQX's planes round up: format_of() allows both).
+void libvmaf_plane_sizes(enum VmafPixelFormat pix_fmt, unsigned w, unsigned h, unsigned (&pw)[3],
+                         unsigned (&ph)[3]);
+// The VmafPixelFormat of a chroma format.
+enum VmafPixelFormat libvmaf_pixel_format(ChromaFormat chroma);
 
 // A picture format of libvmaf's terms, checked.
 Expected<PictureFormat> picture_format(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,

@@ -44,13 +44,8 @@ extern "C" int vmaf_picture_alloc(VmafPicture* pic, enum VmafPixelFormat pix_fmt
   std::memset(pic, 0, sizeof(*pic));
   pic->pix_fmt = pix_fmt;
   pic->bpc = bpc;
-  const unsigned ss_hor = pix_fmt != VMAF_PIX_FMT_YUV444P ? 1 : 0;
-  const unsigned ss_ver = pix_fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
   const bool chroma = pix_fmt != VMAF_PIX_FMT_YUV400P;
-  pic->w[0] = w;
-  pic->h[0] = h;
-  pic->w[1] = pic->w[2] = chroma ? w >> ss_hor : 0;
-  pic->h[1] = pic->h[2] = chroma ? h >> ss_ver : 0;
+  vqx::capi::libvmaf_plane_sizes(pix_fmt, w, h, pic->w, pic->h);
   const std::size_t bytes = bpc > 8 ? 2 : 1;
   // libvmaf rounds the samples of a row up to 32, then takes their bytes.
   const std::size_t luma_stride = round_up(pic->w[0]) * bytes;

@@ -147,6 +147,31 @@ int main(void) {
   CHECK_EQ_INT(vmaf_cuda_import_state(late, state), -EINVAL);
   CHECK_EQ_INT(vmaf_close(late), 0);
 
+  /* A preallocated picture refused by the read (samples above the bit
+   * depth) stays the caller's, with planes it may write and release. */
+  VmafContext* refused = NULL;
+  CHECK_EQ_INT(vmaf_init(&refused, kQuiet), 0);
+  CHECK_EQ_INT(vmaf_cuda_import_state(refused, state), 0);
+  VmafCudaPictureConfiguration ten = {
+      .pic_params = {.w = 64, .h = 48, .bpc = 10, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+      .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED};
+  CHECK_EQ_INT(vmaf_cuda_preallocate_pictures(refused, ten), 0);
+  CHECK_EQ_INT(vmaf_use_feature(refused, "psnr", NULL), 0);
+  VmafPicture hr, hd;
+  CHECK_EQ_INT(vmaf_cuda_fetch_preallocated_picture(refused, &hr), 0);
+  CHECK_EQ_INT(vmaf_cuda_fetch_preallocated_picture(refused, &hd), 0);
+  ((uint16_t*)hr.data[0])[0] = 2000;
+  CHECK_EQ_INT(vmaf_read_pictures(refused, &hr, &hd, 0), -EINVAL);
+  CHECK(hr.ref != NULL && hr.data[0] != NULL && hd.data[0] != NULL,
+        "refused pictures keep their planes");
+  if (hr.data[0] && hd.data[0]) {
+    ((uint16_t*)hr.data[0])[0] = 100;
+    ((uint16_t*)hd.data[1])[0] = 100;
+  }
+  CHECK_EQ_INT(vmaf_picture_unref(&hr), 0);
+  CHECK_EQ_INT(vmaf_picture_unref(&hd), 0);
+  CHECK_EQ_INT(vmaf_close(refused), 0);
+
   /* The CUDA context and the CPU one, same samples. */
   VmafContext* gpu = NULL;
   VmafContext* cpu = NULL;
@@ -195,6 +220,14 @@ int main(void) {
       CHECK(g == c, "frame %u %s: cuda %.17g, cpu %.17g", i, kFeatures[f], g, c);
     }
   }
+  /* The context computed on the device: its output's settings say so. */
+  CHECK_EQ_INT(vmaf_write_output(gpu, "capi_cuda_test.json", VMAF_OUTPUT_FORMAT_JSON), 0);
+  FILE* json = fopen("capi_cuda_test.json", "rb");
+  char text[1 << 16];
+  const size_t got = json ? fread(text, 1, sizeof text - 1, json) : 0;
+  if (json) fclose(json);
+  text[got] = '\0';
+  CHECK(strstr(text, "\"backend\": \"cuda\"") != NULL, "the JSON's settings name the cuda backend");
   double pooled = 0;
   CHECK_EQ_INT(vmaf_score_pooled(gpu, model, VMAF_POOL_METHOD_MEAN, &pooled, 0, kFrames - 1), 0);
   printf("vmaf_v0.6.1 on the CUDA context: %.6f (pooled over %d frames of %dx%d)\n", pooled,

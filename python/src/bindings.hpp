@@ -30,5 +30,7 @@ void bind_report(pybind11::module_& m);
 void bind_run_values(pybind11::module_& m);
 // vqx.score_many(): the batch (batch_binding.cpp).
 void bind_batch(pybind11::module_& m);
+// A video's frame count (video_info_binding.cpp).
+void bind_video_info(pybind11::module_& m);
 
 }  // namespace vqx::python

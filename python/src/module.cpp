@@ -167,4 +167,5 @@ PYBIND11_MODULE(_vqx, m) {
   bind_report(m);
   bind_run_values(m);
   bind_batch(m);
+  bind_video_info(m);
 }

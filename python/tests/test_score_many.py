@@ -114,3 +114,19 @@ def _write_y4m(path, frames, width, height):
             f.write(b"FRAME\n")
             for p in planes:
                 f.write(np.ascontiguousarray(p).tobytes())
+
+
+def test_sync_finds_the_offset(p9, tmp_path):
+    ref, _ = p9
+    # The reference without its first 3 frames: offset 3, found by sync.
+    data = pathlib.Path(ref).read_bytes()
+    first = data.index(b"FRAME")
+    size = data.index(b"FRAME", first + 1) - first
+    late = tmp_path / "late.y4m"
+    late.write_bytes(data[:first] + data[first + 3 * size:])
+    got = vqx.score_many(ref, [late, ref], sync=True, sync_window=5)
+    assert [r.offset for r in got] == [3, 0]
+    assert_same_result(got[0], vqx.score(ref, ref, skip=3))
+    assert_same_result(got[1], vqx.score(ref, ref))
+    with pytest.raises(ValueError, match="not both"):
+        vqx.score_many(ref, [late], sync=True, dist_offsets=[3])

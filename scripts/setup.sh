@@ -16,6 +16,9 @@ packages=(
   # (Result.plot): with its dependencies (SciPy, SymPy, Boost's headers) it
   # is 320 MB, so its test is skipped where it is absent.
   python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas python3-pip python3-venv
+  # vqx.dask (python/vqx/dask.py, docs/scale-out.md): Dask's distributed
+  # scheduler and workers, for its tests (LocalCluster) and bench/dask_overhead.py.
+  python3-distributed
 )
 # The HIP build (VQX_GPU=hip, scripts/gpu_ci.sh) needs Debian's HIP compiler
 # and runtime: installed only when asked for, as they are large.

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "vqx/output_files.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
+#include "vqx/temporal_reach.hpp"
 
 namespace vqx {
 
@@ -62,6 +64,8 @@ enum class OutputFormat { kXml, kJson, kCsv, kSub };
 // reference tool's own formatting, kPrecisionMax round-trips every double.
 inline constexpr int kPrecisionDefault = -1;
 inline constexpr int kPrecisionMax = 17;
+
+struct RunValues;  // vqx/run_values.hpp
 
 namespace detail {
 struct ContextInternals;  // VQX's own tests' access (src/engine/context_internals.hpp)
@@ -136,6 +140,15 @@ class Context {
   // The file appears only if the whole write succeeded.
   Status write_output(const std::string& path, OutputFormat format,
                       int precision = kPrecisionDefault, double fps = 0) const;
+  // What write_output() writes, copied out of the context (after flush;
+  // include vqx/run_values.hpp to use it).
+  [[nodiscard]] Expected<RunValues> run_values() const;
+
+  // The frames before and after a frame that its values depend on, over
+  // every registered feature and model (0 and 0 when none is temporal).
+  // nullopt when some value depends on the whole video: an aggregate
+  // (psnr's apsnr) or a file written over the run (CAMBI's heatmaps).
+  [[nodiscard]] std::optional<TemporalReach> temporal_reach() const;
 
  private:
   friend struct detail::ContextInternals;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <string>
 #include <thread>
 
 #include "errors.hpp"
@@ -24,8 +26,8 @@ ReadAhead::Settings reading(const FileRequest& request, const Context& ctx,
   return {.depth = depth, .readers = ReadAhead::auto_readers(load, depth)};
 }
 
-std::optional<unsigned> frames_to_score(const VideoReader& ref, unsigned frame_cnt) {
-  const std::int64_t known = ref.info().frame_count;
+std::optional<unsigned> frames_to_score(const VideoReader& ref, unsigned frame_cnt, unsigned skip) {
+  const std::int64_t known = ref.info().frame_count < 0 ? -1 : ref.info().frame_count - skip;
   if (known < 0) return frame_cnt != 0 ? std::optional<unsigned>(frame_cnt) : std::nullopt;
   const auto frames = static_cast<unsigned>(std::min<std::int64_t>(known, UINT32_MAX));
   return frame_cnt != 0 ? std::min(frames, frame_cnt) : frames;
@@ -39,18 +41,26 @@ ScoredRun score_files(const FileRequest& request, RunObserver& observer) {
   check(check_same_format(*ref, *dist));
   check(check_frame_rates(*ref, *dist, request.ignore_frame_rate));
   check(check_frame_counts(*ref, *dist, request.frame_cnt));
+  const std::int64_t known = ref->info().frame_count;
+  if (known >= 0 && request.skip >= known) {
+    throw Failure(Error(Errc::kInvalidArgument,
+                        request.reference + ": cannot skip " + std::to_string(request.skip) +
+                            " frames: the file has only " + std::to_string(known)));
+  }
 
   std::unique_ptr<Context> ctx = make_context(request.settings, request.models, request.features);
   // Only the planes the features read: the luma alone for VMAF.
   ref->read_planes(ctx->planes_read());
   dist->read_planes(ctx->planes_read());
+  check(ref->skip(request.skip));
+  check(dist->skip(request.skip));
   const ReadAhead::Settings settings = reading(request, *ctx, ref->format());
   check(ctx->reserve_pictures(2 * settings.depth));
   Context& c = *ctx;
   std::unique_ptr<ReadAhead> pairs = take(ReadAhead::start(
       *ref, *dist, settings, [&c](const PictureFormat& f) { return c.fetch_picture(f); }));
 
-  const std::optional<unsigned> total = frames_to_score(*ref, request.frame_cnt);
+  const std::optional<unsigned> total = frames_to_score(*ref, request.frame_cnt, request.skip);
   const auto start = std::chrono::steady_clock::now();
   unsigned n = 0;
   for (; request.frame_cnt == 0 || n < request.frame_cnt; ++n) {

@@ -23,6 +23,9 @@ struct FileRequest {
   std::vector<std::string> features;
   ContextSettings settings;
   unsigned frame_cnt = 0;  // 0: every frame
+  // Frames of both videos passed over before the first scored (read and
+  // dropped where the format cannot seek): vqx.dask's segments.
+  unsigned skip = 0;
   bool ignore_frame_rate = false;
 };
 

@@ -11,9 +11,11 @@
 #include <tuple>
 #include <vector>
 
+#include "bindings.hpp"
 #include "errors.hpp"
 #include "file_run.hpp"
 #include "frame_context.hpp"
+#include "python_observer.hpp"
 #include "vqx/features.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
@@ -21,7 +23,6 @@
 namespace py = pybind11;
 
 namespace vqx::python {
-namespace {
 
 Backend parse_backend(const std::string& name) {
   if (name == "auto") return Backend::kAuto;
@@ -45,26 +46,17 @@ OutputFormat parse_format(const std::string& name) {
   throw py::value_error("format '" + name + "': expected xml, json, csv or sub");
 }
 
-// vqx.score()'s watcher: about every 50 ms (and at the first frame) it
-// takes the GIL to let Python handle a pending signal (Ctrl-C raises
-// KeyboardInterrupt out of the run) and to call the progress callback.
-class PythonObserver final : public RunObserver {
- public:
-  explicit PythonObserver(py::object progress) : progress_(std::move(progress)) {}
+std::optional<RawVideoParams> raw_params(
+    const std::optional<std::tuple<unsigned, unsigned, std::string, unsigned>>& raw) {
+  if (!raw) return std::nullopt;
+  const auto& [width, height, pixel_format, bitdepth] = *raw;
+  auto chroma = parse_pixel_format(pixel_format);
+  if (!chroma.ok())
+    throw Failure(Error(chroma.status().code(), "pixel_format " + chroma.status().message()));
+  return RawVideoParams{width, height, bitdepth, *chroma};
+}
 
-  void frames_done(unsigned done, std::optional<unsigned> total) override {
-    const auto now = std::chrono::steady_clock::now();
-    if (done > 1 && now - last_ < std::chrono::milliseconds(50)) return;
-    last_ = now;
-    const py::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (!progress_.is_none()) progress_(done, total ? py::cast(*total) : py::none());
-  }
-
- private:
-  py::object progress_;
-  std::chrono::steady_clock::time_point last_;
-};
+namespace {
 
 py::array_t<double> to_array(const std::vector<double>& v) {
   return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
@@ -130,7 +122,7 @@ ScoredRun score_files_binding(
     std::optional<std::tuple<unsigned, unsigned, std::string, unsigned>> raw,
     const std::vector<std::string>& models, const std::vector<std::string>& features,
     const std::string& backend, unsigned gpu, unsigned threads, unsigned subsample,
-    unsigned frame_cnt, bool ignore_frame_rate, py::object progress) {
+    unsigned frame_cnt, unsigned skip, bool ignore_frame_rate, py::object progress) {
   FileRequest request{.reference = reference,
                       .distorted = distorted,
                       .raw = std::nullopt,
@@ -138,14 +130,9 @@ ScoredRun score_files_binding(
                       .features = features,
                       .settings = settings(backend, gpu, threads, subsample),
                       .frame_cnt = frame_cnt,
+                      .skip = skip,
                       .ignore_frame_rate = ignore_frame_rate};
-  if (raw) {
-    const auto& [width, height, pixel_format, bitdepth] = *raw;
-    auto chroma = parse_pixel_format(pixel_format);
-    if (!chroma.ok())
-      throw Failure(Error(chroma.status().code(), "pixel_format " + chroma.status().message()));
-    request.raw = RawVideoParams{width, height, bitdepth, *chroma};
-  }
+  request.raw = raw_params(raw);
   PythonObserver observer(std::move(progress));
   const py::gil_scoped_release release;
   return score_files(request, observer);
@@ -173,8 +160,12 @@ PYBIND11_MODULE(_vqx, m) {
   m.def("libav_available", &vqx::libav_available);
   m.def("score_files", &score_files_binding, py::arg("reference"), py::arg("distorted"),
         py::arg("raw"), py::arg("models"), py::arg("features"), py::arg("backend"), py::arg("gpu"),
-        py::arg("threads"), py::arg("subsample"), py::arg("frame_cnt"),
+        py::arg("threads"), py::arg("subsample"), py::arg("frame_cnt"), py::arg("skip"),
         py::arg("ignore_frame_rate"), py::arg("progress"));
   bind_run(m);
   bind_frame_context(m);
+  bind_report(m);
+  bind_run_values(m);
+  bind_batch(m);
+  bind_video_info(m);
 }

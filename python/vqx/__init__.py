@@ -10,6 +10,12 @@
         ctx.add(ref, dist)                           # NumPy arrays
     result = ctx.score()
 
+    results = vqx.score_many("ref.y4m", ["a.y4m", "b.y4m"])   # the reference read once
+    vqx.report(["a.json", "b.json"], "report.html")           # the HTML report
+
+vqx.dask (import it; it needs Dask's distributed) scores many pairs, or one
+long video in segments, on a Dask cluster.
+
 Errors of the library (a missing file, an unknown model, a damaged frame)
 raise vqx.Error with its one-line message; bad arguments raise TypeError or
 ValueError. See docs/python.md.
@@ -20,12 +26,14 @@ from ._vqx import version as _version
 from ._context import Context
 from ._result import Pooled, Result
 from ._score import score
+from ._many import score_many
+from ._report import report
 
 __version__: str = _version()
 
 # help() and reprs name the package, not the private modules.
-for _public in (Context, Error, Pooled, Result, score):
+for _public in (Context, Error, Pooled, Result, score, score_many, report):
     _public.__module__ = __name__
 del _public
 
-__all__ = ["Context", "Error", "Pooled", "Result", "score", "libav_available", "__version__"]
+__all__ = ["Context", "Error", "Pooled", "Result", "score", "score_many", "report", "libav_available", "__version__"]

@@ -36,12 +36,23 @@ class Result:
     device      "cpu", or the GPU used ("cuda:0 NVIDIA H200, ...")
     fps         frames scored per second (the reports' fps)
 
-    write() writes the reference's XML, JSON, CSV or SUB; to_pandas() and
-    plot() need pandas and matplotlib.
+    offset      vqx.score_many's offset of the clip against the reference
+                (found with sync=True, or given); None otherwise
+
+    write() writes the reference's XML, JSON, CSV or SUB and report() the
+    HTML page; to_pandas() and plot() need pandas and matplotlib.
+
+    A Result pickles (vqx.dask sends them between processes): it carries
+    its values and what the reports print besides them, not the engine's
+    context, and one that was unpickled writes the same bytes.
     """
 
     def __init__(self, run: "_vqx.Run") -> None:
-        self._run = run  # holds the flushed context: write() reads it
+        # The flushed context, which write() reads; None for a Result that
+        # was unpickled or merged, which writes from _header and its values.
+        self._run: Optional["_vqx.Run"] = run
+        self._header: Optional[dict] = None
+        self.offset: Optional[int] = None
         self.frames: np.ndarray = run.frames
         self.metrics: Dict[str, np.ndarray] = {}
         self.pooled: Dict[str, Pooled] = {}
@@ -55,6 +66,51 @@ class Result:
         self.models: List[str] = list(run.models)
         self.device: str = run.device
         self.fps: float = run.fps
+
+    @classmethod
+    def _from_values(cls, frames: np.ndarray, metrics: Dict[str, np.ndarray],
+                     backends: Dict[str, str], aggregates: Dict[str, float], models: List[str],
+                     device: str, fps: float, header: dict) -> "Result":
+        """A Result from values alone (vqx.dask's merged segments): each
+        metric pooled as the reports pool it."""
+        self = cls.__new__(cls)
+        self._run = None
+        self._header = header
+        self.offset = None
+        self.frames = np.asarray(frames, dtype=np.int64)
+        self.frames.flags.writeable = False
+        self.metrics, self.pooled, self.backends = {}, {}, {}
+        for name, values in metrics.items():
+            values = np.asarray(values, dtype=np.float64)
+            if np.isnan(values).all():
+                continue  # as the reports: a metric without a value is not listed
+            values.flags.writeable = False
+            self.metrics[name] = values
+            self.pooled[name] = Pooled(*_vqx.pool(values))
+            self.backends[name] = backends[name]
+        self.aggregates = dict(aggregates)
+        self.models = list(models)
+        self.device = device
+        self.fps = fps
+        return self
+
+    def _run_header(self) -> dict:
+        """What the reports print besides the values (vqx._vqx.run_header)."""
+        if self._header is None:
+            assert self._run is not None
+            self._header = _vqx.run_header(self._run)
+        return self._header
+
+    def __getstate__(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_run", "_header")}
+        state["_header"] = self._run_header()
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._run = None
+        for values in self.metrics.values():
+            values.flags.writeable = False
 
     def __getitem__(self, name: str) -> np.ndarray:
         try:
@@ -108,7 +164,30 @@ class Result:
             digits = precision
         else:
             raise ValueError(f"precision {precision!r}: expected None, 0 to 17, or 'max'")
-        self._run.write(target, format, digits, self.fps)
+        if self._run is not None:
+            self._run.write(target, format, digits, self.fps)
+        else:
+            _vqx.write_values(self._run_header(), self.frames.tolist(),
+                              [(n, v, self.backends[n]) for n, v in self.metrics.items()],
+                              target, format, digits, self.fps)
+
+    def report(
+        self,
+        out_path: Union[str, "os.PathLike[str]"],
+        worst: int = 10,
+        metrics: Optional[List[str]] = None,
+        title: Optional[str] = None,
+    ) -> None:
+        """The HTML page of this run (vqx.report() of its JSON, written at
+        full precision to a temporary file)."""
+        import tempfile
+
+        from ._report import report
+
+        with tempfile.TemporaryDirectory(prefix="vqx-report-") as folder:
+            run_json = os.path.join(folder, "run.json")
+            self.write(run_json, "json", "max")
+            report([run_json], out_path, worst=worst, metrics=metrics, title=title)
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame: one row per scored frame (indexed by frame

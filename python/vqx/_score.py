@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Tuple, Union
 
 from . import _args, _vqx
 from ._progress import TerminalProgress
@@ -11,6 +11,33 @@ from ._result import Result
 
 PathLike = Union[str, "os.PathLike[str]"]
 ProgressCallback = Callable[[int, Optional[int]], None]
+
+
+def raw_geometry(width: Optional[int], height: Optional[int], pixel_format: Optional[str],
+                 bitdepth: Optional[int]) -> Optional[Tuple[int, int, str, int]]:
+    """The binding's raw-input tuple, or None for files that tell their format."""
+    raw_given = [v is not None for v in (width, height, pixel_format, bitdepth)]
+    if not any(raw_given):
+        return None
+    if not all(raw_given):
+        raise ValueError("raw input needs all of width, height, pixel_format and bitdepth")
+    if not isinstance(pixel_format, str):
+        raise TypeError(f"pixel_format must be a str, not {type(pixel_format).__name__}")
+    return (_args.whole("width", width, 1, 16384), _args.whole("height", height, 1, 16384),
+            pixel_format, _args.whole("bitdepth", bitdepth, 8, 16))
+
+
+def progress_callback(progress: Union[bool, ProgressCallback]
+                      ) -> Tuple[Optional[TerminalProgress], Optional[ProgressCallback]]:
+    """(the terminal line to close at the end or None, the binding's callback)."""
+    if progress is True:
+        bar = TerminalProgress()
+        return bar, bar
+    if progress is False or progress is None:
+        return None, None
+    if callable(progress):
+        return None, progress
+    raise TypeError("progress must be a bool or a callable progress(frames_done, total)")
 
 
 def score(
@@ -24,6 +51,7 @@ def score(
     threads: int = 0,
     subsample: int = 1,
     frame_cnt: int = 0,
+    skip: int = 0,
     width: Optional[int] = None,
     height: Optional[int] = None,
     pixel_format: Optional[str] = None,
@@ -54,6 +82,9 @@ def score(
                        calling thread (--threads). The scores do not depend on it.
     subsample          Score every N-th frame (--subsample)
     frame_cnt          Score at most this many frames; 0: all (--frame_cnt)
+    skip               Frames of both videos passed over before the first
+                       scored (--frame_skip_ref and --frame_skip_dist with the
+                       same N); the result's frames are numbered from 0 there
     width, height      Size of raw .yuv input (-w, -h)
     pixel_format       Pixel format of raw input: "420", "422", "444" or "400" (-p)
     bitdepth           Bit depth of raw input: 8 to 16 (-b)
@@ -79,34 +110,17 @@ def score(
     distorted = _args.path("dist", dist)
     model_list = _args.models(models)
     feature_list = _args.names("features", features)
-    raw_given = [v is not None for v in (width, height, pixel_format, bitdepth)]
-    raw = None
-    if any(raw_given):
-        if not all(raw_given):
-            raise ValueError("raw input needs all of width, height, pixel_format and bitdepth")
-        if not isinstance(pixel_format, str):
-            raise TypeError(f"pixel_format must be a str, not {type(pixel_format).__name__}")
-        raw = (_args.whole("width", width, 1, 16384), _args.whole("height", height, 1, 16384),
-               pixel_format, _args.whole("bitdepth", bitdepth, 8, 16))
+    raw = raw_geometry(width, height, pixel_format, bitdepth)
     if not isinstance(ignore_frame_rate, bool):
         raise TypeError("ignore_frame_rate must be a bool")
-    bar = None
-    if progress is True:
-        bar = TerminalProgress()
-        callback: Optional[ProgressCallback] = bar
-    elif progress is False or progress is None:
-        callback = None
-    elif callable(progress):
-        callback = progress
-    else:
-        raise TypeError("progress must be a bool or a callable progress(frames_done, total)")
+    bar, callback = progress_callback(progress)
     run = None
     try:
         run = _vqx.score_files(
             reference, distorted, raw, model_list, feature_list, _args.backend(backend),
             _args.whole("gpu", gpu, 0), _args.whole("threads", threads, 0, 256),
             _args.whole("subsample", subsample, 1), _args.whole("frame_cnt", frame_cnt, 0),
-            ignore_frame_rate, callback)
+            _args.whole("skip", skip, 0), ignore_frame_rate, callback)
     finally:
         if bar is not None:
             bar.close(len(run.frames) if run is not None else 0)

@@ -9,6 +9,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "vqx/output_files.hpp"
 #include "vqx/picture.hpp"
 #include "vqx/status.hpp"
+#include "vqx/temporal_reach.hpp"
 
 namespace vqx {
 
@@ -140,6 +142,9 @@ struct ExtractorSpec {
   std::string request;
   OptionSet options;  // the parsed options the spec was built from
   bool temporal = false;
+  // The frames before and after a frame that its values depend on (0, 0
+  // when not temporal); nullopt: the whole video (ExtractorFamily::reach).
+  std::optional<TemporalReach> reach;
   bool reads_chroma = false;                // see ChromaRule (core/family.hpp)
   bool luma_only = false;                   // see ExtractorFamily::luma_only
   std::vector<ExtractorOutput> outputs;     // slot order

@@ -58,6 +58,11 @@ Expected<ExtractorSpec> ExtractorFamily::make_spec(const OptionMap& given) const
   const std::string changed = set.given_text();
   spec.request = changed.empty() ? std::string(name) : std::string(name) + "=" + changed;
   spec.temporal = is_temporal(temporal, set);
+  if (!spec.temporal) {
+    spec.reach = TemporalReach{};
+  } else if (reach != nullptr) {
+    spec.reach = reach(set);
+  }
   spec.reads_chroma = reads_chroma(chroma, set);
   spec.luma_only = luma_only;
   spec.outputs = outputs_of(outputs, set, suffix);

@@ -83,6 +83,12 @@ struct ExtractorFamily {
   // registry (metrics/registry.hpp).
   std::span<const FeatureAlias> provides = {};
   TemporalRule temporal = {};
+  // For a temporal family: the frames before and after a frame that its
+  // values depend on, given the options (derived from its definition; the
+  // segment tests in python/tests/test_dask.py hold it to it). Null for a
+  // temporal family whose values depend on the whole video (aggregates,
+  // files): such a run cannot be split into segments.
+  TemporalReach (*reach)(const OptionSet& options) = nullptr;
   ChromaRule chroma = {};
   // True when every output, whatever the options, depends on the luma
   // planes alone: a context whose families all say so lets its readers

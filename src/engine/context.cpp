@@ -26,6 +26,7 @@
 #include "output/atomic_file.hpp"
 #include "output/report.hpp"
 #include "output/writers.hpp"
+#include "vqx/run_values.hpp"
 #include "vqx/vqx.hpp"
 
 namespace vqx {
@@ -273,8 +274,8 @@ Status Context::import_feature_score(std::string_view name, double value, unsign
     s.imported.push_back(metric);
   }
   if (!std::isnan(s.collector.get(id, index))) {
-    return Error(Errc::kInvalidArgument, "'" + metric + "' already has a value at frame " +
-                                             std::to_string(index));
+    return Error(Errc::kInvalidArgument,
+                 "'" + metric + "' already has a value at frame " + std::to_string(index));
   }
   s.collector.write(id, index, value);
   return Status::Ok();
@@ -427,6 +428,51 @@ Status Context::write_output(const std::string& path, OutputFormat format, int p
   return write_file_atomically(*s.env.output_files, path, [&](std::ostream& out) {
     return write_report(report, format, out);
   });
+}
+
+Expected<RunValues> Context::run_values() const {
+  const Impl& s = *impl_;
+  VQX_RETURN_IF_ERROR(s.results_ready("run_values"));
+  RunValues v;
+  v.version = version();
+  if (s.format) {
+    v.width = s.format->width;
+    v.height = s.format->height;
+  }
+  v.frames = s.reported_frames();
+  for (std::size_t m = 0; m < s.collector.metric_count(); ++m) {
+    RunMetric metric{s.collector.name(m), {}, {}};
+    bool any = false;
+    for (unsigned i : v.frames) {
+      const double value = s.collector.get(m, i);
+      any = any || !std::isnan(value);
+      metric.values.push_back(value);
+    }
+    // As write_output: an output that never got a value is not listed.
+    if (!any) continue;
+    auto backend = metric_backend(metric.name);
+    metric.backend = backend.ok() ? *backend : std::string("cpu");
+    v.metrics.push_back(std::move(metric));
+  }
+  v.aggregates = s.aggregates;
+  v.gpu_device = s.gpu ? s.gpu->description() : std::string();
+  ReportSettings settings = s.run_settings();
+  v.settings_backend = std::move(settings.backend);
+  v.settings_device = std::move(settings.device);
+  v.subsample = settings.subsample;
+  v.models = std::move(settings.models);
+  v.features = std::move(settings.features);
+  return v;
+}
+
+std::optional<TemporalReach> Context::temporal_reach() const {
+  TemporalReach widest;
+  for (const auto& e : impl_->registrations.extractors()) {
+    if (!e.spec.reach) return std::nullopt;
+    widest.before = std::max(widest.before, e.spec.reach->before);
+    widest.after = std::max(widest.after, e.spec.reach->after);
+  }
+  return widest;
 }
 
 }  // namespace vqx

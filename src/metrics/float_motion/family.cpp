@@ -198,6 +198,11 @@ Expected<Params> read_params(const OptionSet& set) {
   return p;
 }
 
+// Series (series.hpp): s(t) compares frames t - 1 and t; motion2(t) =
+// min(s(t), s(t + 1)) and motion3(t) its blend, for t >= 1 (frame 0 has its
+// own rule). So frame t needs frames t - 1 to t + 1.
+TemporalReach reach(const OptionSet& /*options*/) { return {.before = 1, .after = 1}; }
+
 }  // namespace
 
 const ExtractorFamily& float_motion_family() {
@@ -207,6 +212,7 @@ const ExtractorFamily& float_motion_family() {
       .outputs = float_motion::kOutputs,
       .provides = float_motion::kProvides,
       .temporal = {TemporalRule::kAlways},
+      .reach = reach,
       .chroma = {ChromaRule::kWhenSet, float_motion::kOptAddUv},
       .bind = bind_family<Params, read_params, FloatMotionExtractor,
                           VQX_TWIN(&float_motion::make_twin)>,

@@ -34,8 +34,8 @@
 #include <string>
 #include <vector>
 
-#include "core/twin_ref.hpp"
 #include "core/sequential_stages.hpp"
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/motion/cpu.hpp"
 #include "metrics/motion/gpu.hpp"
@@ -214,6 +214,18 @@ Expected<Params> read_params(const OptionSet& set) {
   return p;
 }
 
+// motion::Series's rules (series.cpp): sad(j) compares frames j - lag and
+// j; motion2(t) = min(sad(t - lag + 1), sad(t + 1)), in its steady form
+// once t >= 2 lag - 1 (before that the first frames' special values);
+// motion3(t) reads motion2(t) and, with the moving average, motion2(t - 1)
+// (steady from t >= 2 lag). So frame t needs frames t - (2 lag - 1) (2 lag
+// with the moving average) to t + 1.
+TemporalReach reach(const OptionSet& set) {
+  const unsigned lag = set.get_bool("motion_five_frame_window") ? 2U : 1U;
+  const bool average = set.get_bool("motion_moving_average");
+  return {.before = 2 * lag - (average ? 0U : 1U), .after = 1};
+}
+
 }  // namespace
 
 const ExtractorFamily& integer_motion_family() {
@@ -223,6 +235,7 @@ const ExtractorFamily& integer_motion_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .temporal = {TemporalRule::kAlways},
+      .reach = reach,
       .luma_only = true,
       .bind = bind_family<Params, read_params, MotionExtractor, VQX_TWIN(&motion::make_twin)>,
   };

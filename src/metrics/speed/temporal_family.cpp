@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "core/twin_ref.hpp"
 #include "core/sequential_stages.hpp"
+#include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/speed/geometry.hpp"
 #include "metrics/speed/gpu.hpp"
@@ -147,6 +147,9 @@ Expected<Params> read_params(const OptionSet& set) {
   return p;
 }
 
+// Frame i's score reads the pictures of frames i - 1 and i alone.
+TemporalReach reach(const OptionSet& /*options*/) { return {.before = 1, .after = 0}; }
+
 }  // namespace
 
 const ExtractorFamily& speed_temporal_family() {
@@ -156,6 +159,7 @@ const ExtractorFamily& speed_temporal_family() {
       .outputs = kOutputs,
       .provides = kProvides,
       .temporal = {TemporalRule::kAlways},
+      .reach = reach,
       .bind = bind_family<Params, read_params, SpeedTemporalExtractor,
                           VQX_TWIN(&speed::make_temporal_twin)>,
   };

@@ -11,7 +11,6 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -126,10 +125,15 @@ std::string PathD(const std::string& svg) {
 std::vector<std::pair<double, double>> PathPoints(const std::string& svg) {
   const std::string d = PathD(svg);
   std::vector<std::pair<double, double>> points;
-  const std::regex point(R"([ML](-?[0-9.]+) (-?[0-9.]+))");
-  for (auto it = std::sregex_iterator(d.begin(), d.end(), point); it != std::sregex_iterator();
-       ++it) {
-    points.emplace_back(std::stod((*it)[1]), std::stod((*it)[2]));
+  // Commands "M x y" and "L x y" (std::regex would do, but GCC 12's
+  // -Wmaybe-uninitialized misfires inside it in the ASan build).
+  std::istringstream in(d);
+  char command = 0;
+  double x = 0;
+  double y = 0;
+  while (in >> command >> x >> y) {
+    EXPECT_TRUE(command == 'M' || command == 'L') << command;
+    points.emplace_back(x, y);
   }
   return points;
 }

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace vqx::cli {
@@ -25,17 +24,23 @@ Status check_output_is_not_an_input(const CliOptions& o) {
 }
 
 Status check_output_is_not_an_input(const std::string& output, const CliOptions& o) {
+  std::vector<NamedInput> inputs = {{"reference video", o.reference}};
+  for (const std::string& d : o.distorted) inputs.push_back({"distorted video", d});
+  return check_output_is_not_one_of(output, inputs);
+}
+
+Status check_output_is_not_one_of(const std::string& output,
+                                  const std::vector<NamedInput>& inputs) {
   struct stat out {};
   if (output.empty() || ::stat(output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) {
     return Status::Ok();
   }
-  std::vector<std::pair<const char*, const std::string*>> inputs = {{"reference", &o.reference}};
-  for (const std::string& d : o.distorted) inputs.emplace_back("distorted", &d);
-  for (const auto& [what, path] : inputs) {
+  for (const NamedInput& input : inputs) {
     struct stat in {};
-    if (::stat(path->c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      return Error(Errc::kInvalidArgument, "--output " + output + " is the " + what + " video " +
-                                               *path + ": the report would replace it");
+    if (::stat(input.path.c_str(), &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino) {
+      return Error(Errc::kInvalidArgument, "--output " + output + " is the " + input.what + " " +
+                                               input.path + ": the report would replace it");
     }
   }
   return Status::Ok();

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "input_checks.hpp"
+#include "signals.hpp"
 #include "standard_output.hpp"
 #include "vqx/html_report.hpp"
 
@@ -53,9 +55,11 @@ int run_report_command(int argc, const char* const* argv,
       ->required();
   app.add_option("--worst", worst, "Frames listed per run in the worst-frames table (default 10)")
       ->type_name("N");
+  // One value per --metric: the runs may follow it (`--metric vmaf b.json`).
   app.add_option("--metric", options.metrics,
                  "A metric to show (repeatable; default: every metric); the first is the main "
-                 "one, whose lowest frames are listed");
+                 "one, whose lowest frames are listed")
+      ->allow_extra_args(false);
   app.add_option("--title", options.title, "The page's title (default: VQX report)");
   try {
     app.parse(argc, argv);
@@ -70,6 +74,9 @@ int run_report_command(int argc, const char* const* argv,
     return fail("--worst " + worst + ": expected a whole number from 0 to " +
                 std::to_string(kMaxWorst));
   }
+  std::vector<NamedInput> runs;
+  for (const std::string& input : inputs) runs.push_back({"run", input});
+  if (auto s = check_output_is_not_one_of(output, runs); !s.ok()) return fail(s.message());
   // The page waits under a temporary name until it is complete; on an
   // error or a signal nothing is left at the path (output_files.hpp).
   files->hold();
@@ -77,7 +84,8 @@ int run_report_command(int argc, const char* const* argv,
     files->discard();
     return fail(s.message());
   }
-  if (auto s = files->commit(); !s.ok()) {
+  // As the scoring run commits: not after a SIGINT (signals.hpp).
+  if (auto s = commit_run(*files); !s.ok()) {
     files->discard();
     return fail(s.message());
   }

@@ -1,5 +1,7 @@
 #include "input_checks.hpp"
 
+#include "vqx/alignment.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -85,8 +87,9 @@ Status check_frame_counts(const VideoReader& ref, const VideoReader& dist, const
     unsigned skip;
     const char* skip_option;
   };
-  const unsigned ref_shift = offset > 0 ? static_cast<unsigned>(offset) : 0;
-  const unsigned dist_shift = offset < 0 ? static_cast<unsigned>(-offset) : 0;
+  const OffsetSkips shift = offset_skips(offset);
+  const unsigned ref_shift = shift.ref;
+  const unsigned dist_shift = shift.dist;
   const Side sides[2] = {
       {ref, ref_frames, o.frame_skip_ref + ref_shift,
        ref_shift != 0 ? "--frame_skip_ref and the offset" : "--frame_skip_ref"},

@@ -87,29 +87,41 @@ Status readable_twice(const std::string& path) {
 
 }  // namespace
 
-Expected<std::vector<Plane>> sync_reference_frames(const CliOptions& o,
-                                                   const std::optional<RawVideoParams>& raw) {
+Expected<LumaFrames> sync_reference_frames(const CliOptions& o,
+                                           const std::optional<RawVideoParams>& raw) {
   VQX_RETURN_IF_ERROR(readable_twice(o.reference));
   VQX_ASSIGN_OR_RETURN(std::unique_ptr<VideoReader> ref, open_video(o.reference, raw));
   VQX_RETURN_IF_ERROR(ref->skip(o.frame_skip_ref));
   return read_luma_frames(*ref, o.sync_settings.frames_needed());
 }
 
-Expected<SyncResult> sync_clip(const CliOptions& o, const std::vector<Plane>& reference,
-                               const std::string& path, const std::optional<RawVideoParams>& raw,
-                               const PictureFormat& reference_format) {
+namespace {
+
+std::string describe_sync(const CliOptions& o, const std::string& path, const SyncResult& r) {
+  std::array<char, 32> psnr{};
+  std::snprintf(psnr.data(), psnr.size(), "%.2f", r.psnr);
+  std::string text = path + ": --sync: offset " + std::to_string(r.offset) + " (luma PSNR " +
+                     psnr.data() + " dB over " + std::to_string(r.pairs) + " pairs";
+  const int window = static_cast<int>(o.sync_settings.window);
+  if (r.first_compared != -window || r.last_compared != window) {
+    text += "; offsets " + std::to_string(r.first_compared) + " to " +
+            std::to_string(r.last_compared) + " compared, the clips are too short for the others";
+  }
+  return text + ")";
+}
+
+}  // namespace
+
+Expected<int> sync_clip(const CliOptions& o, const LumaFrames& reference, const std::string& path,
+                        const std::optional<RawVideoParams>& raw,
+                        const PictureFormat& reference_format) {
   VQX_RETURN_IF_ERROR(readable_twice(path));
   VQX_ASSIGN_OR_RETURN(std::unique_ptr<VideoReader> dist,
                        open_distorted(o, path, raw, reference_format));
   VQX_RETURN_IF_ERROR(dist->skip(o.frame_skip_dist));
-  return find_offset(reference, *dist, o.sync_settings);
-}
-
-std::string describe_sync(const std::string& path, const SyncResult& r) {
-  std::array<char, 32> psnr{};
-  std::snprintf(psnr.data(), psnr.size(), "%.2f", r.psnr);
-  return path + ": --sync: offset " + std::to_string(r.offset) + " (luma PSNR " + psnr.data() +
-         " dB over " + std::to_string(r.pairs) + " pairs)";
+  VQX_ASSIGN_OR_RETURN(const SyncResult found, find_offset(reference, *dist, o.sync_settings));
+  if (!o.quiet) std::fprintf(stderr, "vqx: %s\n", describe_sync(o, path, found).c_str());
+  return found.offset;
 }
 
 }  // namespace vqx::cli

@@ -116,6 +116,37 @@ TEST(SvgChart, NiceTicks) {
   EXPECT_GT(t.hi, 5);
 }
 
+// Extreme and degenerate ranges: ticks that are finite, ordered and
+// distinct, whatever the values (before, a range that overflowed or was
+// denormal or zero gave NaN ticks and NaN coordinates).
+TEST(SvgChart, NiceTicksOfExtremeRangesAreFinite) {
+  const double big = std::numeric_limits<double>::max();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const double inf = std::numeric_limits<double>::infinity();
+  const struct {
+    double min, max;
+  } cases[] = {{-1e308, 1e308},  {-big, big},      {1e308, 1e308},   {-big, -big},
+               {tiny, tiny},     {tiny, 2 * tiny}, {0, tiny},        {0, 0},
+               {1e16, 1e16 + 2}, {-inf, inf},      {5, std::nan("")}};
+  for (const auto& c : cases) {
+    for (const int count : {0, 1, 5, -3, 1 << 30}) {
+      SCOPED_TRACE(std::to_string(c.min) + " " + std::to_string(c.max) + " " +
+                   std::to_string(count));
+      const html::Ticks t = html::nice_ticks(c.min, c.max, count);
+      EXPECT_TRUE(std::isfinite(t.lo) && std::isfinite(t.hi) && std::isfinite(t.step));
+      EXPECT_GT(t.step, 0);
+      EXPECT_LT(t.lo, t.hi);
+      EXPECT_LE((t.hi - t.lo) / t.step, 101);  // a bounded number of ticks
+      EXPECT_GE(t.decimals, 0);
+      EXPECT_LE(t.decimals, 17);
+    }
+  }
+  // Values within the axes' limit are inside the ticks.
+  const html::Ticks t = html::nice_ticks(tiny, 2 * tiny, 5);
+  EXPECT_LE(t.lo, tiny);
+  EXPECT_GE(t.hi, 2 * tiny);
+}
+
 // The first run's path in `svg`.
 std::string PathD(const std::string& svg) {
   const std::size_t at = svg.find(" d=\"");
@@ -183,6 +214,47 @@ TEST(SvgChart, GapsLiftThePenAndNoValuesDrawsNothing) {
   const std::string empty = html::line_chart("m", {{"a", &frames, &none}});
   EXPECT_EQ(empty.find("<path"), std::string::npos);
   EXPECT_NE(empty.find("no finite values"), std::string::npos);
+}
+
+// The charts of extreme values: every coordinate a short finite number
+// (append_coord prints at most its buffer; before, a NaN range gave "nan"
+// coordinates), no "nan" or "inf" anywhere in the SVG.
+TEST(SvgChart, ExtremeValuesGiveFiniteCoordinates) {
+  const double big = std::numeric_limits<double>::max();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  std::vector<unsigned> frames = {0, 1, 2};
+  const std::vector<std::vector<double>> sets = {
+      {1e308, -1e308, 0}, {big, -big, big}, {tiny, tiny, tiny},   {tiny, 0, 2 * tiny},
+      {0, 0, 0},          {7, 7, 7},        {1e308, 1e308, 1e308}};
+  const std::regex number(R"(-?[0-9][0-9.eE+-]*)");
+  for (const auto& values : sets) {
+    SCOPED_TRACE(std::to_string(values[0]) + " " + std::to_string(values[1]));
+    for (const std::string& svg : {html::line_chart("m", {{"a", &frames, &values}}),
+                                   html::histogram("m", {{"a", &frames, &values}})}) {
+      EXPECT_EQ(svg.find("nan"), std::string::npos);
+      EXPECT_EQ(svg.find("inf"), std::string::npos);
+      const auto points = PathPoints(svg);
+      EXPECT_GE(points.size(), 3U);
+      for (const auto& [x, y] : points) {
+        EXPECT_TRUE(std::isfinite(x) && std::isfinite(y));
+        EXPECT_LE(std::abs(x), 1e6);
+        EXPECT_LE(std::abs(y), 1e6);
+      }
+      const std::string d = PathD(svg);
+      for (auto it = std::sregex_iterator(d.begin(), d.end(), number); it != std::sregex_iterator();
+           ++it) {
+        EXPECT_LE(it->length(), 12) << it->str();
+      }
+    }
+  }
+  // Values within the axes' limits are drawn inside the plot (y from kTop
+  // to kHeight - kBottom).
+  for (const auto& values : {sets[2], sets[3], sets[4], sets[5]}) {
+    for (const auto& [x, y] : PathPoints(html::line_chart("m", {{"a", &frames, &values}}))) {
+      EXPECT_GE(y, 12.0);
+      EXPECT_LE(y, 220.0);
+    }
+  }
 }
 
 TEST(SvgChart, HistogramSharesAddUpTo100Percent) {

@@ -96,7 +96,7 @@ TEST(HtmlText, EscapesMarkupQuotesAndControlCharacters) {
 TEST(HtmlText, Numbers) {
   EXPECT_EQ(html::number(76.6689051, 6), "76.668905");
   EXPECT_EQ(html::number(std::numeric_limits<double>::infinity(), 6), "inf");
-  EXPECT_EQ(html::number(std::numeric_limits<double>::quiet_NaN(), 6), "-");
+  EXPECT_EQ(html::number(std::numeric_limits<double>::quiet_NaN(), 6), "n/a");
   EXPECT_EQ(html::number(-2.5, 0), "-2");  // printf rounds half to even
 }
 
@@ -332,6 +332,36 @@ TEST_F(HtmlReportTest, PooledValuesMissingFromTheFileArePooledFromItsFrames) {
   EXPECT_NE(page->find("<td>2.000000</td><td>1.666667</td><td>1.000000</td><td>3.000000</td>"),
             std::string::npos);
   EXPECT_EQ(page->find("<table class=\"worst\""), std::string::npos);
+}
+
+// The writers write NaN, +inf and -inf alike as null: a null is unknown.
+// It is not pooled, not listed among the worst frames and shows as "n/a"
+// (before, every null was read as +inf: the pooled mean was inf).
+TEST_F(HtmlReportTest, NullValuesAreUnknownNotInfinite) {
+  const std::string a = WriteText("a.json", R"({"frames": [
+    {"frameNum": 0, "metrics": {"vmaf": 1}},
+    {"frameNum": 1, "metrics": {"vmaf": null}},
+    {"frameNum": 2, "metrics": {"vmaf": 3}}],
+    "pooled_metrics": {"other": {"min": null, "max": 1, "mean": 1, "harmonic_mean": 1}}})");
+  auto run = html::read_run_file(a);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_TRUE(std::isnan(run->report.metrics[0].values[1]));
+  auto page = html_report({a}, {.worst_frames = 5});
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  // Pooled from the two finite values: mean 2, harmonic mean 2 / (1/2 + 1/4) - 1.
+  EXPECT_NE(page->find("<td>2.000000</td><td>1.666667</td><td>1.000000</td><td>3.000000</td>"),
+            std::string::npos);
+  EXPECT_EQ(page->find(">inf<"), std::string::npos);
+  // Two worst rows, not the null frame.
+  EXPECT_NE(page->find("<tr><td>2</td><td>2</td><td>3.000000</td></tr>\n</tbody>"),
+            std::string::npos);
+  EXPECT_EQ(page->find("<tr><td>3</td>"), std::string::npos);
+  // A file's own pooled null: read, shown as n/a.
+  auto other = html::read_run_file(a);
+  ASSERT_TRUE(other.ok());
+  ASSERT_EQ(other->report.pooled.size(), 1U);
+  EXPECT_TRUE(std::isnan(other->report.pooled[0].stats->min));
+  EXPECT_EQ(html::number(other->report.pooled[0].stats->min, 6), "n/a");
 }
 
 TEST_F(HtmlReportTest, ChosenMetricsOnly) {

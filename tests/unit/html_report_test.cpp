@@ -3,10 +3,12 @@
 // and the JSON "settings" it reads back. The page in a browser:
 // tests/report/browser_test.py.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -445,15 +447,38 @@ TEST_F(HtmlReportTest, LongRunsMakeAPageOfReasonableSize) {
   EXPECT_GT(fs::file_size(a), 5000000U);
 }
 
+// A write that fails part-way (the file size limit, RLIMIT_FSIZE, stops it
+// after its first bytes; SIGXFSZ ignored so that write() fails with EFBIG)
+// leaves no file and no temporary, and what was at the path stays; the
+// same call without the limit writes the page. (Before, the failure came
+// from a missing input, before any file was opened.)
 TEST_F(HtmlReportTest, WrittenAtomically) {
   const std::string a = WriteRun("a.json", MakeRun(8, 0, true));
   const std::string out = WriteText("report.html", "old");
-  ASSERT_FALSE(write_html_report({a, (dir_ / "missing.json").string()}, out).ok());
-  std::ifstream kept(out);
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "old");
-  ASSERT_TRUE(write_html_report({a}, out).ok());
   auto page = html_report({a});
   ASSERT_TRUE(page.ok());
+  constexpr rlim_t kLimit = 4096;
+  ASSERT_GT(page->size(), 2 * kLimit);
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  ASSERT_TRUE(saved.rlim_max == RLIM_INFINITY || saved.rlim_max > kLimit);
+  const rlimit limited{kLimit, saved.rlim_max};
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+  const Status cut = write_html_report({a}, out);
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.code(), Errc::kIo) << cut.message();
+  EXPECT_NE(cut.message().find("File too large"), std::string::npos) << cut.message();
+  std::ifstream kept(out);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "old");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"a.json", "report.html"}));
+
+  ASSERT_TRUE(write_html_report({a}, out).ok());
   std::ifstream written(out);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(written), {}), *page);
   for (const auto& e : fs::directory_iterator(dir_)) {

@@ -1,6 +1,8 @@
 // The checks vqx makes on its two inputs once both are open, before any
 // frame is scored: what can be known up front is refused up front, not
-// after scoring every frame before the fault.
+// after scoring every frame before the fault. The checks of the videos are
+// the library's (vqx/run_checks.hpp, shared with the Python package), here
+// with the CLI's option names; the output check is the CLI's own.
 #pragma once
 
 #include <string>

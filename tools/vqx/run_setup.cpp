@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <thread>
 
+#include "vqx/run_checks.hpp"
 #include "vqx/scaled_video.hpp"
 
 namespace vqx::cli {
@@ -57,14 +57,9 @@ Expected<std::unique_ptr<Context>> create_context(const CliOptions& o,
 
 ReadAhead::Settings read_ahead_settings(const CliOptions& o, const Context& ctx,
                                         const PictureFormat& format) {
-  const ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),
-                             .scoring_threads = o.threads,
-                             .gpu = ctx.device_description() != "cpu",
-                             .format = format,
-                             .planes_read = ctx.planes_read()};
-  const unsigned depth =
-      o.read_ahead.value_or(std::max(ReadAhead::auto_depth(load), o.read_threads.value_or(0)));
-  return {.depth = depth, .readers = o.read_threads.value_or(ReadAhead::auto_readers(load, depth))};
+  return vqx::read_ahead_settings(
+      ctx, format,
+      {.scoring_threads = o.threads, .depth = o.read_ahead, .readers = o.read_threads});
 }
 
 Expected<std::unique_ptr<VideoReader>> open_distorted(const CliOptions& o, const std::string& path,

@@ -215,9 +215,14 @@ int run_batch(const CliOptions& o, const std::shared_ptr<OutputFiles>& files) {
     scored.push_back(i);
   }
 
+  // The progress counts reference frames, those a positive offset passes
+  // over included: the total is --frame_cnt past the largest offset.
+  unsigned largest_offset = 0;
+  for (const BatchClip& b : batch) largest_offset = std::max(largest_offset, b.ref_offset);
   const bool tty = ::isatty(STDERR_FILENO) != 0;
-  Progress progress(tty && !o.quiet,
-                    o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
+  Progress progress(tty && !o.quiet, o.frame_cnt
+                                         ? std::optional<unsigned>(o.frame_cnt + largest_offset)
+                                         : std::nullopt);
   unsigned ref_frames = 0;
   if (!batch.empty()) {
     Context& first = *batch.front().context;

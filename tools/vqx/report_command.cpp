@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,14 +18,12 @@ namespace {
 
 constexpr unsigned kMaxWorst = 100000;
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "vqx report: %s\n", message.c_str());
-  return 1;
-}
+int fail(const std::string& message) { return report_error("vqx report", message); }
 
-// --worst: a whole number in decimal digits, 0 to kMaxWorst.
+// --worst: a whole number in decimal digits, 0 to kMaxWorst (no longer
+// than kMaxWorst's digits, so that from_chars cannot overflow).
 bool parse_worst(const std::string& text, unsigned& out) {
-  if (text.empty() || text.size() > 6 ||
+  if (text.empty() || text.size() > std::to_string(kMaxWorst).size() ||
       !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return false;
   }
@@ -46,14 +43,15 @@ int run_report_command(int argc, const char* const* argv,
   app.set_help_flag("-h,--help", "Print this help and exit");
   std::vector<std::string> inputs;
   std::string output;
-  std::string worst = "10";
   HtmlReportOptions options;
+  std::string worst = std::to_string(options.worst_frames);
   app.add_option("runs", inputs, "JSON files, one per run (vqx --json -o run.json)")
       ->required()
       ->type_name("RUN.json");
   app.add_option("-o,--output", output, "The HTML file to write (- for standard output)")
       ->required();
-  app.add_option("--worst", worst, "Frames listed per run in the worst-frames table (default 10)")
+  app.add_option("--worst", worst,
+                 "Frames listed per run in the worst-frames table (default " + worst + ")")
       ->type_name("N");
   // One value per --metric: the runs may follow it (`--metric vmaf b.json`).
   app.add_option("--metric", options.metrics,

@@ -6,15 +6,13 @@
 #include <array>
 #include <cstdio>
 
+#include "standard_output.hpp"
 #include "vqx/run_checks.hpp"
 #include "vqx/scaled_video.hpp"
 
 namespace vqx::cli {
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "vqx: %s\n", message.c_str());
-  return 1;
-}
+int fail(const std::string& message) { return report_error("vqx", message); }
 
 int fail(const Status& s) { return fail(s.message()); }
 
@@ -41,7 +39,7 @@ Expected<std::unique_ptr<Context>> create_context(const CliOptions& o,
   }
   Context& ctx = **created;
   std::vector<std::string> models = o.models;
-  if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
+  if (models.empty() && !o.no_prediction) models.emplace_back(kDefaultModel);
   for (const auto& m : models) {
     if (auto s = ctx.use_features_from_model(m); !s.ok()) {
       return Error(s.code(), "--model " + m + ": " + s.message());

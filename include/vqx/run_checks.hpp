@@ -7,8 +7,10 @@
 // by src/engine (run_checks.cpp).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vqx/picture.hpp"
 #include "vqx/read_ahead.hpp"
@@ -20,12 +22,22 @@ namespace vqx {
 
 // A front end's names for the parameters the messages mention.
 struct RunCheckNames {
-  std::string ignore_frame_rate;  // "--ignore_frame_rate", "ignore_frame_rate=True"
-  std::string frame_cnt;          // "--frame_cnt", "frame_cnt"
-  std::string frame_skip_ref;     // "--frame_skip_ref"
-  std::string frame_skip_dist;    // "--frame_skip_dist"
-  std::string scale;              // "--scale"; empty: the front end cannot scale (no hint)
+  std::string ignore_frame_rate;    // "--ignore_frame_rate", "ignore_frame_rate=True"
+  std::string frame_cnt;            // "--frame_cnt", "frame_cnt"
+  std::string frame_skip_ref;       // "--frame_skip_ref"
+  std::string frame_skip_dist;      // "--frame_skip_dist"
+  std::string scale;                // "--scale"; empty: the front end cannot scale (no hint)
+  std::string model = "model";      // "--model"
+  std::string feature = "feature";  // "--feature"
 };
+
+// A context of `settings` computing `models` (use_features_from_model) and
+// `features` (use_feature); an error names the one refused: "<names.model>
+// <spec>: <why>".
+Expected<std::unique_ptr<Context>> create_context(const ContextSettings& settings,
+                                                  const std::vector<std::string>& models,
+                                                  const std::vector<std::string>& features,
+                                                  const RunCheckNames& names);
 
 // "176x144 420 8-bit".
 std::string describe(const PictureFormat& f);

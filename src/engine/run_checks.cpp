@@ -91,6 +91,24 @@ Status check_frame_counts(const VideoReader& ref, const VideoReader& dist,
                    names.frame_cnt + " scores only the first ones)");
 }
 
+Expected<std::unique_ptr<Context>> create_context(const ContextSettings& settings,
+                                                  const std::vector<std::string>& models,
+                                                  const std::vector<std::string>& features,
+                                                  const RunCheckNames& names) {
+  VQX_ASSIGN_OR_RETURN(std::unique_ptr<Context> ctx, Context::create(settings));
+  for (const auto& m : models) {
+    if (auto s = ctx->use_features_from_model(m); !s.ok()) {
+      return Error(s.code(), names.model + " " + m + ": " + s.message());
+    }
+  }
+  for (const auto& f : features) {
+    if (auto s = ctx->use_feature(f); !s.ok()) {
+      return Error(s.code(), names.feature + " " + f + ": " + s.message());
+    }
+  }
+  return ctx;
+}
+
 ReadAhead::Settings read_ahead_settings(const Context& ctx, const PictureFormat& format,
                                         const ReadAheadRequest& request) {
   const ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),

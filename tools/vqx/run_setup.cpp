@@ -24,31 +24,21 @@ Expected<std::optional<RawVideoParams>> raw_params(const CliOptions& o) {
 
 Expected<std::unique_ptr<Context>> create_context(const CliOptions& o,
                                                   const std::shared_ptr<OutputFiles>& files) {
-  auto created = Context::create({.threads = o.threads,
-                                  .subsample = o.subsample,
-                                  .backend = o.backend,
-                                  .gpu = o.gpu,
-                                  .output_files = files});
-  if (!created.ok()) {
-    // The library bounds the thread count; say which option it was.
-    const std::string& m = created.status().message();
-    if (m.rfind("threads ", 0) == 0) {
-      return Error(created.status().code(), "--threads " + std::to_string(o.threads) + ": " + m);
-    }
-    return created.status();
-  }
-  Context& ctx = **created;
   std::vector<std::string> models = o.models;
   if (models.empty() && !o.no_prediction) models.emplace_back(kDefaultModel);
-  for (const auto& m : models) {
-    if (auto s = ctx.use_features_from_model(m); !s.ok()) {
-      return Error(s.code(), "--model " + m + ": " + s.message());
-    }
-  }
-  for (const auto& f : o.features) {
-    if (auto s = ctx.use_feature(f); !s.ok()) {
-      return Error(s.code(), "--feature " + f + ": " + s.message());
-    }
+  RunCheckNames names;
+  names.model = "--model";
+  names.feature = "--feature";
+  auto created = vqx::create_context({.threads = o.threads,
+                                      .subsample = o.subsample,
+                                      .backend = o.backend,
+                                      .gpu = o.gpu,
+                                      .output_files = files},
+                                     models, o.features, names);
+  // The library bounds the thread count; say which option it was.
+  if (!created.ok() && created.status().message().rfind("threads ", 0) == 0) {
+    return Error(created.status().code(),
+                 "--threads " + std::to_string(o.threads) + ": " + created.status().message());
   }
   return created;
 }

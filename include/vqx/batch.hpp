@@ -52,7 +52,7 @@ struct BatchSettings {
   unsigned depth = 0;
   // Called after each reference frame handed out, with the number of
   // reference frames so far; returning false stops the batch (the clips
-  // still scoring then carry the batch's "interrupted" error).
+  // still scoring then carry the batch's "interrupted" error, Errc::kCancelled).
   std::function<bool(unsigned)> on_frame;
 };
 

@@ -18,6 +18,7 @@ enum class Errc {
   kLimit,            // a resource limit (dimensions, memory) would be exceeded
   kDevice,           // a GPU error
   kInternal,
+  kCancelled,  // the caller stopped the work (a callback said stop; a signal)
 };
 
 class [[nodiscard]] Status {

@@ -60,6 +60,11 @@ enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean };
 
 enum class OutputFormat { kXml, kJson, kCsv, kSub };
 
+// The model a run uses when none is named (the CLI without -m, vqx.score()
+// with models=None; python/vqx/_args.py spells it again for now): the
+// reference vmaf tool's default, its score named "vmaf".
+inline constexpr const char* kDefaultModel = "version=vmaf_v0.6.1:name=vmaf";
+
 // Digits after the decimal point in output files; kPrecisionDefault is the
 // reference tool's own formatting, kPrecisionMax round-trips every double.
 inline constexpr int kPrecisionDefault = -1;

@@ -7,10 +7,10 @@
 #include <thread>
 
 #include "errors.hpp"
-#include "input_checks.hpp"
 #include "vqx/alignment.hpp"
 #include "vqx/batch.hpp"
 #include "vqx/read_ahead.hpp"
+#include "vqx/run_checks.hpp"
 #include "vqx/scaled_video.hpp"
 
 namespace vqx::python {
@@ -25,30 +25,14 @@ Expected<std::unique_ptr<VideoReader>> open_clip(const BatchRequest& r, const st
   return open_scaled(std::move(dist), reference.width, reference.height, filter);
 }
 
-// As the CLI's check with an offset: both sides, once shifted, have as many
-// frames (the first frame_cnt of them) when both files tell their counts.
-Status check_counts_with_offset(const VideoReader& ref, const VideoReader& dist, unsigned frame_cnt,
-                                int offset) {
-  const std::int64_t ref_frames = ref.info().frame_count;
-  const std::int64_t dist_frames = dist.info().frame_count;
-  if (ref_frames < 0 || dist_frames < 0) return Status::Ok();
-  const std::int64_t ref_left = ref_frames - std::max(offset, 0);
-  const std::int64_t dist_left = dist_frames - std::max(-offset, 0);
-  if (ref_left < 0 || dist_left < 0) {
-    return Error(Errc::kInvalidArgument,
-                 dist.path() + ": offset " + std::to_string(offset) + " is beyond the " +
-                     std::to_string(ref_left < 0 ? ref_frames : dist_frames) + " frames of " +
-                     (ref_left < 0 ? ref.path() : dist.path()));
-  }
-  const std::int64_t limit = frame_cnt != 0 ? frame_cnt : INT64_MAX;
-  if (std::min(ref_left, limit) == std::min(dist_left, limit)) return Status::Ok();
-  return Error(
-      Errc::kMismatch,
-      "reference " + ref.path() + " has " + std::to_string(ref_left) + " frames but distorted " +
-          dist.path() + " has " + std::to_string(dist_left) +
-          (offset != 0 ? " (after the offset " + std::to_string(offset) + ")" : std::string()) +
-          ": they must have as many (frame_cnt scores only the first "
-          "ones)");
+// score_many()'s arguments, as the library's checks name them.
+const RunCheckNames& batch_names() {
+  static const RunCheckNames names{.ignore_frame_rate = "ignore_frame_rate=True",
+                                   .frame_cnt = "frame_cnt",
+                                   .frame_skip_ref = "",
+                                   .frame_skip_dist = "",
+                                   .scale = "scale=True"};
+  return names;
 }
 
 struct Clip {
@@ -58,12 +42,12 @@ struct Clip {
 
 // Opens clip `i`, checks it, finds or takes its offset and positions it.
 Status prepare(const BatchRequest& r, std::size_t i, const VideoReader& ref,
-               const std::vector<Plane>& sync_frames, Clip& c, ClipOutcome& outcome,
+               const LumaFrames& sync_frames, Clip& c, ClipOutcome& outcome,
                BatchClip& batch) {
   const std::string& path = r.distorted[i];
   VQX_ASSIGN_OR_RETURN(c.reader, open_clip(r, path, ref.format()));
-  VQX_RETURN_IF_ERROR(check_same_format(ref, *c.reader));
-  VQX_RETURN_IF_ERROR(check_frame_rates(ref, *c.reader, r.ignore_frame_rate));
+  VQX_RETURN_IF_ERROR(check_same_format(ref, *c.reader, batch_names()));
+  VQX_RETURN_IF_ERROR(check_frame_rates(ref, *c.reader, r.ignore_frame_rate, batch_names()));
   int offset = r.dist_offsets.empty() ? 0 : r.dist_offsets[i];
   if (r.sync_window) {
     // A second reader: the search reads the clip's first frames.
@@ -73,7 +57,9 @@ Status prepare(const BatchRequest& r, std::size_t i, const VideoReader& ref,
     offset = found.offset;
   }
   outcome.offset = offset;
-  VQX_RETURN_IF_ERROR(check_counts_with_offset(ref, *c.reader, r.frame_cnt, offset));
+  VQX_RETURN_IF_ERROR(check_frame_counts(ref, *c.reader,
+                                         {.frame_cnt = r.frame_cnt, .offset = offset},
+                                         batch_names()));
   c.reader->read_planes(c.context->planes_read());
   VQX_RETURN_IF_ERROR(c.reader->skip(offset < 0 ? static_cast<unsigned>(-offset) : 0));
   batch.dist = c.reader.get();
@@ -86,7 +72,7 @@ Status prepare(const BatchRequest& r, std::size_t i, const VideoReader& ref,
 
 std::vector<ClipOutcome> score_batch_files(const BatchRequest& r, RunObserver& observer) {
   std::unique_ptr<VideoReader> ref = take(open_video(r.reference, r.raw));
-  std::vector<Plane> sync_frames;
+  LumaFrames sync_frames;
   if (r.sync_window) {
     std::unique_ptr<VideoReader> probe = take(open_video(r.reference, r.raw));
     sync_frames =

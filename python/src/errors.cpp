@@ -22,6 +22,8 @@ const char* code_name(Errc code) {
       return "device";
     case Errc::kInternal:
       return "internal";
+    case Errc::kCancelled:
+      return "cancelled";
   }
   return "internal";
 }

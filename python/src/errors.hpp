@@ -1,7 +1,7 @@
 // How the library's failures leave the binding: a Status becomes a C++
 // Failure, which the module turns into a Python vqx.Error carrying the
 // library's one-line message and, as `code`, the kind of error
-// (errors_binding.cpp).
+// (code_name(), errors.cpp; the translation is registered in module.cpp).
 #pragma once
 
 #include <exception>

@@ -4,26 +4,24 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <thread>
 
 #include "errors.hpp"
-#include "input_checks.hpp"
 #include "vqx/read_ahead.hpp"
+#include "vqx/run_checks.hpp"
 
 namespace vqx::python {
 
 namespace {
 
-// The read-ahead as the CLI's `auto` picks it for this machine and run.
-ReadAhead::Settings reading(const FileRequest& request, const Context& ctx,
-                            const PictureFormat& format) {
-  const ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),
-                             .scoring_threads = request.settings.threads,
-                             .gpu = ctx.device_description() != "cpu",
-                             .format = format,
-                             .planes_read = ctx.planes_read()};
-  const unsigned depth = ReadAhead::auto_depth(load);
-  return {.depth = depth, .readers = ReadAhead::auto_readers(load, depth)};
+// vqx.score()'s arguments, as the library's checks name them (one skip for
+// both files; it does not scale).
+const RunCheckNames& python_names() {
+  static const RunCheckNames names{.ignore_frame_rate = "ignore_frame_rate=True",
+                                   .frame_cnt = "frame_cnt",
+                                   .frame_skip_ref = "skip",
+                                   .frame_skip_dist = "skip",
+                                   .scale = ""};
+  return names;
 }
 
 std::optional<unsigned> frames_to_score(const VideoReader& ref, unsigned frame_cnt, unsigned skip) {
@@ -38,15 +36,18 @@ std::optional<unsigned> frames_to_score(const VideoReader& ref, unsigned frame_c
 ScoredRun score_files(const FileRequest& request, RunObserver& observer) {
   std::unique_ptr<VideoReader> ref = take(open_video(request.reference, request.raw));
   std::unique_ptr<VideoReader> dist = take(open_video(request.distorted, request.raw));
-  check(check_same_format(*ref, *dist));
-  check(check_frame_rates(*ref, *dist, request.ignore_frame_rate));
-  check(check_frame_counts(*ref, *dist, request.frame_cnt));
+  check(check_same_format(*ref, *dist, python_names()));
+  check(check_frame_rates(*ref, *dist, request.ignore_frame_rate, python_names()));
   const std::int64_t known = ref->info().frame_count;
   if (known >= 0 && request.skip >= known) {
     throw Failure(Error(Errc::kInvalidArgument,
                         request.reference + ": cannot skip " + std::to_string(request.skip) +
                             " frames: the file has only " + std::to_string(known)));
   }
+  check(check_frame_counts(
+      *ref, *dist,
+      {.skip_ref = request.skip, .skip_dist = request.skip, .frame_cnt = request.frame_cnt},
+      python_names()));
 
   std::unique_ptr<Context> ctx = make_context(request.settings, request.models, request.features);
   // Only the planes the features read: the luma alone for VMAF.
@@ -54,7 +55,9 @@ ScoredRun score_files(const FileRequest& request, RunObserver& observer) {
   dist->read_planes(ctx->planes_read());
   check(ref->skip(request.skip));
   check(dist->skip(request.skip));
-  const ReadAhead::Settings settings = reading(request, *ctx, ref->format());
+  // As the CLI's `auto` picks it for this machine and run.
+  const ReadAhead::Settings settings =
+      read_ahead_settings(*ctx, ref->format(), {.scoring_threads = request.settings.threads});
   check(ctx->reserve_pictures(2 * settings.depth));
   Context& c = *ctx;
   std::unique_ptr<ReadAhead> pairs = take(ReadAhead::start(

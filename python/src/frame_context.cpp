@@ -4,17 +4,13 @@
 
 #include "errors.hpp"
 #include "frame_input.hpp"
+#include "vqx/run_checks.hpp"  // describe(PictureFormat)
 
 namespace py = pybind11;
 
 namespace vqx::python {
 
 namespace {
-
-std::string describe(const PictureFormat& f) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + to_string(f.chroma) +
-         " " + std::to_string(f.bpc) + "-bit";
-}
 
 std::optional<unsigned> checked_bitdepth(std::optional<unsigned> bitdepth) {
   if (bitdepth && (*bitdepth < 8 || *bitdepth > 16)) {
@@ -43,7 +39,7 @@ void FrameContext::add(py::handle ref, py::handle dist) {
   const std::lock_guard lock(mutex_);
   if (!context_) throw Failure(Error(Errc::kInvalidArgument, "add() after score()"));
   if (format_ && !(*format_ == r.format)) {
-    throw py::value_error("frame " + std::to_string(frames_) + " is " + describe(r.format) +
+    throw py::value_error("frame " + std::to_string(frames_.load()) + " is " + describe(r.format) +
                           " but the first frame was " + describe(*format_));
   }
   Picture rp = take(context_->fetch_picture(r.format));
@@ -51,7 +47,7 @@ void FrameContext::add(py::handle ref, py::handle dist) {
   copy_frame(r, rp);
   copy_frame(d, dp);
   if (frames_ == 0) start_ = std::chrono::steady_clock::now();
-  check(context_->read_pictures(std::move(rp), std::move(dp), frames_));
+  check(context_->read_pictures(std::move(rp), std::move(dp), frames_.load()));
   format_ = r.format;
   ++frames_;
 }
@@ -65,7 +61,8 @@ ScoredRun FrameContext::finish() {
   check(ctx->flush());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  RunResults results = collect_results(*ctx, subsample_, seconds > 0 ? frames_ / seconds : 0);
+  RunResults results =
+      collect_results(*ctx, subsample_, seconds > 0 ? frames_.load() / seconds : 0);
   return {std::move(ctx), std::move(results)};
 }
 

@@ -6,6 +6,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -29,7 +30,10 @@ class FrameContext {
   void add(pybind11::handle ref, pybind11::handle dist);
   // Flushes and hands the results over; the context takes no more frames.
   ScoredRun finish();
-  [[nodiscard]] unsigned frames() const { return frames_; }
+  // Read without the mutex (another thread's add() may hold it with the
+  // GIL released; waiting for it here, holding the GIL, could deadlock):
+  // hence an atomic count, which add() alone increments, under the mutex.
+  [[nodiscard]] unsigned frames() const { return frames_.load(); }
 
  private:
   // Held (with the GIL released) by every call: a context is used by one
@@ -39,7 +43,7 @@ class FrameContext {
   std::unique_ptr<Context> context_;
   unsigned subsample_ = 1;
   std::optional<PictureFormat> format_;  // the first frame's
-  unsigned frames_ = 0;
+  std::atomic<unsigned> frames_{0};
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "errors.hpp"
+#include "vqx/run_checks.hpp"
 
 namespace vqx::python {
 
@@ -13,18 +14,8 @@ std::unique_ptr<Context> make_context(const ContextSettings& settings,
   if (models.empty() && features.empty()) {
     throw Failure(Error(Errc::kInvalidArgument, "nothing to compute: give a model or a feature"));
   }
-  std::unique_ptr<Context> ctx = take(Context::create(settings));
-  for (const auto& m : models) {
-    if (auto s = ctx->use_features_from_model(m); !s.ok()) {
-      throw Failure(Error(s.code(), "model " + m + ": " + s.message()));
-    }
-  }
-  for (const auto& f : features) {
-    if (auto s = ctx->use_feature(f); !s.ok()) {
-      throw Failure(Error(s.code(), "feature " + f + ": " + s.message()));
-    }
-  }
-  return ctx;
+  // The library's, as the CLI's: the messages say "model X: ...".
+  return take(create_context(settings, models, features, RunCheckNames{}));
 }
 
 RunResults collect_results(const Context& ctx, unsigned subsample, double fps) {

@@ -157,10 +157,25 @@ except KeyboardInterrupt:
 
 def test_progress_is_drawn_on_a_terminal_only(p9):
     ref, dist = p9
-    script = "import sys, vqx; vqx.score(sys.argv[1], sys.argv[2], progress=True); print('done')"
+    script = ("import sys, vqx; vqx.score(sys.argv[1], sys.argv[2], progress=True, "
+              "subsample=int(sys.argv[3])); print('done')")
+    text = draw_progress(script, ref, dist, 1)
+    assert "/10 frames" in text and "fps" in text  # drawn while scoring
+    assert re.search(r"\r10 frames, [0-9.]+ fps\x1b\[K\r?\n$", text), text  # the last line
+    # subsample=3 reports frames 0, 3, 6 and 9, but scores 10: the last line
+    # says 10 (before, it said the reported frames' count, 4).
+    text = draw_progress(script, ref, dist, 3)
+    assert re.search(r"\r10 frames, [0-9.]+ fps\x1b\[K\r?\n$", text), text
+    # Not a terminal: nothing is drawn.
+    quiet = run_child(script, ref, dist, 1)
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == "done\n"
+
+
+def draw_progress(script, *args):
+    """What `script` draws on a terminal (its standard error a pty)."""
     master, slave = pty.openpty()
     try:
-        child = subprocess.Popen([sys.executable, "-c", script, str(ref), str(dist)],
+        child = subprocess.Popen([sys.executable, "-c", script, *map(str, args)],
                                  stdout=subprocess.PIPE, stderr=slave)
         os.close(slave)
         drawn = b""
@@ -175,9 +190,4 @@ def test_progress_is_drawn_on_a_terminal_only(p9):
         assert child.wait(timeout=60) == 0
     finally:
         os.close(master)
-    text = drawn.decode()
-    assert "/10 frames" in text and "fps" in text  # drawn while scoring
-    assert re.search(r"\r10 frames, [0-9.]+ fps\x1b\[K\r?\n$", text), text  # the last line
-    # Not a terminal: nothing is drawn.
-    quiet = run_child(script, ref, dist)
-    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == "done\n"
+    return drawn.decode()

@@ -7,6 +7,8 @@ import os
 from typing import Iterable, Optional, Sequence, Union
 
 BACKENDS = ("auto", "cpu", "cuda", "hip")
+# The library's vqx::kDefaultModel (include/vqx/vqx.hpp), spelled again
+# until the module exports it.
 DEFAULT_MODEL = "version=vmaf_v0.6.1:name=vmaf"
 
 

@@ -16,8 +16,15 @@ class TerminalProgress:
         self._enabled = bool(isatty and isatty())
         self._start = time.monotonic()
         self._drawn = False
+        # The last count and total given (the module calls at most every
+        # 50 ms, so the last count may be behind the frames scored).
+        self.done = 0
+        self.total: Optional[int] = None
 
     def __call__(self, done: int, total: Optional[int]) -> None:
+        self.done = done
+        if total is not None:
+            self.total = total
         if not self._enabled:
             return
         seconds = time.monotonic() - self._start
@@ -32,10 +39,13 @@ class TerminalProgress:
         self._stream.flush()
         self._drawn = True
 
-    def close(self, done: int) -> None:
-        """The last line, left on the terminal."""
+    def close(self, scored: Optional[int] = None) -> None:
+        """The last line, left on the terminal: `scored` frames when the
+        caller knows the count, else the last count given (after an error or
+        Ctrl-C: how far the run got; never the reported frames, which
+        subsampling thins)."""
         if self._enabled and self._drawn:
-            self(done, None)
+            self(self.done if scored is None else scored, None)
             self._stream.write("\n")
             self._stream.flush()
 

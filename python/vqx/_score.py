@@ -123,5 +123,16 @@ def score(
             _args.whole("skip", skip, 0), ignore_frame_rate, callback)
     finally:
         if bar is not None:
-            bar.close(len(run.frames) if run is not None else 0)
+            bar.close(_frames_scored(run, bar, subsample))
     return Result(run)
+
+
+def _frames_scored(run, bar: TerminalProgress, subsample) -> Optional[int]:
+    """The frames a finished run scored, where known: the total the files
+    told (a run that finished scored them all), else, without subsampling,
+    the reported frames; None (the progress's last count) after a failure."""
+    if run is None:
+        return None
+    if bar.total is not None:
+        return bar.total
+    return len(run.frames) if subsample in (None, 1) else None

@@ -21,6 +21,8 @@ int to_errno(const Status& s) {
     case Errc::kDevice:
     case Errc::kInternal:
       return -EIO;
+    case Errc::kCancelled:
+      return -EINTR;
     default:  // what the caller gave: libvmaf's -EINVAL
       return -EINVAL;
   }
@@ -95,7 +97,8 @@ Expected<PictureFormat> format_of(const VmafPicture& p) {
   return f;
 }
 
-ContextSettings context_settings(const VmafConfiguration& cfg, std::optional<unsigned> cuda_device) {
+ContextSettings context_settings(const VmafConfiguration& cfg,
+                                 std::optional<unsigned> cuda_device) {
   ContextSettings settings;
   // More threads than VQX runs add nothing (the scores are the same for
   // any count); libvmaf takes any number.
@@ -379,8 +382,8 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name,
   });
 }
 
-extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name,
-                                         double value, unsigned index) {
+extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value,
+                                         unsigned index) {
   if (vmaf == nullptr || feature_name == nullptr) return -EINVAL;
   return guarded([&] {
     if (Status s = vmaf->ctx->import_feature_score(feature_name, value, index); !s.ok())

@@ -193,7 +193,7 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
     recycler->give_back(std::move(r.picture));
     ++ref_frames;
     if (settings.on_frame && !settings.on_frame(ref_frames)) {
-      batch = Error(Errc::kInvalidArgument,
+      batch = Error(Errc::kCancelled,
                     "interrupted after " + std::to_string(ref_frames) + " reference frames");
       for (Lane& l : lanes) {
         if (l.active) l.end(batch);

@@ -38,31 +38,42 @@ std::uint64_t sse(const Plane& a, const Plane& b) {
 
 }  // namespace
 
-Expected<std::vector<Plane>> read_luma_frames(VideoReader& video, unsigned count) {
+Expected<LumaFrames> read_luma_frames(VideoReader& video, unsigned count) {
   video.read_planes(1);
-  std::vector<Plane> frames;
+  LumaFrames frames{.bpc = video.format().bpc, .planes = {}};
   Picture pic;
-  while (frames.size() < count) {
+  while (frames.planes.size() < count) {
     VQX_ASSIGN_OR_RETURN(const bool got, video.read(pic));
     if (!got) break;
-    frames.push_back(detail::PictureInternals::take_plane(pic, 0));
+    frames.planes.push_back(detail::PictureInternals::take_plane(pic, 0));
     pic = Picture();
   }
   return frames;
 }
 
-Expected<SyncResult> find_offset(const std::vector<Plane>& reference, VideoReader& dist,
+Expected<SyncResult> find_offset(const LumaFrames& reference_frames, VideoReader& dist,
                                  const SyncSettings& settings) {
-  VQX_ASSIGN_OR_RETURN(const std::vector<Plane> distorted,
+  VQX_ASSIGN_OR_RETURN(const LumaFrames distorted_frames,
                        read_luma_frames(dist, settings.frames_needed()));
+  const std::vector<Plane>& reference = reference_frames.planes;
+  const std::vector<Plane>& distorted = distorted_frames.planes;
   if (reference.empty())
     return Error(Errc::kInvalidArgument, "--sync: the reference has no frames");
   if (distorted.empty()) return Error(Errc::kInvalidArgument, dist.path() + ": no frames to sync");
+  if (settings.frames == 0) return Error(Errc::kInvalidArgument, "--sync: 0 pairs to compare");
   const Plane& r0 = reference.front();
   const Plane& d0 = distorted.front();
   if (r0.width() != d0.width() || r0.height() != d0.height() ||
       r0.bytes_per_sample() != d0.bytes_per_sample()) {
     return Error(Errc::kMismatch, dist.path() + ": --sync needs frames of the reference's size");
+  }
+  // 10-bit and 12-bit samples share a size but not a scale (nor a peak).
+  if (reference_frames.bpc != distorted_frames.bpc) {
+    return Error(Errc::kMismatch, dist.path() +
+                                      ": --sync needs frames of the reference's bit "
+                                      "depth (" +
+                                      std::to_string(distorted_frames.bpc) + "-bit, not " +
+                                      std::to_string(reference_frames.bpc) + "-bit)");
   }
   const int window = static_cast<int>(settings.window);
   const auto available = [&](int offset) {
@@ -72,23 +83,27 @@ Expected<SyncResult> find_offset(const std::vector<Plane>& reference, VideoReade
         distorted.size() - std::min<std::size_t>(distorted.size(), std::max(-offset, 0));
     return static_cast<unsigned>(std::min({r, d, std::size_t{settings.frames}}));
   };
-  // Every offset is scored on as many pairs: the fewest that the offsets
-  // with the most can all give (short clips leave the far offsets out).
-  unsigned pairs = 0;
-  for (int o = -window; o <= window; ++o) pairs = std::max(pairs, available(o));
-  if (pairs == 0) return Error(Errc::kInvalidArgument, dist.path() + ": no frames to sync");
-  const double peak = std::ldexp(1.0, static_cast<int>(dist.format().bpc)) - 1;
-  const double samples = static_cast<double>(r0.width()) * r0.height() * pairs;
+  // Each offset is compared on the pairs it has (short clips give the far
+  // ones fewer): leaving out those with fewer than the most would leave the
+  // true offset out when it is one of them.
+  const unsigned min_pairs = std::clamp(settings.min_pairs, 1U, settings.frames);
+  const double peak = std::ldexp(1.0, static_cast<int>(reference_frames.bpc)) - 1;
   bool found = false;
   SyncResult best;
+  int first = 0;
+  int last = 0;
   for (int o = -window; o <= window; ++o) {
-    if (available(o) < pairs) continue;
+    const unsigned pairs = available(o);
+    if (pairs < min_pairs) continue;
+    if (!found) first = o;
+    last = o;
     std::uint64_t total = 0;
     for (unsigned k = 0; k < pairs; ++k) {
       const std::size_t ri = static_cast<std::size_t>(std::max(o, 0)) + k;
       const std::size_t di = static_cast<std::size_t>(std::max(-o, 0)) + k;
       total += sse(reference[ri], distorted[di]);
     }
+    const double samples = static_cast<double>(r0.width()) * r0.height() * pairs;
     const double mse = static_cast<double>(total) / samples;
     const double psnr =
         mse == 0 ? kSyncMaxPsnr : std::min(kSyncMaxPsnr, 10 * std::log10(peak * peak / mse));
@@ -99,6 +114,14 @@ Expected<SyncResult> find_offset(const std::vector<Plane>& reference, VideoReade
       found = true;
     }
   }
+  if (!found) {
+    return Error(Errc::kInvalidArgument,
+                 dist.path() + ": too short for --sync: " + std::to_string(distorted.size()) +
+                     " frames against the reference's " + std::to_string(reference.size()) +
+                     "; no offset gives " + std::to_string(min_pairs) + " pairs to compare");
+  }
+  best.first_compared = first;
+  best.last_compared = last;
   return best;
 }
 

@@ -13,36 +13,50 @@ namespace vqx::libav {
 
 namespace {
 
-// The sonames of the libraries the headers describe.
-constexpr const char* kAvutil = "libavutil.so." VQX_LIBAV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR);
-constexpr const char* kAvcodec = "libavcodec.so." VQX_LIBAV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR);
-constexpr const char* kAvformat = "libavformat.so." VQX_LIBAV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR);
-constexpr const char* kSwscale = "libswscale.so." VQX_LIBAV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
+// A library the headers describe: its soname, Debian's package of it (the
+// name carries the major version: libswscale6, not "libswscale.so.6"),
+// what VQX needs it for, and what the user can do without it.
+struct Library {
+  const char* soname;
+  const char* package;
+  const char* purpose;
+  const char* otherwise;  // "" or ", or ..."
+};
+
+#define VQX_LIBAV_LIBRARY(stem, major, purpose, otherwise)                                        \
+  Library {                                                                                       \
+    "lib" stem ".so." VQX_LIBAV_STRINGIFY(major), "lib" stem VQX_LIBAV_STRINGIFY(major), purpose, \
+        otherwise                                                                                 \
+  }
+
+constexpr const char* kToRead = "to read files other than Y4M and raw video";
+constexpr const char* kOrY4m = ", or give a .y4m file";
+constexpr Library kAvutil = VQX_LIBAV_LIBRARY("avutil", LIBAVUTIL_VERSION_MAJOR, kToRead, kOrY4m);
+constexpr Library kAvcodec =
+    VQX_LIBAV_LIBRARY("avcodec", LIBAVCODEC_VERSION_MAJOR, kToRead, kOrY4m);
+constexpr Library kAvformat =
+    VQX_LIBAV_LIBRARY("avformat", LIBAVFORMAT_VERSION_MAJOR, kToRead, kOrY4m);
+constexpr Library kSwscale =
+    VQX_LIBAV_LIBRARY("swscale", LIBSWSCALE_VERSION_MAJOR, "to scale (--scale)", "");
+#undef VQX_LIBAV_LIBRARY
 
 std::string loader_message() {
   const char* m = dlerror();
   return m != nullptr ? m : "no message";
 }
 
-Status cannot_load(const char* library, const std::string& why) {
-  if (std::string(library) == kSwscale) {
-    return Error(Errc::kUnsupported, std::string("cannot load FFmpeg's ") + library +
-                                         ", which VQX needs to scale (--scale) (" + why +
-                                         "); install it (Debian: the " + library +
-                                         " package of its major version)");
-  }
-  return Error(Errc::kUnsupported, std::string("cannot load FFmpeg's ") + library +
-                                       ", which VQX needs to read files other than Y4M and raw "
-                                       "video (" +
-                                       why + "); install it (Debian: the " + library +
-                                       " package of its major version), or give a .y4m file");
+Status cannot_load(const Library& library, const std::string& why) {
+  return Error(Errc::kUnsupported, std::string("cannot load FFmpeg's ") + library.soname +
+                                       ", which VQX needs " + library.purpose + " (" + why +
+                                       "); install it (Debian: the " + library.package +
+                                       " package)" + library.otherwise);
 }
 
 // Opens `library` and fills the pointers `fill` names; on failure the
 // library is closed again.
 template <typename Fill>
-Status load(const char* library, Fill&& fill) {
-  void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+Status load(const Library& library, Fill&& fill) {
+  void* handle = dlopen(library.soname, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) return cannot_load(library, loader_message());
   std::string missing;
   fill(handle, missing);

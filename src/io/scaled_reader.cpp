@@ -14,6 +14,11 @@
 //  * no range conversion: the samples stay in their range (the filter
 //    would convert a frame tagged full range to limited; VQX compares
 //    samples as they are, so it does not).
+// When only the luma is read (read_planes(1): VMAF's features), the luma
+// alone is scaled, by a second context for the gray format of the same
+// depth: libswscale scales the luma of a YUV frame with the same filters
+// as a gray frame, so its samples are the same (the --scale tests of
+// tests/cli/batch_test.cpp compare both ways with FFmpeg's).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -25,6 +30,7 @@
 #include "vqx/scaled_video.hpp"
 
 #if defined(VQX_WITH_LIBAV) && VQX_WITH_LIBAV
+#include "core/picture_internals.hpp"
 #include "io/libav_api.hpp"
 #include "io/reader_detail.hpp"
 #endif
@@ -38,7 +44,8 @@ struct FilterName {
   const char* name;
 };
 
-constexpr std::array<FilterName, 10> kFilters = {{
+// The count is deduced from the list.
+constexpr auto kFilters = std::to_array<FilterName>({
     {ScaleFilter::kFastBilinear, "fast_bilinear"},
     {ScaleFilter::kBilinear, "bilinear"},
     {ScaleFilter::kBicubic, "bicubic"},
@@ -49,7 +56,7 @@ constexpr std::array<FilterName, 10> kFilters = {{
     {ScaleFilter::kSinc, "sinc"},
     {ScaleFilter::kLanczos, "lanczos"},
     {ScaleFilter::kSpline, "spline"},
-}};
+});
 
 const FilterName& entry(ScaleFilter filter) {
   return *std::find_if(kFilters.begin(), kFilters.end(),
@@ -107,15 +114,32 @@ std::string pixel_format_name(const PictureFormat& f) {
   return name;
 }
 
+// The gray format of `f`'s depth: its luma alone.
+PictureFormat luma_of(const PictureFormat& f) {
+  PictureFormat luma = f;
+  luma.chroma = ChromaFormat::k400;
+  return luma;
+}
+
 class ScaledReader final : public VideoReader {
  public:
   ScaledReader(std::unique_ptr<VideoReader> video, PictureFormat out, const libav::Api& av,
                const libav::SwscaleApi& sws)
       : video_(std::move(video)), out_(out), av_(av), sws_(sws) {}
-  ~ScaledReader() override { sws_.sws_freeContext(ctx_); }
+  ~ScaledReader() override {
+    sws_.sws_freeContext(ctx_);
+    sws_.sws_freeContext(luma_ctx_);
+  }
 
+  // Every plane, and the luma alone when the video has chroma: both
+  // contexts are made now, so that read_planes() cannot fail.
   Status open(ScaleFilter filter) {
-    const PictureFormat& in = video_->format();
+    VQX_RETURN_IF_ERROR(make_context(video_->format(), filter, ctx_));
+    if (video_->format().chroma == ChromaFormat::k400) return Status::Ok();
+    return make_context(luma_of(video_->format()), filter, luma_ctx_);
+  }
+
+  Status make_context(const PictureFormat& in, ScaleFilter filter, SwsContext*& ctx) {
     const std::string name = pixel_format_name(in);
     const AVPixelFormat pf = av_.av_get_pix_fmt(name.c_str());
     if (pf == AV_PIX_FMT_NONE) {
@@ -123,8 +147,8 @@ class ScaledReader final : public VideoReader {
                                            std::to_string(in.bpc) + "-bit " + to_string(in.chroma) +
                                            " video (it has no format " + name + ")");
     }
-    ctx_ = sws_.sws_alloc_context();
-    if (ctx_ == nullptr)
+    ctx = sws_.sws_alloc_context();
+    if (ctx == nullptr)
       return Error(Errc::kLimit, video_->path() + ": out of memory for libswscale");
     const std::pair<const char*, std::int64_t> options[] = {
         {"srcw", in.width},
@@ -138,16 +162,22 @@ class ScaledReader final : public VideoReader {
         {"param1", SWS_PARAM_DEFAULT},
         {"threads", 1},
     };
-    for (const auto& [key, value] : options) {
-      if (av_.av_opt_set_int(ctx_, key, value, 0) < 0) {
-        return Error(Errc::kInternal, video_->path() + ": libswscale refused its option " + key);
+    const std::pair<const char*, std::int64_t> chroma_positions[] = {
+        {"src_v_chr_pos", 128},
+        {"dst_v_chr_pos", 128},
+    };
+    const auto set = [&](const auto& list) {
+      for (const auto& [key, value] : list) {
+        if (av_.av_opt_set_int(ctx, key, value, 0) < 0) {
+          return Error(Errc::kInternal, video_->path() + ": libswscale refused its option " + key);
+        }
       }
-    }
-    if (pf == AV_PIX_FMT_YUV420P) {  // as vf_scale.c does for this format alone
-      av_.av_opt_set_int(ctx_, "src_v_chr_pos", 128, 0);
-      av_.av_opt_set_int(ctx_, "dst_v_chr_pos", 128, 0);
-    }
-    if (sws_.sws_init_context(ctx_, nullptr, nullptr) < 0) {
+      return Status::Ok();
+    };
+    VQX_RETURN_IF_ERROR(set(options));
+    // As vf_scale.c does for this format alone.
+    if (pf == AV_PIX_FMT_YUV420P) VQX_RETURN_IF_ERROR(set(chroma_positions));
+    if (sws_.sws_init_context(ctx, nullptr, nullptr) < 0) {
       return Error(Errc::kUnsupported,
                    video_->path() + ": libswscale cannot scale " + name + " from " +
                        std::to_string(in.width) + "x" + std::to_string(in.height) + " to " +
@@ -163,18 +193,23 @@ class ScaledReader final : public VideoReader {
   Status skip(unsigned frames) override { return video_->skip(frames); }
   void interrupt() override { video_->interrupt(); }
   [[nodiscard]] bool interruptible() const override { return video_->interruptible(); }
-  // Every plane is read and scaled (libswscale scales them together).
-  void read_planes(unsigned /*planes*/) override {}
+  // 1: the luma alone is read and scaled; else every plane.
+  void read_planes(unsigned planes) override {
+    luma_only_ = planes == 1 && luma_ctx_ != nullptr;
+    video_->read_planes(planes);
+  }
 
   Expected<bool> read(Picture& pic) override {
     VQX_ASSIGN_OR_RETURN(const bool got, video_->read(source_));
     if (!got) return false;
     VQX_RETURN_IF_ERROR(io_detail::ensure_format(pic, out_));
+    SwsContext* const ctx = luma_only_ ? luma_ctx_ : ctx_;
+    const unsigned planes = luma_only_ ? 1 : out_.plane_count();
     std::array<const std::uint8_t*, 4> src{};
     std::array<int, 4> src_stride{};
     std::array<std::uint8_t*, 4> dst{};
     std::array<int, 4> dst_stride{};
-    for (unsigned p = 0; p < out_.plane_count(); ++p) {
+    for (unsigned p = 0; p < planes; ++p) {
       const Plane& s = std::as_const(source_).plane(p);
       src[p] = s.data();
       src_stride[p] = static_cast<int>(s.stride_bytes());
@@ -183,12 +218,13 @@ class ScaledReader final : public VideoReader {
       dst_stride[p] = static_cast<int>(d.stride_bytes());
     }
     const int rows =
-        sws_.sws_scale(ctx_, src.data(), src_stride.data(), 0,
+        sws_.sws_scale(ctx, src.data(), src_stride.data(), 0,
                        static_cast<int>(video_->format().height), dst.data(), dst_stride.data());
     if (rows != static_cast<int>(out_.height)) {
       return Error(Errc::kInternal, video_->path() + ": libswscale failed on frame " +
                                         std::to_string(video_->frames_read() - 1));
     }
+    if (luma_only_) detail::PictureInternals::mark_luma_only(pic);
     return true;
   }
 
@@ -197,8 +233,10 @@ class ScaledReader final : public VideoReader {
   PictureFormat out_;
   const libav::Api& av_;
   const libav::SwscaleApi& sws_;
-  SwsContext* ctx_ = nullptr;
-  Picture source_;  // the frame as read, before scaling
+  SwsContext* ctx_ = nullptr;       // every plane
+  SwsContext* luma_ctx_ = nullptr;  // the luma alone (none for a gray video)
+  bool luma_only_ = false;          // read_planes(1)
+  Picture source_;                  // the frame as read, before scaling
 };
 #endif  // VQX_WITH_LIBAV
 

@@ -89,6 +89,40 @@ unsigned same_frames(vqx::VideoReader& ours, vqx::VideoReader& theirs) {
   return frames;
 }
 
+// The frames whose luma is the same when `rung` is scaled to `up`'s size
+// reading the luma alone (read_planes(1)) as when `up` is read whole.
+unsigned same_lumas(const std::string& rung, const std::string& up, const std::string& filter) {
+  auto theirs = vqx::open_video(up, std::nullopt);
+  EXPECT_TRUE(theirs.ok()) << theirs.status().message();
+  if (!theirs.ok()) return 0;
+  auto ours = vqx::open_scaled(
+      vqx::open_video(rung, std::nullopt).value(), (*theirs)->format().width,
+      (*theirs)->format().height,
+      filter.empty() ? vqx::ScaleFilter::kBicubic : vqx::parse_scale_filter(filter).value());
+  EXPECT_TRUE(ours.ok()) << ours.status().message();
+  if (!ours.ok()) return 0;
+  (*ours)->read_planes(1);
+  vqx::Picture a;
+  vqx::Picture b;
+  unsigned frames = 0;
+  for (;; ++frames) {
+    const bool got_a = (*ours)->read(a).value();
+    const bool got_b = (*theirs)->read(b).value();
+    EXPECT_EQ(got_a, got_b) << "frame " << frames;
+    if (!got_a || !got_b) break;
+    const vqx::Plane& pa = std::as_const(a).plane(0);
+    const vqx::Plane& pb = std::as_const(b).plane(0);
+    for (unsigned y = 0; y < pa.height(); ++y) {
+      if (std::memcmp(pa.row<std::uint8_t>(y), pb.row<std::uint8_t>(y),
+                      std::size_t{pa.width()} * pa.bytes_per_sample()) != 0) {
+        ADD_FAILURE() << "frame " << frames << " luma row " << y << " differs";
+        return frames;
+      }
+    }
+  }
+  return frames;
+}
+
 class BatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -259,6 +293,9 @@ TEST_F(BatchTest, ScaleGivesTheSamplesOfFfmpegsScaleFilter) {
     ASSERT_TRUE(theirs.ok()) << theirs.status().message();
     const unsigned frames = same_frames(**ours, **theirs);
     EXPECT_EQ(frames, fs::exists(corpus_ref) ? 8U : 5U);
+    // The luma alone (read_planes(1), as for VMAF): scaled by itself, the
+    // same samples.
+    EXPECT_EQ(same_lumas(rung, up, filter), frames);
     // And through the CLI: the reports are equal.
     const std::string scale = filter.empty() ? "--scale" : "--scale --scale-filter " + filter;
     const CliRun s =
@@ -283,6 +320,7 @@ TEST_F(BatchTest, ScaleGivesTheSamplesOfFfmpegsScaleFilter) {
   ASSERT_TRUE(theirs10.ok()) << theirs10.status().message();
   ASSERT_EQ((*theirs10)->format().bpc, 10U);
   EXPECT_EQ(same_frames(**ours10, **theirs10), 3U);
+  EXPECT_EQ(same_lumas(rung10, up10, ""), 3U);
   // Without --scale the rung is refused, and the message suggests it.
   const CliRun no = vqx("-r " + ref + " -d " + rung);
   EXPECT_EQ(no.code, 1);

@@ -2,16 +2,25 @@
 // JSON, standard output, the help, and one test per kind of bad input
 // (one-line error naming the file or option, exit 1, no file left and the
 // file already at the path kept).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
 
 namespace {
 
@@ -177,6 +186,74 @@ TEST_F(ReportCliTest, AFileNameCannotInjectMarkup) {
   const std::string page = slurp(out_);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_NE(page.find("&lt;img src=x onerror=alert(1)&gt;.json"), std::string::npos);
+}
+
+// -o naming one of the runs (by its path or by another name of the same
+// file) would replace the run with the page: refused, the run kept.
+TEST_F(ReportCliTest, AnOutputThatIsARunIsRefused) {
+  const std::string run = (dir_ / "run.json").string();
+  fs::copy_file(kGolden, run);
+  const std::string other_name = (dir_ / "same.json").string();
+  fs::create_hard_link(run, other_name);
+  const std::string before = slurp(run);
+  for (const std::string& output : {run, other_name}) {
+    SCOPED_TRACE(output);
+    CliRun r = vqx("report " + kGolden + " " + run + " -o " + output);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "vqx report: --output " + output + " is the run " + run +
+                         ": the report would replace it\n");
+    EXPECT_EQ(slurp(run), before);
+  }
+}
+
+// --metric takes one value: a run after it is a run, not a second metric.
+TEST_F(ReportCliTest, MetricTakesOneValue) {
+  const std::string copy = (dir_ / "copy.json").string();
+  fs::copy_file(kGolden, copy);
+  CliRun r = vqx("report " + kGolden + " --metric vmaf_v0.6.1 " + copy + " -o " + out_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string page = slurp(out_);
+  EXPECT_EQ(count(page, "<svg class=\"chart line\""), 1U);  // one metric
+  EXPECT_EQ(count(page, "<path class=\"run line\""), 2U);   // of two runs
+}
+
+// A first SIGINT asks the command to stop; the page is then not committed,
+// as a scoring run's output is not (the run is read from a FIFO, so the
+// signal arrives while the command is known to be running).
+TEST_F(ReportCliTest, SigintBeforeTheCommitWritesNothing) {
+  const std::string fifo = (dir_ / "run.json").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  write_file("report.html", "old");
+  const std::string cli = VQX_CLI;
+  const std::string err = (dir_ / "stderr.txt").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  std::vector<std::string> args = {cli, "report", fifo, "-o", out_};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  ASSERT_EQ(::posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Opening the FIFO waits for the command to open it: its signal thread
+  // runs by then.
+  const int fd = ::open(fifo.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ::kill(pid, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the signal thread takes it
+  const std::string json = slurp(kGolden);
+  EXPECT_EQ(::write(fd, json.data(), json.size()), static_cast<ssize_t>(json.size()));
+  ::close(fd);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(slurp(err), "vqx report: interrupted; no output written\n");
+  EXPECT_EQ(slurp(out_), "old");
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
+  }
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 // and the JSON "settings" it reads back. The page in a browser:
 // tests/report/browser_test.py.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -95,7 +97,7 @@ TEST(HtmlText, EscapesMarkupQuotesAndControlCharacters) {
 TEST(HtmlText, Numbers) {
   EXPECT_EQ(html::number(76.6689051, 6), "76.668905");
   EXPECT_EQ(html::number(std::numeric_limits<double>::infinity(), 6), "inf");
-  EXPECT_EQ(html::number(std::numeric_limits<double>::quiet_NaN(), 6), "-");
+  EXPECT_EQ(html::number(std::numeric_limits<double>::quiet_NaN(), 6), "n/a");
   EXPECT_EQ(html::number(-2.5, 0), "-2");  // printf rounds half to even
 }
 
@@ -113,6 +115,37 @@ TEST(SvgChart, NiceTicks) {
   t = html::nice_ticks(5, 5, 5);  // one value: widened around it
   EXPECT_LT(t.lo, 5);
   EXPECT_GT(t.hi, 5);
+}
+
+// Extreme and degenerate ranges: ticks that are finite, ordered and
+// distinct, whatever the values (before, a range that overflowed or was
+// denormal or zero gave NaN ticks and NaN coordinates).
+TEST(SvgChart, NiceTicksOfExtremeRangesAreFinite) {
+  const double big = std::numeric_limits<double>::max();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const double inf = std::numeric_limits<double>::infinity();
+  const struct {
+    double min, max;
+  } cases[] = {{-1e308, 1e308},  {-big, big},      {1e308, 1e308},   {-big, -big},
+               {tiny, tiny},     {tiny, 2 * tiny}, {0, tiny},        {0, 0},
+               {1e16, 1e16 + 2}, {-inf, inf},      {5, std::nan("")}};
+  for (const auto& c : cases) {
+    for (const int count : {0, 1, 5, -3, 1 << 30}) {
+      SCOPED_TRACE(std::to_string(c.min) + " " + std::to_string(c.max) + " " +
+                   std::to_string(count));
+      const html::Ticks t = html::nice_ticks(c.min, c.max, count);
+      EXPECT_TRUE(std::isfinite(t.lo) && std::isfinite(t.hi) && std::isfinite(t.step));
+      EXPECT_GT(t.step, 0);
+      EXPECT_LT(t.lo, t.hi);
+      EXPECT_LE((t.hi - t.lo) / t.step, 101);  // a bounded number of ticks
+      EXPECT_GE(t.decimals, 0);
+      EXPECT_LE(t.decimals, 17);
+    }
+  }
+  // Values within the axes' limit are inside the ticks.
+  const html::Ticks t = html::nice_ticks(tiny, 2 * tiny, 5);
+  EXPECT_LE(t.lo, tiny);
+  EXPECT_GE(t.hi, 2 * tiny);
 }
 
 // The first run's path in `svg`.
@@ -187,6 +220,51 @@ TEST(SvgChart, GapsLiftThePenAndNoValuesDrawsNothing) {
   const std::string empty = html::line_chart("m", {{"a", &frames, &none}});
   EXPECT_EQ(empty.find("<path"), std::string::npos);
   EXPECT_NE(empty.find("no finite values"), std::string::npos);
+}
+
+// The charts of extreme values: every coordinate a short finite number
+// (append_coord prints at most its buffer; before, a NaN range gave "nan"
+// coordinates), no "nan" or "inf" anywhere in the SVG.
+TEST(SvgChart, ExtremeValuesGiveFiniteCoordinates) {
+  const double big = std::numeric_limits<double>::max();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  std::vector<unsigned> frames = {0, 1, 2};
+  const std::vector<std::vector<double>> sets = {
+      {1e308, -1e308, 0}, {big, -big, big}, {tiny, tiny, tiny},   {tiny, 0, 2 * tiny},
+      {0, 0, 0},          {7, 7, 7},        {1e308, 1e308, 1e308}};
+  for (const auto& values : sets) {
+    SCOPED_TRACE(std::to_string(values[0]) + " " + std::to_string(values[1]));
+    for (const std::string& svg : {html::line_chart("m", {{"a", &frames, &values}}),
+                                   html::histogram("m", {{"a", &frames, &values}})}) {
+      EXPECT_EQ(svg.find("nan"), std::string::npos);
+      EXPECT_EQ(svg.find("inf"), std::string::npos);
+      const auto points = PathPoints(svg);
+      EXPECT_GE(points.size(), 3U);
+      for (const auto& [x, y] : points) {
+        EXPECT_TRUE(std::isfinite(x) && std::isfinite(y));
+        EXPECT_LE(std::abs(x), 1e6);
+        EXPECT_LE(std::abs(y), 1e6);
+      }
+      // Every number of the path is short (no 1e308 printed in full).
+      std::string token;
+      for (const char ch : PathD(svg) + " ") {
+        if (ch == ' ' || ch == 'M' || ch == 'L') {
+          EXPECT_LE(token.size(), 12U) << token;
+          token.clear();
+        } else {
+          token += ch;
+        }
+      }
+    }
+  }
+  // Values within the axes' limits are drawn inside the plot (y from kTop
+  // to kHeight - kBottom).
+  for (const auto& values : {sets[2], sets[3], sets[4], sets[5]}) {
+    for (const auto& [x, y] : PathPoints(html::line_chart("m", {{"a", &frames, &values}}))) {
+      EXPECT_GE(y, 12.0);
+      EXPECT_LE(y, 220.0);
+    }
+  }
 }
 
 TEST(SvgChart, HistogramSharesAddUpTo100Percent) {
@@ -264,6 +342,36 @@ TEST_F(HtmlReportTest, PooledValuesMissingFromTheFileArePooledFromItsFrames) {
   EXPECT_NE(page->find("<td>2.000000</td><td>1.666667</td><td>1.000000</td><td>3.000000</td>"),
             std::string::npos);
   EXPECT_EQ(page->find("<table class=\"worst\""), std::string::npos);
+}
+
+// The writers write NaN, +inf and -inf alike as null: a null is unknown.
+// It is not pooled, not listed among the worst frames and shows as "n/a"
+// (before, every null was read as +inf: the pooled mean was inf).
+TEST_F(HtmlReportTest, NullValuesAreUnknownNotInfinite) {
+  const std::string a = WriteText("a.json", R"({"frames": [
+    {"frameNum": 0, "metrics": {"vmaf": 1}},
+    {"frameNum": 1, "metrics": {"vmaf": null}},
+    {"frameNum": 2, "metrics": {"vmaf": 3}}],
+    "pooled_metrics": {"other": {"min": null, "max": 1, "mean": 1, "harmonic_mean": 1}}})");
+  auto run = html::read_run_file(a);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_TRUE(std::isnan(run->report.metrics[0].values[1]));
+  auto page = html_report({a}, {.worst_frames = 5});
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  // Pooled from the two finite values: mean 2, harmonic mean 2 / (1/2 + 1/4) - 1.
+  EXPECT_NE(page->find("<td>2.000000</td><td>1.666667</td><td>1.000000</td><td>3.000000</td>"),
+            std::string::npos);
+  EXPECT_EQ(page->find(">inf<"), std::string::npos);
+  // Two worst rows, not the null frame.
+  EXPECT_NE(page->find("<tr><td>2</td><td>2</td><td>3.000000</td></tr>\n</tbody>"),
+            std::string::npos);
+  EXPECT_EQ(page->find("<tr><td>3</td>"), std::string::npos);
+  // A file's own pooled null: read, shown as n/a.
+  auto other = html::read_run_file(a);
+  ASSERT_TRUE(other.ok());
+  ASSERT_EQ(other->report.pooled.size(), 1U);
+  EXPECT_TRUE(std::isnan(other->report.pooled[0].stats->min));
+  EXPECT_EQ(html::number(other->report.pooled[0].stats->min, 6), "n/a");
 }
 
 TEST_F(HtmlReportTest, ChosenMetricsOnly) {
@@ -347,15 +455,38 @@ TEST_F(HtmlReportTest, LongRunsMakeAPageOfReasonableSize) {
   EXPECT_GT(fs::file_size(a), 5000000U);
 }
 
+// A write that fails part-way (the file size limit, RLIMIT_FSIZE, stops it
+// after its first bytes; SIGXFSZ ignored so that write() fails with EFBIG)
+// leaves no file and no temporary, and what was at the path stays; the
+// same call without the limit writes the page. (Before, the failure came
+// from a missing input, before any file was opened.)
 TEST_F(HtmlReportTest, WrittenAtomically) {
   const std::string a = WriteRun("a.json", MakeRun(8, 0, true));
   const std::string out = WriteText("report.html", "old");
-  ASSERT_FALSE(write_html_report({a, (dir_ / "missing.json").string()}, out).ok());
-  std::ifstream kept(out);
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "old");
-  ASSERT_TRUE(write_html_report({a}, out).ok());
   auto page = html_report({a});
   ASSERT_TRUE(page.ok());
+  constexpr rlim_t kLimit = 4096;
+  ASSERT_GT(page->size(), 2 * kLimit);
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  ASSERT_TRUE(saved.rlim_max == RLIM_INFINITY || saved.rlim_max > kLimit);
+  const rlimit limited{kLimit, saved.rlim_max};
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+  const Status cut = write_html_report({a}, out);
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.code(), Errc::kIo) << cut.message();
+  EXPECT_NE(cut.message().find("File too large"), std::string::npos) << cut.message();
+  std::ifstream kept(out);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "old");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"a.json", "report.html"}));
+
+  ASSERT_TRUE(write_html_report({a}, out).ok());
   std::ifstream written(out);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(written), {}), *page);
   for (const auto& e : fs::directory_iterator(dir_)) {

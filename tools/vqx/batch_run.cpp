@@ -96,26 +96,23 @@ struct Clip {
 // Opens clip `i`, checks it against the reference, finds its offset and
 // positions it. A failure is the clip's own.
 Status prepare_clip(const CliOptions& o, std::size_t i, Clip& c, const VideoReader& ref,
-                    const std::optional<RawVideoParams>& raw, const std::vector<Plane>& sync_frames,
+                    const std::optional<RawVideoParams>& raw, const LumaFrames& sync_frames,
                     const Context& model_of, BatchClip& batch) {
   VQX_ASSIGN_OR_RETURN(c.reader, open_distorted(o, c.path, raw, ref.format()));
   VQX_RETURN_IF_ERROR(check_same_format(ref, *c.reader));
   VQX_RETURN_IF_ERROR(check_frame_rates(ref, *c.reader, o));
   int offset = o.dist_offset(i);
   if (o.sync) {
-    VQX_ASSIGN_OR_RETURN(const SyncResult found,
-                         sync_clip(o, sync_frames, c.path, raw, ref.format()));
-    offset = found.offset;
+    VQX_ASSIGN_OR_RETURN(offset, sync_clip(o, sync_frames, c.path, raw, ref.format()));
     c.synced = offset;
-    if (!o.quiet) std::fprintf(stderr, "vqx: %s\n", describe_sync(c.path, found).c_str());
   }
   VQX_RETURN_IF_ERROR(check_frame_counts(ref, *c.reader, o, offset));
   c.reader->read_planes(model_of.planes_read());
-  const unsigned dist_shift = offset < 0 ? static_cast<unsigned>(-offset) : 0;
-  VQX_RETURN_IF_ERROR(c.reader->skip(o.frame_skip_dist + dist_shift));
+  const OffsetSkips shift = offset_skips(offset);
+  VQX_RETURN_IF_ERROR(c.reader->skip(o.frame_skip_dist + shift.dist));
   batch.dist = c.reader.get();
   batch.context = c.context.get();
-  batch.ref_offset = offset > 0 ? static_cast<unsigned>(offset) : 0;
+  batch.ref_offset = shift.ref;
   return Status::Ok();
 }
 
@@ -189,7 +186,7 @@ int run_batch(const CliOptions& o, const std::shared_ptr<OutputFiles>& files) {
   if (!raw.ok()) return fail(raw.status());
   auto ref = open_video(o.reference, *raw);
   if (!ref.ok()) return fail(ref.status());
-  std::vector<Plane> sync_frames;
+  LumaFrames sync_frames;
   if (o.sync) {
     auto frames = sync_reference_frames(o, *raw);
     if (!frames.ok()) return fail(frames.status());
@@ -218,9 +215,14 @@ int run_batch(const CliOptions& o, const std::shared_ptr<OutputFiles>& files) {
     scored.push_back(i);
   }
 
+  // The progress counts reference frames, those a positive offset passes
+  // over included: the total is --frame_cnt past the largest offset.
+  unsigned largest_offset = 0;
+  for (const BatchClip& b : batch) largest_offset = std::max(largest_offset, b.ref_offset);
   const bool tty = ::isatty(STDERR_FILENO) != 0;
-  Progress progress(tty && !o.quiet,
-                    o.frame_cnt ? std::optional<unsigned>(o.frame_cnt) : std::nullopt);
+  Progress progress(tty && !o.quiet, o.frame_cnt
+                                         ? std::optional<unsigned>(o.frame_cnt + largest_offset)
+                                         : std::nullopt);
   unsigned ref_frames = 0;
   if (!batch.empty()) {
     Context& first = *batch.front().context;

@@ -24,7 +24,8 @@ constexpr unsigned kMaxReadAhead = 64;
 // Threads reading one input: past this, memory's bandwidth is the limit.
 constexpr unsigned kMaxReadThreads = 16;
 // Frames a clip may be shifted by (--dist-offset), and the --sync window:
-// --sync holds window + 10 luma planes of the reference in memory.
+// --sync holds SyncSettings::frames_needed() luma planes of the reference
+// (the window and the frames compared) in memory.
 constexpr unsigned kMaxOffset = 1000000;
 constexpr unsigned kMaxSyncWindow = 1000;
 
@@ -210,8 +211,9 @@ Expected<CliOptions> parse_cli(int argc, const char* const* argv) {
                "frames: the one whose first frames have the highest luma PSNR; reported on "
                "stderr");
   std::string sync_window;
-  app.add_option("--sync-window,--sync_window", sync_window,
-                 "Offsets --sync tries: -N to N (default 30)")
+  app.add_option(
+         "--sync-window,--sync_window", sync_window,
+         "Offsets --sync tries: -N to N (default " + std::to_string(SyncSettings{}.window) + ")")
       ->type_name("UINT");
   app.add_option("--precision", precision, "Decimals in the output: 0..17, or max (round-trip)");
   app.add_flag("-q,--quiet", o.quiet, "No progress line and no score summary");

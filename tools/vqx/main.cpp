@@ -60,10 +60,7 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
     if (!found.ok()) return fail(found.status());
     auto synced = vqx::cli::sync_clip(o, *found, dist_path, *raw, (*ref)->format());
     if (!synced.ok()) return fail(synced.status());
-    offset = synced->offset;
-    if (!o.quiet) {
-      std::fprintf(stderr, "vqx: %s\n", vqx::cli::describe_sync(dist_path, *synced).c_str());
-    }
+    offset = *synced;
   }
   if (auto s = vqx::cli::check_frame_counts(**ref, **dist, o, offset); !s.ok()) return fail(s);
 
@@ -74,10 +71,9 @@ int run(const vqx::cli::CliOptions& o, const std::shared_ptr<vqx::OutputFiles>& 
   // Only the planes the features read are read: the luma alone for VMAF.
   (*ref)->read_planes(ctx.planes_read());
   (*dist)->read_planes(ctx.planes_read());
-  const unsigned ref_shift = offset > 0 ? static_cast<unsigned>(offset) : 0;
-  const unsigned dist_shift = offset < 0 ? static_cast<unsigned>(-offset) : 0;
-  if (auto s = (*ref)->skip(o.frame_skip_ref + ref_shift); !s.ok()) return fail(s);
-  if (auto s = (*dist)->skip(o.frame_skip_dist + dist_shift); !s.ok()) return fail(s);
+  const vqx::OffsetSkips shift = vqx::offset_skips(offset);
+  if (auto s = (*ref)->skip(o.frame_skip_ref + shift.ref); !s.ok()) return fail(s);
+  if (auto s = (*dist)->skip(o.frame_skip_dist + shift.dist); !s.ok()) return fail(s);
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   vqx::cli::Progress progress(tty && !o.quiet,

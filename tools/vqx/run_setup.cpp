@@ -5,16 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <thread>
 
+#include "standard_output.hpp"
+#include "vqx/run_checks.hpp"
 #include "vqx/scaled_video.hpp"
 
 namespace vqx::cli {
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "vqx: %s\n", message.c_str());
-  return 1;
-}
+int fail(const std::string& message) { return report_error("vqx", message); }
 
 int fail(const Status& s) { return fail(s.message()); }
 
@@ -26,45 +24,30 @@ Expected<std::optional<RawVideoParams>> raw_params(const CliOptions& o) {
 
 Expected<std::unique_ptr<Context>> create_context(const CliOptions& o,
                                                   const std::shared_ptr<OutputFiles>& files) {
-  auto created = Context::create({.threads = o.threads,
-                                  .subsample = o.subsample,
-                                  .backend = o.backend,
-                                  .gpu = o.gpu,
-                                  .output_files = files});
-  if (!created.ok()) {
-    // The library bounds the thread count; say which option it was.
-    const std::string& m = created.status().message();
-    if (m.rfind("threads ", 0) == 0) {
-      return Error(created.status().code(), "--threads " + std::to_string(o.threads) + ": " + m);
-    }
-    return created.status();
-  }
-  Context& ctx = **created;
   std::vector<std::string> models = o.models;
-  if (models.empty() && !o.no_prediction) models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
-  for (const auto& m : models) {
-    if (auto s = ctx.use_features_from_model(m); !s.ok()) {
-      return Error(s.code(), "--model " + m + ": " + s.message());
-    }
-  }
-  for (const auto& f : o.features) {
-    if (auto s = ctx.use_feature(f); !s.ok()) {
-      return Error(s.code(), "--feature " + f + ": " + s.message());
-    }
+  if (models.empty() && !o.no_prediction) models.emplace_back(kDefaultModel);
+  RunCheckNames names;
+  names.model = "--model";
+  names.feature = "--feature";
+  auto created = vqx::create_context({.threads = o.threads,
+                                      .subsample = o.subsample,
+                                      .backend = o.backend,
+                                      .gpu = o.gpu,
+                                      .output_files = files},
+                                     models, o.features, names);
+  // The library bounds the thread count; say which option it was.
+  if (!created.ok() && created.status().message().rfind("threads ", 0) == 0) {
+    return Error(created.status().code(),
+                 "--threads " + std::to_string(o.threads) + ": " + created.status().message());
   }
   return created;
 }
 
 ReadAhead::Settings read_ahead_settings(const CliOptions& o, const Context& ctx,
                                         const PictureFormat& format) {
-  const ReadAhead::Load load{.cores = std::max(std::thread::hardware_concurrency(), 1U),
-                             .scoring_threads = o.threads,
-                             .gpu = ctx.device_description() != "cpu",
-                             .format = format,
-                             .planes_read = ctx.planes_read()};
-  const unsigned depth =
-      o.read_ahead.value_or(std::max(ReadAhead::auto_depth(load), o.read_threads.value_or(0)));
-  return {.depth = depth, .readers = o.read_threads.value_or(ReadAhead::auto_readers(load, depth))};
+  return vqx::read_ahead_settings(
+      ctx, format,
+      {.scoring_threads = o.threads, .depth = o.read_ahead, .readers = o.read_threads});
 }
 
 Expected<std::unique_ptr<VideoReader>> open_distorted(const CliOptions& o, const std::string& path,
@@ -87,29 +70,41 @@ Status readable_twice(const std::string& path) {
 
 }  // namespace
 
-Expected<std::vector<Plane>> sync_reference_frames(const CliOptions& o,
-                                                   const std::optional<RawVideoParams>& raw) {
+Expected<LumaFrames> sync_reference_frames(const CliOptions& o,
+                                           const std::optional<RawVideoParams>& raw) {
   VQX_RETURN_IF_ERROR(readable_twice(o.reference));
   VQX_ASSIGN_OR_RETURN(std::unique_ptr<VideoReader> ref, open_video(o.reference, raw));
   VQX_RETURN_IF_ERROR(ref->skip(o.frame_skip_ref));
   return read_luma_frames(*ref, o.sync_settings.frames_needed());
 }
 
-Expected<SyncResult> sync_clip(const CliOptions& o, const std::vector<Plane>& reference,
-                               const std::string& path, const std::optional<RawVideoParams>& raw,
-                               const PictureFormat& reference_format) {
+namespace {
+
+std::string describe_sync(const CliOptions& o, const std::string& path, const SyncResult& r) {
+  std::array<char, 32> psnr{};
+  std::snprintf(psnr.data(), psnr.size(), "%.2f", r.psnr);
+  std::string text = path + ": --sync: offset " + std::to_string(r.offset) + " (luma PSNR " +
+                     psnr.data() + " dB over " + std::to_string(r.pairs) + " pairs";
+  const int window = static_cast<int>(o.sync_settings.window);
+  if (r.first_compared != -window || r.last_compared != window) {
+    text += "; offsets " + std::to_string(r.first_compared) + " to " +
+            std::to_string(r.last_compared) + " compared, the clips are too short for the others";
+  }
+  return text + ")";
+}
+
+}  // namespace
+
+Expected<int> sync_clip(const CliOptions& o, const LumaFrames& reference, const std::string& path,
+                        const std::optional<RawVideoParams>& raw,
+                        const PictureFormat& reference_format) {
   VQX_RETURN_IF_ERROR(readable_twice(path));
   VQX_ASSIGN_OR_RETURN(std::unique_ptr<VideoReader> dist,
                        open_distorted(o, path, raw, reference_format));
   VQX_RETURN_IF_ERROR(dist->skip(o.frame_skip_dist));
-  return find_offset(reference, *dist, o.sync_settings);
-}
-
-std::string describe_sync(const std::string& path, const SyncResult& r) {
-  std::array<char, 32> psnr{};
-  std::snprintf(psnr.data(), psnr.size(), "%.2f", r.psnr);
-  return path + ": --sync: offset " + std::to_string(r.offset) + " (luma PSNR " + psnr.data() +
-         " dB over " + std::to_string(r.pairs) + " pairs)";
+  VQX_ASSIGN_OR_RETURN(const SyncResult found, find_offset(reference, *dist, o.sync_settings));
+  if (!o.quiet) std::fprintf(stderr, "vqx: %s\n", describe_sync(o, path, found).c_str());
+  return found.offset;
 }
 
 }  // namespace vqx::cli

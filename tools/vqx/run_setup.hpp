@@ -45,17 +45,19 @@ Expected<std::unique_ptr<VideoReader>> open_distorted(const CliOptions& o, const
 
 // The reference's first frames for --sync (luma planes), read from
 // --frame_skip_ref on through a reader of their own.
-Expected<std::vector<Plane>> sync_reference_frames(const CliOptions& o,
-                                                   const std::optional<RawVideoParams>& raw);
+Expected<LumaFrames> sync_reference_frames(const CliOptions& o,
+                                           const std::optional<RawVideoParams>& raw);
 
 // --sync for one clip: its offset against the reference's first frames
 // (read_luma_frames of the reference after --frame_skip_ref), the clip read
-// from --frame_skip_dist on. The clip is reopened to be scored.
-Expected<SyncResult> sync_clip(const CliOptions& o, const std::vector<Plane>& reference,
-                               const std::string& path, const std::optional<RawVideoParams>& raw,
-                               const PictureFormat& reference_format);
-
-// "a.mp4: --sync: offset 3 (luma PSNR 41.20 dB over 10 pairs)".
-std::string describe_sync(const std::string& path, const SyncResult& r);
+// from --frame_skip_dist on by a reader of its own (the one that scores it
+// was opened before and stays unread). Unless --quiet, one line on stderr
+// says what was found: "vqx: a.mp4: --sync: offset 3 (luma PSNR 41.20 dB
+// over 10 pairs)", and when the clips were too short for some offsets of
+// the window, which were compared ("...; offsets -2 to 30 compared, the
+// clips are too short for the others").
+Expected<int> sync_clip(const CliOptions& o, const LumaFrames& reference, const std::string& path,
+                        const std::optional<RawVideoParams>& raw,
+                        const PictureFormat& reference_format);
 
 }  // namespace vqx::cli

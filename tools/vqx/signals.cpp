@@ -99,7 +99,7 @@ bool stop_requested() { return shared().stop.load(); }
 Status commit_run(OutputFiles& files) {
   Shared& s = shared();
   std::lock_guard lock(s.commit);
-  if (s.stop.load()) return Error(Errc::kInvalidArgument, "interrupted; no output written");
+  if (s.stop.load()) return Error(Errc::kCancelled, "interrupted; no output written");
   VQX_RETURN_IF_ERROR(files.commit());
   s.committed = true;
   return Status::Ok();

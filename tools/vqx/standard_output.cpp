@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <system_error>
 
 namespace vqx::cli {
@@ -32,6 +33,12 @@ void secure_standard_descriptors() {
 }
 
 bool stdout_closed() { return closed_at_start(); }
+
+int report_error(std::string_view program, const std::string& message) {
+  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.size()), program.data(),
+               message.c_str());
+  return 1;
+}
 
 Status write_stdout(std::string_view text) {
   if (stdout_closed()) return Error(Errc::kIo, "standard output is closed");

@@ -29,6 +29,11 @@ void secure_standard_descriptors();
 // (secure_standard_descriptors() saw it).
 bool stdout_closed();
 
+// Prints "<program>: <message>" on standard error (the one line of a
+// failure); returns the exit status 1. fail() (run_setup.hpp) is this for
+// "vqx", and `vqx report` uses it for "vqx report".
+int report_error(std::string_view program, const std::string& message);
+
 // Writes all of `text` to standard output, or says why not.
 Status write_stdout(std::string_view text);
 

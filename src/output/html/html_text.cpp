@@ -38,7 +38,7 @@ std::string escape(std::string_view text) {
 }
 
 std::string number(double v, int decimals) {
-  if (std::isnan(v)) return "-";
+  if (std::isnan(v)) return "n/a";  // absent, or a null in the file
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   std::array<char, 64> buf{};
   const int n = std::snprintf(buf.data(), buf.size(), "%.*f", decimals, v);

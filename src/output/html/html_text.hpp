@@ -13,8 +13,8 @@ namespace vqx::html {
 std::string escape(std::string_view text);
 
 // `v` with `decimals` digits after the point ("%.*f"), "inf", "-inf", or
-// "-" for NaN (an absent value). Always with a decimal point, whatever the
-// C locale.
+// "n/a" for NaN (a value absent, or null in the file: not known). Always with a decimal point,
+// whatever the C locale.
 std::string number(double v, int decimals);
 
 }  // namespace vqx::html

@@ -46,7 +46,8 @@ std::string swatch(std::size_t run) {
 }
 
 // The file's pooled values of `metric`, else pooled here from its frames
-// (as libvmaf pools: every value present; the harmonic mean of v + 1, less 1).
+// (as libvmaf pools: the finite values, as a null (NaN) is unknown; the
+// harmonic mean of v + 1, less 1).
 ReportPooled pooled_of(const RunFile& r, const std::string& metric) {
   for (const ReportPooledMetric& p : r.report.pooled) {
     if (p.name == metric && p.stats) return *p.stats;
@@ -56,7 +57,7 @@ ReportPooled pooled_of(const RunFile& r, const std::string& metric) {
   double sum = 0;
   double inverse_sum = 0;
   for (const double v : values_of(r, metric)) {
-    if (std::isnan(v)) continue;
+    if (!std::isfinite(v)) continue;
     out.min = n == 0 ? v : std::min(out.min, v);
     out.max = n == 0 ? v : std::max(out.max, v);
     sum += v;
@@ -132,7 +133,7 @@ void append_worst(std::string& s, const RunSet& set, unsigned count) {
     const std::vector<double>& values = values_of(set.runs[i], set.main_metric);
     std::vector<std::size_t> order;
     for (std::size_t f = 0; f < frames.size(); ++f) {
-      if (!std::isnan(values[f])) order.push_back(f);
+      if (std::isfinite(values[f])) order.push_back(f);
     }
     const std::size_t shown = std::min<std::size_t>(count, order.size());
     // Lowest first; equal values in frame order.

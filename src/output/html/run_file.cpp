@@ -17,7 +17,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The library's own message for a parse error, on one short line.
 std::string one_line(std::string what) {
@@ -37,10 +36,12 @@ std::string one_line(std::string what) {
   return what;
 }
 
-// A metric value: a number, or null (the writers' non-finite value).
+// A metric value: a number, or null. The writers write every non-finite
+// value as null (NaN, +inf and -inf alike), so a null is an unknown value:
+// read as NaN, never drawn or pooled, shown as "n/a".
 bool read_value(const Json& v, double& out) {
   if (v.is_null()) {
-    out = kInf;
+    out = kNaN;
     return true;
   }
   if (!v.is_number()) return false;

@@ -12,7 +12,9 @@ namespace vqx::html {
 
 struct RunFile {
   std::string path;  // as given
-  Report report;     // every metric's values in `values` (NaN: absent; null: +inf)
+  // Every metric's values in `values`: NaN where the frame lacks the metric
+  // or has null (the writers' non-finite value: NaN, +inf or -inf).
+  Report report;
 };
 
 // Reads `path`. Errors start with the path: it cannot be read, it is not

@@ -21,6 +21,13 @@ constexpr double kRight = 14;
 constexpr double kTop = 12;
 constexpr double kBottom = 40;  // tick labels and the axis title
 constexpr int kBins = 30;
+// nice_ticks()'s bounds (svg_chart.hpp).
+constexpr double kValueLimit = 1e307;
+constexpr double kLeastSpan = 1e-200;
+constexpr int kMaxTicks = 50;
+// Decimals in a tick label: %.17f tells any two doubles of the span apart
+// that a label can (kLeastSpan's ticks then read alike, not as garbage).
+constexpr int kMaxDecimals = 17;
 
 // A plot area and the values its edges stand for.
 struct Plot {
@@ -36,11 +43,19 @@ struct Plot {
   }
 };
 
+// Coordinates are kept within this many units of the origin: a value far
+// off the axes (beyond kValueLimit) lands off the chart, never at a
+// coordinate too long to print or not a number.
+constexpr double kCoordLimit = 1e6;
+
 // A coordinate, to a tenth of a unit (finer is invisible and costs bytes).
 void append_coord(std::string& s, double v) {
+  v = std::isnan(v) ? 0 : std::clamp(v, -kCoordLimit, kCoordLimit);
   std::array<char, 32> buf{};
   const int n = std::snprintf(buf.data(), buf.size(), "%.1f", v);
-  for (int i = 0; i < n; ++i) s += buf[i] == ',' ? '.' : buf[i];  // a decimal-comma locale
+  // snprintf returns the length it needed, which may exceed the buffer.
+  const int len = std::clamp(n, 0, static_cast<int>(buf.size()) - 1);
+  for (int i = 0; i < len; ++i) s += buf[i] == ',' ? '.' : buf[i];  // a decimal-comma locale
 }
 
 void append_point(std::string& s, char command, double x, double y) {
@@ -220,12 +235,30 @@ const char* run_colour(std::size_t i) {
 }
 
 Ticks nice_ticks(double min, double max, int target_count) {
-  if (!(max > min)) {
-    const double pad = min == 0 ? 1 : std::abs(min) * 0.05;
+  if (!std::isfinite(min) || !std::isfinite(max) || min > max) {
+    min = 0;
+    max = 1;
+  }
+  // The axes span at most +-kValueLimit, so that max - min, the step and
+  // the ticks stay finite (a value beyond is drawn off the chart).
+  min = std::clamp(min, -kValueLimit, kValueLimit);
+  max = std::clamp(max, -kValueLimit, kValueLimit);
+  // The narrowest span the tick labels can tell apart (about 7 significant
+  // digits), never below kLeastSpan: its step's power of ten stays a
+  // normal number (denormal or equal values would make it 0 and the
+  // coordinates NaN).
+  const double least = std::max(std::max(std::abs(min), std::abs(max)) * 1e-6, kLeastSpan);
+  if (max == min) {  // one value: widened around it
+    const double pad = std::max(min == 0 ? 1 : std::abs(min) * 0.05, least);
     min -= pad;
     max += pad;
+  } else if (max - min < least) {
+    const double middle = min / 2 + max / 2;
+    min = middle - least / 2;
+    max = middle + least / 2;
   }
-  const double raw = (max - min) / std::max(target_count, 1);
+  const int count = std::clamp(target_count, 1, kMaxTicks);
+  const double raw = (max - min) / count;
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   const double r = raw / magnitude;
   const double step = (r < 1.5 ? 1 : r < 3 ? 2 : r < 7 ? 5 : 10) * magnitude;
@@ -234,7 +267,7 @@ Ticks nice_ticks(double min, double max, int target_count) {
   t.lo = std::floor(min / step + 1e-9) * step;
   t.hi = std::ceil(max / step - 1e-9) * step;
   if (t.hi <= t.lo) t.hi = t.lo + step;
-  t.decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  t.decimals = std::clamp(static_cast<int>(-std::floor(std::log10(step) + 1e-9)), 0, kMaxDecimals);
   return t;
 }
 
@@ -282,8 +315,10 @@ std::string histogram(std::string_view metric, const std::vector<Series>& runs) 
     double n = 0;
     for (const double v : *runs[r].values) {
       if (!std::isfinite(v)) continue;
-      const auto bin = static_cast<long>(std::floor((v - p.x.lo) / bin_width));
-      counts[static_cast<std::size_t>(std::clamp(bin, 0L, static_cast<long>(kBins) - 1))] += 1;
+      // Clamped as a double: a value beyond the axes (kValueLimit) would
+      // overflow the cast.
+      const double bin = std::clamp(std::floor((v - p.x.lo) / bin_width), 0.0, kBins - 1.0);
+      counts[static_cast<std::size_t>(bin)] += 1;
       n += 1;
     }
     for (int b = 0; b < kBins; ++b) {

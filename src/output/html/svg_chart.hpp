@@ -21,7 +21,11 @@ struct Series {
 const char* run_colour(std::size_t i);
 
 // Axis ticks: lo, lo + step, ..., hi, with step 1, 2 or 5 times a power of
-// ten, lo <= min and hi >= max; a range of one value is widened around it.
+// ten, lo <= min and hi >= max; a range of one value is widened around it,
+// and so is a range too narrow for its labels (or below 1e-200). Every
+// field is finite whatever the arguments: the axes span at most +-1e307
+// (values beyond are drawn off the chart), target_count is taken as 1 to
+// 50, and non-finite arguments give the ticks of 0 to 1.
 struct Ticks {
   double lo = 0;
   double hi = 1;

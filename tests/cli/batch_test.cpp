@@ -23,6 +23,8 @@
 #include "vqx/scaled_video.hpp"
 #include "vqx/video_reader.hpp"
 
+#include "cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -38,18 +40,8 @@ fs::path corpus() {
   return env != nullptr ? fs::path(env) : fs::path(VQX_CORPUS_DIR);
 }
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using vqx::cli_test::CliRun;
+using vqx::cli_test::slurp;
 
 // A JSON report without its timing line ("fps": the only field that
 // differs between two runs of the same pair).
@@ -135,18 +127,8 @@ class BatchTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  CliRun run(const std::string& command) {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = command + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  CliRun vqx(const std::string& args) { return run(std::string(VQX_CLI) + " " + args); }
+  CliRun run(const std::string& command) { return vqx::cli_test::run_command(command, dir_); }
+  CliRun vqx(const std::string& args) { return vqx::cli_test::run_vqx(args, dir_); }
 
   // Runs ffmpeg (scripts/setup.sh installs it; a failure is a test failure).
   void ffmpeg(const std::string& args) {

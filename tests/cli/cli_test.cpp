@@ -15,6 +15,8 @@
 #include <sstream>
 #include <string>
 
+#include "cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -23,18 +25,8 @@ const fs::path kSubset = fs::path(VQX_TEST_DATA_DIR) / "corpus_subset";
 const std::string kRef = (kSubset / "P9_tiny_176x144_420p8.y4m").string();
 const std::string kDist = (kSubset / "P9_tiny_176x144_420p8__x264-crf45.y4m").string();
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using vqx::cli_test::CliRun;
+using vqx::cli_test::slurp;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -47,17 +39,7 @@ class CliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  CliRun vqx(const std::string& args) {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = std::string(VQX_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
+  CliRun vqx(const std::string& args) { return vqx::cli_test::run_vqx(args, dir_); }
 
   // The contract for bad input: exit 1 (not a crash), one line on stderr
   // that names `culprit`, and no output file.

@@ -17,35 +17,19 @@
 #include "gpu/pipeline.hpp"
 #include "vqx/features.hpp"
 
+#include "cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using vqx::cli_test::CliRun;
 
 CliRun vqx(const std::string& args) {
-  const fs::path base = fs::temp_directory_path() / ("vqx_list_" + std::to_string(::getpid()));
-  const std::string out = base.string() + ".out";
-  const std::string err = base.string() + ".err";
-  const std::string cmd = std::string(VQX_CLI) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(cmd.c_str());
-  CliRun r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(out);
-  fs::remove(err);
+  const fs::path dir = fs::temp_directory_path() / ("vqx_list_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  CliRun r = vqx::cli_test::run_vqx(args, dir);
+  fs::remove_all(dir);
   return r;
 }
 

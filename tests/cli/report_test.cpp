@@ -22,6 +22,8 @@
 
 extern char** environ;
 
+#include "cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -33,18 +35,8 @@ const std::string kDist = (kSubset / "P9_tiny_176x144_420p8__x264-crf45.y4m").st
 // score named vmaf_v0.6.1).
 const std::string kGolden = (kSubset / "P9.models.json").string();
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using vqx::cli_test::CliRun;
+using vqx::cli_test::slurp;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -67,20 +59,7 @@ class ReportCliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  CliRun vqx(const std::string& args) {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd =
-        std::string(VQX_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
+  CliRun vqx(const std::string& args) { return vqx::cli_test::run_vqx(args, dir_); }
 
   std::string write_file(const std::string& name, const std::string& text) {
     const fs::path p = dir_ / name;

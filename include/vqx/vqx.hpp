@@ -40,6 +40,9 @@ enum class Backend { kAuto, kCpu, kCuda, kHip };
 // in its own streams. kUnsupported in a build without CUDA.
 Expected<unsigned> gpu_device_of_native_context(void* native_context);
 
+// The most worker threads a context runs (ContextSettings::threads).
+inline constexpr unsigned kMaxThreads = 256;
+
 struct ContextSettings {
   // Worker threads. 0 or 1 computes each frame on the calling thread; more
   // keeps several frames in flight. Results are identical for any value.

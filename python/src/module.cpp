@@ -157,6 +157,8 @@ PYBIND11_MODULE(_vqx, m) {
     }
   });
   m.def("version", [] { return std::string(vqx::version()); });
+  m.attr("MAX_THREADS") = vqx::kMaxThreads;
+  m.attr("DEFAULT_MODEL") = std::string(vqx::kDefaultModel);
   m.def("libav_available", &vqx::libav_available);
   m.def("score_files", &score_files_binding, py::arg("reference"), py::arg("distorted"),
         py::arg("raw"), py::arg("models"), py::arg("features"), py::arg("backend"), py::arg("gpu"),

@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 from typing import Iterable, Optional, Sequence, Union
 
+from ._vqx import DEFAULT_MODEL, MAX_THREADS
+
 BACKENDS = ("auto", "cpu", "cuda", "hip")
-# The library's vqx::kDefaultModel (include/vqx/vqx.hpp), spelled again
-# until the module exports it.
-DEFAULT_MODEL = "version=vmaf_v0.6.1:name=vmaf"
+
+
+def threads(value: object) -> int:
+    """Worker threads: 0 to the library's bound (vqx::kMaxThreads)."""
+    return whole("threads", value, 0, MAX_THREADS)
 
 
 def whole(name: str, value: object, low: int, high: int = 2**32 - 1) -> int:

@@ -57,7 +57,7 @@ class Context:
             _args.whole("bitdepth", bitdepth, 8, 16)
         self._engine = _vqx.FrameContext(
             _args.models(models), _args.names("features", features), _args.backend(backend),
-            _args.whole("gpu", gpu, 0), _args.whole("threads", threads, 0, 256),
+            _args.whole("gpu", gpu, 0), _args.threads(threads),
             _args.whole("subsample", subsample, 1), bitdepth)
 
     def add(self, ref: Frame, dist: Frame) -> None:

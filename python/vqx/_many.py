@@ -94,7 +94,7 @@ def score_many(
         entries = _vqx.score_many(
             reference, distorted, raw_geometry(width, height, pixel_format, bitdepth),
             _args.models(models), _args.names("features", features), _args.backend(backend),
-            _args.whole("gpu", gpu, 0), _args.whole("threads", threads, 0, 256),
+            _args.whole("gpu", gpu, 0), _args.threads(threads),
             _args.whole("subsample", subsample, 1), _args.whole("frame_cnt", frame_cnt, 0),
             ignore_frame_rate, scale_filter if scale else None, offsets,
             _args.whole("sync_window", sync_window, 0, 100000) if sync else None, callback)

@@ -118,7 +118,7 @@ def score(
     try:
         run = _vqx.score_files(
             reference, distorted, raw, model_list, feature_list, _args.backend(backend),
-            _args.whole("gpu", gpu, 0), _args.whole("threads", threads, 0, 256),
+            _args.whole("gpu", gpu, 0), _args.threads(threads),
             _args.whole("subsample", subsample, 1), _args.whole("frame_cnt", frame_cnt, 0),
             _args.whole("skip", skip, 0), ignore_frame_rate, callback)
     finally:

@@ -102,7 +102,7 @@ ContextSettings context_settings(const VmafConfiguration& cfg,
   ContextSettings settings;
   // More threads than VQX runs add nothing (the scores are the same for
   // any count); libvmaf takes any number.
-  settings.threads = std::min(cfg.n_threads, 256U);
+  settings.threads = std::min(cfg.n_threads, vqx::kMaxThreads);
   settings.subsample = std::max(cfg.n_subsample, 1U);
   // libvmaf computes on the GPU once a CUDA state is imported, unless
   // gpumask is set ("if gpumask: disable CUDA").

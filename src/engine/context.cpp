@@ -98,7 +98,6 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextSettings& settin
   if (settings.subsample == 0) {
     return Error(Errc::kInvalidArgument, "subsample must be at least 1");
   }
-  constexpr unsigned kMaxThreads = 256;
   if (settings.threads > kMaxThreads) {
     return Error(Errc::kInvalidArgument, "threads must be at most " + std::to_string(kMaxThreads));
   }

@@ -1,8 +1,10 @@
 #include "output/html/html_text.hpp"
 
 #include <array>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
+
+#include "output/number_format.hpp"
 
 namespace vqx::html {
 
@@ -39,17 +41,13 @@ std::string escape(std::string_view text) {
 
 std::string number(double v, int decimals) {
   if (std::isnan(v)) return "n/a";  // absent, or a null in the file
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::array<char, 64> buf{};
-  const int n = std::snprintf(buf.data(), buf.size(), "%.*f", decimals, v);
-  std::string s(buf.data(), n > 0 && static_cast<std::size_t>(n) < buf.size() ? n : 0);
-  if (s.empty()) {  // beyond 64 characters: a huge value
-    std::snprintf(buf.data(), buf.size(), "%g", v);
-    s = buf.data();
-  }
-  // A locale with a decimal comma: the page always uses a point.
-  for (char& c : s) {
-    if (c == ',') c = '.';
+  std::string s;
+  output_detail::append_fixed(s, v, decimals);  // the C locale's "%.*f": a point always
+  if (s.size() >= 64) {  // a huge value: its exponent form ("%g")
+    std::array<char, 32> buf{};
+    const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v,
+                                         std::chars_format::general, 6);
+    s.assign(buf.data(), ec == std::errc() ? end : buf.data());
   }
   return s;
 }

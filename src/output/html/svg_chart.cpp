@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "output/html/html_text.hpp"
+#include "output/number_format.hpp"
 
 namespace vqx::html {
 
@@ -51,11 +51,7 @@ constexpr double kCoordLimit = 1e6;
 // A coordinate, to a tenth of a unit (finer is invisible and costs bytes).
 void append_coord(std::string& s, double v) {
   v = std::isnan(v) ? 0 : std::clamp(v, -kCoordLimit, kCoordLimit);
-  std::array<char, 32> buf{};
-  const int n = std::snprintf(buf.data(), buf.size(), "%.1f", v);
-  // snprintf returns the length it needed, which may exceed the buffer.
-  const int len = std::clamp(n, 0, static_cast<int>(buf.size()) - 1);
-  for (int i = 0; i < len; ++i) s += buf[i] == ',' ? '.' : buf[i];  // a decimal-comma locale
+  output_detail::append_fixed(s, v, 1);  // the C locale's "%.1f", whatever the locale
 }
 
 void append_point(std::string& s, char command, double x, double y) {

@@ -100,7 +100,7 @@ def score_many(
             _args.whole("sync_window", sync_window, 0, 100000) if sync else None, callback)
     finally:
         if bar is not None:
-            bar.close(0)
+            bar.close()
     out: List[Union[Result, _vqx.Error]] = []
     for path, (run, message, code, offset) in zip(distorted, entries):
         if run is not None:

@@ -43,10 +43,10 @@ std::string number(double v, int decimals) {
   if (std::isnan(v)) return "n/a";  // absent, or a null in the file
   std::string s;
   output_detail::append_fixed(s, v, decimals);  // the C locale's "%.*f": a point always
-  if (s.size() >= 64) {  // a huge value: its exponent form ("%g")
+  if (s.size() >= 64) {                         // a huge value: its exponent form ("%g")
     std::array<char, 32> buf{};
-    const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v,
-                                         std::chars_format::general, 6);
+    const auto [end, ec] =
+        std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::general, 6);
     s.assign(buf.data(), ec == std::errc() ? end : buf.data());
   }
   return s;

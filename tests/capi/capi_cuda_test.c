@@ -5,8 +5,11 @@
  * copies its frames), and the scores against a CPU context given the same
  * samples through vmaf_picture_alloc(): equal, the integer features and
  * the model bit for bit. Odd sizes (177 x 145) exercise libvmaf's chroma
- * sizes. Exit 0: passed, 1: failed, 77: no CUDA device (skipped). */
+ * sizes. Exit 0: passed, 1: failed, 77: no CUDA driver or device
+ * (skipped). The driver is opened at run time, not linked, so the test
+ * also starts (and skips) where libcuda.so.1 is absent, as in CI. */
 #include <cuda.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,21 +22,45 @@
 static int checks = 0;
 static int failures = 0;
 
-#define CHECK(cond, ...)                      \
-  do {                                        \
-    ++checks;                                 \
-    if (!(cond)) {                            \
-      ++failures;                             \
+#define CHECK(cond, ...)                           \
+  do {                                             \
+    ++checks;                                      \
+    if (!(cond)) {                                 \
+      ++failures;                                  \
       fprintf(stderr, "FAIL line %d: ", __LINE__); \
-      fprintf(stderr, __VA_ARGS__);           \
-      fprintf(stderr, "\n");                  \
-    }                                         \
+      fprintf(stderr, __VA_ARGS__);                \
+      fprintf(stderr, "\n");                       \
+    }                                              \
   } while (0)
-#define CHECK_EQ_INT(expr, want)                                               \
-  do {                                                                         \
-    const int got_ = (expr);                                                   \
+#define CHECK_EQ_INT(expr, want)                                             \
+  do {                                                                       \
+    const int got_ = (expr);                                                 \
     CHECK(got_ == (want), "%s = %d, expected %d", #expr, got_, (int)(want)); \
   } while (0)
+
+/* The driver API functions the test calls, looked up under the names
+ * cuda.h maps them to (cuMemAlloc is cuMemAlloc_v2, ...). */
+// clang-format off
+#define DRIVER_FUNCTIONS(X)                                                        \
+  X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain)         \
+  X(cuDevicePrimaryCtxRelease) X(cuCtxPushCurrent) X(cuCtxPopCurrent)              \
+  X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpy2D)
+// clang-format on
+#define DRIVER_FIELD(f) __typeof__(f)* f;
+static struct { DRIVER_FUNCTIONS(DRIVER_FIELD) } drv;
+#define NAME_OF(f) #f
+#define MACRO_NAME_OF(f) NAME_OF(f)
+
+/* 0 when every function was found in libcuda.so.1. */
+static int open_driver(void) {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return -1;
+#define DRIVER_LOOKUP(f)                          \
+  *(void**)&drv.f = dlsym(lib, MACRO_NAME_OF(f)); \
+  if (!drv.f) return -1;
+  DRIVER_FUNCTIONS(DRIVER_LOOKUP)
+  return 0;
+}
 
 enum { kW = 177, kH = 145, kFrames = 3 };
 static const VmafConfiguration kQuiet = {.log_level = VMAF_LOG_LEVEL_NONE, .n_threads = 2};
@@ -73,8 +100,8 @@ static int fill_from_device(VmafPicture* p, int dist, unsigned i) {
       for (unsigned x = 0; x < p->w[c]; ++x) host[y * pitch + x] = sample(dist, c, x, y, i);
     }
     CUdeviceptr src = 0;
-    int err = cuMemAlloc(&src, pitch * p->h[c]) != CUDA_SUCCESS;
-    err |= !err && cuMemcpyHtoD(src, host, pitch * p->h[c]) != CUDA_SUCCESS;
+    int err = drv.cuMemAlloc(&src, pitch * p->h[c]) != CUDA_SUCCESS;
+    err |= !err && drv.cuMemcpyHtoD(src, host, pitch * p->h[c]) != CUDA_SUCCESS;
     CUDA_MEMCPY2D copy;
     memset(&copy, 0, sizeof copy);
     copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -85,8 +112,8 @@ static int fill_from_device(VmafPicture* p, int dist, unsigned i) {
     copy.dstPitch = (size_t)p->stride[c];
     copy.WidthInBytes = pitch;
     copy.Height = p->h[c];
-    err |= !err && cuMemcpy2D(&copy) != CUDA_SUCCESS;
-    if (src) cuMemFree(src);
+    err |= !err && drv.cuMemcpy2D(&copy) != CUDA_SUCCESS;
+    if (src) drv.cuMemFree(src);
     free(host);
     if (err) return -1;
   }
@@ -97,19 +124,20 @@ static const char* const kFeatures[] = {"integer_adm2", "integer_vif_scale0", "i
                                         "psnr_y", "psnr_cb"};
 
 int main(void) {
-  if (cuInit(0) != CUDA_SUCCESS) {
+  if (open_driver() != 0 || drv.cuInit(0) != CUDA_SUCCESS) {
     printf("SKIP: no CUDA driver or device\n");
     return 77;
   }
   int devices = 0;
-  if (cuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0) {
+  if (drv.cuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0) {
     printf("SKIP: no CUDA device\n");
     return 77;
   }
   CUdevice dev;
   CUcontext cu_ctx = NULL;
-  if (cuDeviceGet(&dev, 0) != CUDA_SUCCESS || cuDevicePrimaryCtxRetain(&cu_ctx, dev) != CUDA_SUCCESS ||
-      cuCtxPushCurrent(cu_ctx) != CUDA_SUCCESS) {
+  if (drv.cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+      drv.cuDevicePrimaryCtxRetain(&cu_ctx, dev) != CUDA_SUCCESS ||
+      drv.cuCtxPushCurrent(cu_ctx) != CUDA_SUCCESS) {
     fprintf(stderr, "FAIL: the program's own CUDA context\n");
     return 1;
   }
@@ -237,8 +265,8 @@ int main(void) {
   CHECK_EQ_INT(vmaf_close(gpu), 0);
   CHECK_EQ_INT(vmaf_close(cpu), 0);
   free(state); /* the program's, as with libvmaf */
-  cuCtxPopCurrent(NULL);
-  cuDevicePrimaryCtxRelease(dev);
+  drv.cuCtxPopCurrent(NULL);
+  drv.cuDevicePrimaryCtxRelease(dev);
   printf("%d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -11,12 +11,18 @@
 # against the separate runs' (a mismatch ends the script with status 1).
 #
 # Usage: bench/batch.sh [--ref FILE] [--clips N] [--threads N] [--runs N]
-#                       [--ladder] [--build DIR]
+#                       [--ladder] [--build DIR] [--backend B]
+#                       [--synthetic WxH:FRAMES]
 #   --ref      the reference (default: the corpus's P1 reference, FFV1
 #              576x324, 48 frames: ../shared/corpus or $VQX_CORPUS)
 #   --clips    distorted clips (default 4)
 #   --threads  vqx --threads (default 2)
 #   --runs     runs of each kind (default 5)
+#   --backend  vqx --backend (default cpu)
+#   --synthetic  no ffmpeg: a synthetic 8-bit Y4M pair of that size and
+#              length (the build's vqx_synth_y4m), in /dev/shm when there
+#              is one, the distorted file scored as N clips (links to it);
+#              what the device machine, which has no ffmpeg, can run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +33,8 @@ threads=2
 runs=5
 ladder=0
 build=build/release
+backend=cpu
+synthetic=""
 while [ $# -gt 0 ]; do
   case $1 in
     --ref) ref=$2; shift ;;
@@ -35,38 +43,55 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift ;;
     --ladder) ladder=1 ;;
     --build) build=$2; shift ;;
+    --backend) backend=$2; shift ;;
+    --synthetic) synthetic=$2; shift ;;
     *) echo "bench/batch.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 vqx=$build/vqx
 [ -x "$vqx" ] || { echo "bench/batch.sh: no $vqx (build the release preset)" >&2; exit 2; }
-[ -f "$ref" ] || { echo "bench/batch.sh: no reference $ref (--ref, or the corpus)" >&2; exit 2; }
-command -v ffmpeg >/dev/null || { echo "bench/batch.sh: needs ffmpeg (scripts/setup.sh)" >&2; exit 2; }
+if [ -z "$synthetic" ]; then
+  [ -f "$ref" ] || { echo "bench/batch.sh: no reference $ref (--ref, or the corpus)" >&2; exit 2; }
+  command -v ffmpeg >/dev/null || { echo "bench/batch.sh: needs ffmpeg (scripts/setup.sh)" >&2; exit 2; }
+fi
 
-tmp=$(mktemp -d)
+tmp=$(mktemp -d -p "$([ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'rm -rf "$tmp"' EXIT
-size=$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0:s=x "$ref")
-w=${size%x*}
-h=${size#*x}
 dists=()
 scale=""
-for ((i = 0; i < clips; i++)); do
-  crf=$((23 + 5 * (i % 4)))
-  filter=()
-  if [ "$ladder" = 1 ]; then
-    # The rung's size, even (x264's 4:2:0), from the full size down.
-    num=(1 3 1 1) den=(1 4 2 3)
-    rw=$((w * num[i % 4] / den[i % 4] / 2 * 2))
-    rh=$((h * num[i % 4] / den[i % 4] / 2 * 2))
-    filter=(-vf "scale=$rw:$rh")
-    scale="--scale"
-  fi
-  out=$tmp/clip$i.mp4
-  ffmpeg -nostdin -v error -y -i "$ref" "${filter[@]}" -c:v libx264 -preset veryfast -crf "$crf" \
-    -threads 1 "$out"
-  dists+=("$out")
-done
+if [ -n "$synthetic" ]; then
+  size=${synthetic%:*}
+  frames=${synthetic#*:}
+  "$build/bench/vqx_synth_y4m" "${size%x*}" "${size#*x}" 8 "$frames" "$tmp/ref.y4m" "$tmp/dist.y4m"
+  ref=$tmp/ref.y4m
+  for ((i = 0; i < clips; i++)); do
+    ln -s "$tmp/dist.y4m" "$tmp/clip$i.y4m"
+    dists+=("$tmp/clip$i.y4m")
+  done
+else
+  size=$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0:s=x "$ref")
+  frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$ref")
+  w=${size%x*}
+  h=${size#*x}
+  # The clips: x264 encodes of the reference (rungs of a ladder with --ladder).
+  for ((i = 0; i < clips; i++)); do
+    crf=$((23 + 5 * (i % 4)))
+    filter=()
+    if [ "$ladder" = 1 ]; then
+      # The rung's size, even (x264's 4:2:0), from the full size down.
+      num=(1 3 1 1) den=(1 4 2 3)
+      rw=$((w * num[i % 4] / den[i % 4] / 2 * 2))
+      rh=$((h * num[i % 4] / den[i % 4] / 2 * 2))
+      filter=(-vf "scale=$rw:$rh")
+      scale="--scale"
+    fi
+    out=$tmp/clip$i.mp4
+    ffmpeg -nostdin -v error -y -i "$ref" "${filter[@]}" -c:v libx264 -preset veryfast -crf "$crf" \
+      -threads 1 "$out"
+    dists+=("$out")
+  done
+fi
 
 # Runs $@ and prints "wall cpu" (seconds; cpu: user + system of the children).
 timed() {
@@ -80,19 +105,21 @@ timed() {
     'BEGIN {printf "%.3f %.3f\n", b - a, (d - c) / hz}'
 }
 separate() {
-  for d in "${dists[@]}"; do "$vqx" -r "$ref" -d "$d" --threads "$threads" $scale -q; done
+  for d in "${dists[@]}"; do
+    "$vqx" -r "$ref" -d "$d" --threads "$threads" --backend "$backend" $scale -q
+  done
 }
 batch() {
   local args=()
   for d in "${dists[@]}"; do args+=(-d "$d"); done
-  "$vqx" -r "$ref" "${args[@]}" --threads "$threads" $scale -q
+  "$vqx" -r "$ref" "${args[@]}" --threads "$threads" --backend "$backend" $scale -q
 }
 
 # The same scores first: each separate run's pooled VMAF in the batch's table.
 table=$(for d in "${dists[@]}"; do printf -- '-d %s ' "$d"; done)
-batch_out=$("$vqx" -r "$ref" $table --threads "$threads" $scale)
+batch_out=$("$vqx" -r "$ref" $table --threads "$threads" --backend "$backend" $scale)
 for d in "${dists[@]}"; do
-  one=$("$vqx" -r "$ref" -d "$d" --threads "$threads" $scale | awk '{print $2}')
+  one=$("$vqx" -r "$ref" -d "$d" --threads "$threads" --backend "$backend" $scale | awk '{print $2}')
   echo "$batch_out" | awk -v d="$d" -v s="$one" '$1 == d && $NF == s {found = 1} END {exit !found}' ||
     { echo "bench/batch.sh: $d: the batch's score differs from its own run's ($one)" >&2; exit 1; }
 done
@@ -113,10 +140,11 @@ sw=$(awk '{print $1}' "$tmp/separate" | median)
 sc=$(awk '{print $2}' "$tmp/separate" | median)
 bw=$(awk '{print $1}' "$tmp/batch" | median)
 bc=$(awk '{print $2}' "$tmp/batch" | median)
-frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$ref")
 kind=$([ "$ladder" = 1 ] && echo "ladder, --scale" || echo "same size")
-echo "reference: $ref ($size, $frames frames); $clips clips ($kind); --threads $threads; $runs runs each, medians"
+[ -z "$synthetic" ] || kind="synthetic, one file as every clip"
+echo "reference: $ref ($size, $frames frames); $clips clips ($kind); --backend $backend --threads $threads; $runs runs each, medians"
 echo "CPU: $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$backend" = cpu ] || echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 echo
 echo "| clips | kind | $clips separate runs: wall s | batch: wall s | wall speedup | separate: CPU s | batch: CPU s | CPU speedup |"
 echo "|---|---|---|---|---|---|---|---|"

@@ -18,6 +18,9 @@
 #   scripts/gpu_device_run.sh twins    there: each twin alone at 4K, GPU
 #                                      and 16 CPU threads (VQX_TWINS=1 adds
 #                                      it to `device`)
+#   VQX_BATCH=1 with `device`          also a batch of 4 clips against one
+#                                      4K reference on the GPU, against 4
+#                                      runs (bench/batch.sh --synthetic)
 #
 # With the device tool, the one call is:
 #   run(command="bash scripts/gpu_device_run.sh device", carry=[".gpu_carry"])
@@ -183,6 +186,7 @@ device() {
   [ "${VQX_GPU_BENCH:-1}" = 0 ] || bench "$out"
   [ ! -x "$carry/before/vqx_gpu_bench" ] || bench_pairs "$out"
   [ "${VQX_TWINS:-0}" = 0 ] || twins "$out"
+  [ "${VQX_BATCH:-0}" = 0 ] || gpu_batch "$out"
   # What is left of the call's budget, less the length of the last row.
   local left=$((${VQX_DEVICE_BUDGET:-480} - (SECONDS - started) - 30))
   [ "${VQX_SPEED:-1}" = 0 ] || speed "$out" $((left > 60 ? left : 60)) ${VQX_SPEED_ARGS:---cpu-bits 8}
@@ -201,6 +205,15 @@ simd() {
     --gtest_filter='*EveryTarget*:*Simd*:FloatingPointRules.*' >"$out/simd.log" 2>&1
   echo "simd tests: exit $? ($(grep -c '^\[       OK \]' "$out/simd.log") passed)"
   grep -m1 '^\[ simd' "$out/simd.log"
+}
+
+# gpu_batch OUT: bench/batch.sh on the GPU, 4 clips against one 4K
+# reference (synthetic, in /dev/shm) in one run against 4 runs; the table
+# in OUT/batch.txt.
+gpu_batch() {
+  local out=$1
+  timeout 240 bash bench/batch.sh --build "$build" --backend cuda --threads 8 --clips 4 --runs 3 \
+    --synthetic "${VQX_BATCH_SIZE:-3840x2160:120}" 2>&1 | tee "$out/batch.txt"
 }
 
 # speed OUT BUDGET [ARGS...]: bench/speed.sh with the carried programs and

@@ -5,9 +5,12 @@
 // context's; every reference frame is copied into a picture of each clip's
 // context (a plane copy, a fraction of a millisecond at 1080p against tens
 // of milliseconds of scoring), so that every context owns its pictures as
-// in a run of its own.
+// in a run of its own. GPU contexts upload each reference frame once for
+// all of them: the copies are noted with the reference frame's number and
+// the contexts share their uploads (gpu::SharedReference).
 #include "vqx/batch.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -17,6 +20,8 @@
 #include <vector>
 
 #include "core/picture_internals.hpp"
+#include "engine/context_internals.hpp"
+#include "gpu/pipeline.hpp"
 #include "io/read_lane.hpp"
 
 namespace vqx {
@@ -76,8 +81,8 @@ class Source {
 };
 
 // `ref`'s samples in a picture of `ctx`'s pool, with the reader's notes
-// (luma alone, samples checked).
-Expected<Picture> copy_into(const Picture& ref, Context& ctx) {
+// (luma alone, samples checked) and its number in the reference (1-based).
+Expected<Picture> copy_into(const Picture& ref, std::uint64_t number, Context& ctx) {
   VQX_ASSIGN_OR_RETURN(Picture copy, ctx.fetch_picture(ref.format()));
   const bool luma_only = detail::PictureInternals::luma_only(ref);
   const unsigned planes = luma_only ? 1 : ref.plane_count();
@@ -91,6 +96,7 @@ Expected<Picture> copy_into(const Picture& ref, Context& ctx) {
   if (detail::PictureInternals::samples_checked(ref)) {
     detail::PictureInternals::mark_samples_checked(copy);
   }
+  detail::PictureInternals::mark_reference_frame(copy, number);
   return copy;
 }
 
@@ -114,6 +120,8 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
       return Error(Errc::kInvalidArgument, "score_batch: a clip without its reader or context");
     }
   }
+  const std::shared_ptr<gpu::SharedReference> uploads = gpu::make_shared_reference();
+  for (BatchClip& c : clips) detail::ContextInternals::share_reference(*c.context, uploads);
   auto recycler = std::make_shared<Recycler>();
   std::vector<Lane> lanes;
   lanes.reserve(clips.size());
@@ -169,7 +177,7 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
         }
         continue;
       }
-      Expected<Picture> copy = copy_into(r.picture, *l.clip.context);
+      Expected<Picture> copy = copy_into(r.picture, ref_frames + 1, *l.clip.context);
       if (!copy.ok()) {
         l.end(copy.status());
         continue;

@@ -391,6 +391,11 @@ std::optional<gpu::UploadStats> detail::ContextInternals::upload_stats(const Con
   return ctx.impl_->gpu->upload_stats();
 }
 
+void detail::ContextInternals::share_reference(Context& ctx,
+                                               const std::shared_ptr<gpu::SharedReference>& share) {
+  if (ctx.impl_->gpu && share) ctx.impl_->gpu->share_reference(share);
+}
+
 ReportSettings Context::Impl::run_settings() const {
   const Impl& s = *this;
   ReportSettings r;

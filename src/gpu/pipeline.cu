@@ -21,8 +21,17 @@
 // picture) is copied into the slot's staging memory first, as the upload
 // of pageable memory would otherwise be synchronous and staged by the
 // driver anyway.
+//
+// With a SharedReference (a batch's contexts on one device), a reference
+// picture noted with its batch frame number is uploaded once: the first
+// pipeline to submit it copies its planes into a frame of the share (on its
+// upload stream, then records the frame's event), and the others' twins
+// wait for that event and read those planes; their slots hold the frame
+// until collected. A frame's memory is reused only when no slot holds it,
+// that is when every twin that read it has been collected.
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -33,6 +42,31 @@
 #include "gpu/runtime.hpp"
 
 namespace vqx::gpu {
+
+namespace {
+
+// One reference frame on the device, in the layout of a slot's ref planes.
+struct SharedFrame {
+  std::uint64_t number = 0;  // the batch's frame number; 0 while being filled
+  unsigned device = 0;
+  PictureFormat format;
+  unsigned planes = 0;
+  DeviceBuffer<std::uint8_t> memory;
+  Event uploaded;        // recorded after the planes' copies
+  unsigned holders = 0;  // slots whose frame reads it
+};
+
+}  // namespace
+
+class SharedReference {
+ public:
+  std::mutex mutex;
+  std::vector<std::unique_ptr<SharedFrame>> frames;
+};
+
+std::shared_ptr<SharedReference> make_shared_reference() {
+  return std::make_shared<SharedReference>();
+}
 
 const char* compiled_backend() { return vendor::kBackendName; }
 unsigned available_devices() { return device_count(); }
@@ -78,6 +112,36 @@ struct UploadSource {
   std::size_t pitch = 0;
 };
 
+// A slot's hold on a frame of a SharedReference: the frame's memory is not
+// reused while held.
+class SharedHold {
+ public:
+  SharedHold() = default;
+  SharedHold(SharedReference* share, SharedFrame* frame) : share_(share), frame_(frame) {}
+  SharedHold(SharedHold&& o) noexcept
+      : share_(std::exchange(o.share_, nullptr)), frame_(std::exchange(o.frame_, nullptr)) {}
+  SharedHold& operator=(SharedHold&& o) noexcept {
+    if (this != &o) {
+      reset();
+      share_ = std::exchange(o.share_, nullptr);
+      frame_ = std::exchange(o.frame_, nullptr);
+    }
+    return *this;
+  }
+  ~SharedHold() { reset(); }
+  void reset() {
+    if (frame_ == nullptr) return;
+    const std::lock_guard<std::mutex> lock(share_->mutex);
+    --frame_->holders;
+    frame_ = nullptr;
+  }
+  [[nodiscard]] SharedFrame* frame() const { return frame_; }
+
+ private:
+  SharedReference* share_ = nullptr;
+  SharedFrame* frame_ = nullptr;
+};
+
 struct Slot {
   PinnedBuffer<std::uint8_t> staging;
   std::array<UploadSource, 6> sources{};  // per layout_ entry, this frame's
@@ -86,6 +150,11 @@ struct Slot {
   std::shared_ptr<const void> pictures;
   DeviceBuffer<std::uint8_t> planes;
   DeviceFrame frame;
+  // This frame's reference in a SharedReference (its planes are read from
+  // there), and whether another pipeline uploaded it (the twins then wait
+  // for its event besides `uploaded`).
+  SharedHold shared_ref;
+  bool ref_elsewhere = false;
   Event uploaded;
   std::vector<Event> done;  // per twin
   bool busy = false;
@@ -123,6 +192,10 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   [[nodiscard]] bool empty() const override { return twins_.empty(); }
+
+  void share_reference(std::shared_ptr<SharedReference> share) override {
+    share_ = std::move(share);
+  }
 
   [[nodiscard]] Expected<Picture> make_picture(const PictureFormat& fmt) const override {
     // The device current on this thread for the allocation (so that no
@@ -182,18 +255,32 @@ class DevicePipeline final : public Pipeline, private Resources {
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
     VQX_RETURN_IF_ERROR(step(frame, [&] { return release_uploaded(); }));
+    const std::uint64_t shared_number = share_ ? detail::PictureInternals::reference_frame(ref) : 0;
+    if (shared_number != 0) {
+      VQX_RETURN_IF_ERROR(step([&] { return frame() + ", the shared reference"; },
+                               [&] { return hold_shared(shared_number, slot); }));
+    } else {
+      slot.shared_ref.reset();
+      slot.ref_elsewhere = false;
+    }
+    point_ref_planes(slot);
     const bool direct = stage(ref, dist, slot, staging);
     // Held from before the upload is queued, which reads the pictures' rows
     // (also when queueing a later plane fails: the slot goes only after
     // the stream is synchronised).
     if (direct) slot.pictures = std::move(pictures);
-    VQX_RETURN_IF_ERROR(
-        step([&] { return frame() + ", upload"; }, [&] { return upload_frame(slot); }));
+    VQX_RETURN_IF_ERROR(step([&] { return frame() + ", upload"; },
+                             [&] { return upload_frame(slot, shared_number); }));
+    if (slot.ref_elsewhere) ++stats_.refs_shared;
     for (auto& t : twins_) {
       if (!t.temporal && !sampled) continue;
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
                                [&]() -> Status {
                                  VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
+                                 if (slot.ref_elsewhere) {
+                                   VQX_RETURN_IF_ERROR(
+                                       slot.shared_ref.frame()->uploaded.make_wait(t.stream));
+                                 }
                                  return t.twin->clear(t.stream);
                                }));
     }
@@ -345,7 +432,51 @@ class DevicePipeline final : public Pipeline, private Resources {
                                  return t.twin->collect(k, slot.index, *t.out);
                                }));
     }
+    // Every twin that read the shared reference frame has finished.
+    slot.shared_ref.reset();
     return Status::Ok();
+  }
+
+  // Holds the share's frame `number` for `slot`: one already uploaded (or
+  // being uploaded) by another pipeline, or a free one (or a new one) that
+  // this pipeline's upload fills (numbered once queued: upload_frame).
+  Status hold_shared(std::uint64_t number, Slot& slot) {
+    const std::lock_guard<std::mutex> lock(share_->mutex);
+    SharedFrame* reuse = nullptr;
+    for (const auto& f : share_->frames) {
+      if (f->device != info_.index || !(f->format == fmt_) || f->planes != planes_) continue;
+      if (f->number == number) {
+        ++f->holders;
+        slot.shared_ref = SharedHold(share_.get(), f.get());
+        slot.ref_elsewhere = true;
+        return Status::Ok();
+      }
+      if (f->holders == 0 && (reuse == nullptr || f->number < reuse->number)) reuse = f.get();
+    }
+    if (reuse == nullptr) {
+      auto f = std::make_unique<SharedFrame>();
+      f->device = info_.index;
+      f->format = fmt_;
+      f->planes = planes_;
+      VQX_ASSIGN_OR_RETURN(f->memory,
+                           DeviceBuffer<std::uint8_t>::allocate(layout_[planes_].device_offset));
+      VQX_ASSIGN_OR_RETURN(f->uploaded, Event::create());
+      share_->frames.push_back(std::move(f));
+      reuse = share_->frames.back().get();
+    }
+    reuse->number = 0;  // not to be found until its copy is queued
+    ++reuse->holders;
+    slot.shared_ref = SharedHold(share_.get(), reuse);
+    slot.ref_elsewhere = false;
+    return Status::Ok();
+  }
+
+  // The slot's frame reads its reference planes from the shared frame it
+  // holds, else from its own memory.
+  void point_ref_planes(Slot& slot) {
+    std::uint8_t* base =
+        slot.shared_ref.frame() ? slot.shared_ref.frame()->memory.get() : slot.planes.get();
+    for (unsigned p = 0; p < planes_; ++p) slot.frame.ref[p].data = base + layout_[p].device_offset;
   }
 
   // Chooses where the upload reads each needed plane from: a plane in this
@@ -361,7 +492,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     std::array<Part, 6> parts{};  // the planes to stage
     unsigned part_count = 0;
     std::uint8_t* base = slot.staging.get();
-    for (unsigned side = 0; side < 2; ++side) {
+    for (unsigned side = slot.ref_elsewhere ? 1 : 0; side < 2; ++side) {
       for (unsigned p = 0; p < planes_; ++p) {
         const unsigned i = side * planes_ + p;
         const Plane& plane = (side == 0 ? ref : dist).plane(p);
@@ -374,7 +505,7 @@ class DevicePipeline final : public Pipeline, private Resources {
         }
       }
     }
-    const unsigned needed = 2 * planes_;
+    const unsigned needed = (slot.ref_elsewhere ? 1 : 2) * planes_;
     stats_.planes_direct += needed - part_count;
     stats_.planes_staged += part_count;
     ++(part_count == 0 ? stats_.frames_direct : stats_.frames_staged);
@@ -426,14 +557,22 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   // The upload: every needed plane of ref and dist, once, for all twins,
-  // from where stage() chose (pinned memory either way).
-  Status upload_frame(Slot& slot) {
-    for (std::size_t i = 0; i < layout_.size(); ++i) {
+  // from where stage() chose (pinned memory either way). The reference
+  // planes go to the shared frame the slot holds, if any (none when another
+  // pipeline uploaded it), which is then numbered `shared_number`.
+  Status upload_frame(Slot& slot, std::uint64_t shared_number) {
+    SharedFrame* shared = slot.shared_ref.frame();
+    for (std::size_t i = slot.ref_elsewhere ? planes_ : 0; i < layout_.size(); ++i) {
       const PlaneLayout& l = layout_[i];
       const UploadSource& src = slot.sources[i];
-      VQX_RETURN_IF_ERROR(upload_rows_async(slot.planes.get() + l.device_offset, l.device_pitch,
-                                            src.rows, src.pitch, l.row_bytes, l.rows,
-                                            upload_stream_));
+      std::uint8_t* base = i < planes_ && shared ? shared->memory.get() : slot.planes.get();
+      VQX_RETURN_IF_ERROR(upload_rows_async(base + l.device_offset, l.device_pitch, src.rows,
+                                            src.pitch, l.row_bytes, l.rows, upload_stream_));
+      if (i + 1 == planes_ && shared) {
+        VQX_RETURN_IF_ERROR(shared->uploaded.record(upload_stream_));
+        const std::lock_guard<std::mutex> lock(share_->mutex);
+        shared->number = shared_number;
+      }
     }
     return slot.uploaded.record(upload_stream_);
   }
@@ -455,6 +594,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   PictureFormat fmt_;
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;
+  std::shared_ptr<SharedReference> share_;  // before the slots: they hold its frames
   std::array<Slot, kSlots> slots_;
   UploadStats stats_;
 };

@@ -32,7 +32,25 @@ struct UploadStats {
   std::uint64_t planes_staged = 0;
   std::uint64_t frames_direct = 0;  // every needed plane uploaded directly
   std::uint64_t frames_staged = 0;  // at least one plane staged
+  // Frames whose reference planes another pipeline had uploaded (a shared
+  // reference: not uploaded, nor staged, here; not counted above).
+  std::uint64_t refs_shared = 0;
 };
+
+// The reference frames of a batch (vqx::score_batch: one reference, N
+// clips, a context each) uploaded once for the pipelines of all its
+// contexts on one device. The batch notes in each reference picture it
+// hands a context which reference frame it holds
+// (detail::PictureInternals::mark_reference_frame); a pipeline sharing
+// uploads uploads such a picture's planes into memory of the share, or,
+// when another pipeline already has, makes its twins wait for that copy
+// and uploads only the distorted planes. Frames are matched by their
+// number, device, format and planes uploaded; a frame's memory is reused
+// once no pipeline's frame in flight reads it. Defined by the backend.
+class SharedReference;
+// A share for the pipelines of one batch; null in a build without a GPU
+// backend.
+std::shared_ptr<SharedReference> make_shared_reference();
 
 class Pipeline {
  public:
@@ -51,6 +69,9 @@ class Pipeline {
   virtual void add(std::unique_ptr<Twin> twin, std::string name, bool temporal,
                    FeatureWriter& out) = 0;
   [[nodiscard]] virtual bool empty() const = 0;
+  // Before the first submit(): reference pictures noted with their frame
+  // number are uploaded through `share` (see SharedReference).
+  virtual void share_reference(std::shared_ptr<SharedReference> share) = 0;
   // Errors name the device and the step ("cuda:0 (NVIDIA H200): frame 12,
   // adm: launching ..."). After the first error the pipeline has freed its
   // device memory and every later call returns that error again.

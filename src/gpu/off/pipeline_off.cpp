@@ -9,6 +9,8 @@ Expected<unsigned> native_context_device(void* /*handle*/) {
   return Error(Errc::kUnsupported, "this build of VQX has no GPU backend");
 }
 
+std::shared_ptr<SharedReference> make_shared_reference() { return nullptr; }
+
 Expected<std::unique_ptr<Pipeline>> Pipeline::open(unsigned /*device*/) {
   return Error(Errc::kUnsupported,
                "this build of VQX has no GPU backend (configure with -DVQX_GPU=cuda or hip)");

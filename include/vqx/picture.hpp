@@ -132,7 +132,6 @@ class Picture {
   [[nodiscard]] Plane& plane(unsigned p) {
     samples_checked_ = false;
     luma_only_ = false;
-    reference_frame_ = 0;
     return planes_[p];
   }
   [[nodiscard]] const Plane& plane(unsigned p) const { return planes_[p]; }
@@ -146,9 +145,6 @@ class Picture {
   std::array<Plane, 3> planes_;
   bool samples_checked_ = false;  // by the reader that filled it (see plane())
   bool luma_only_ = false;        // a reader filled the luma alone (see plane())
-  // A batch's reference frame (1-based) whose samples these are; 0: none
-  // (see plane(), and PictureInternals::mark_reference_frame).
-  std::uint64_t reference_frame_ = 0;
 };
 
 }  // namespace vqx

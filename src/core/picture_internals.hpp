@@ -3,13 +3,10 @@
 // (the context then need not check again; any mutable access to a plane
 // clears the note), note that it filled the luma alone, move planes
 // between pictures without copying them (a 4:0:0 picture's luma into a
-// 4:2:0 one: engine/neutral_chroma.hpp), note which frame of a batch's
-// reference it holds (gpu/pipeline.hpp's SharedReference), and make a
-// picture in memory from a given allocator (a GPU context's pinned
-// pictures: gpu/pipeline.cu).
+// 4:2:0 one: engine/neutral_chroma.hpp), and make a picture in memory from
+// a given allocator (a GPU context's pinned pictures: gpu/pipeline.cu).
 #pragma once
 
-#include <cstdint>
 #include <utility>
 
 #include "vqx/picture.hpp"
@@ -30,16 +27,6 @@ struct PictureInternals {
   // held (VideoReader::read_planes). Any mutable access clears the note.
   static void mark_luma_only(Picture& pic) { pic.luma_only_ = true; }
   [[nodiscard]] static bool luma_only(const Picture& pic) { return pic.luma_only_; }
-  // The picture holds frame `frame` (1-based) of a batch's reference
-  // (vqx::score_batch), the same samples every clip's context is given:
-  // GPU contexts sharing the batch's uploads upload them once
-  // (gpu::SharedReference). 0 when not; any mutable access clears it.
-  static void mark_reference_frame(Picture& pic, std::uint64_t frame) {
-    pic.reference_frame_ = frame;
-  }
-  [[nodiscard]] static std::uint64_t reference_frame(const Picture& pic) {
-    return pic.reference_frame_;
-  }
 
   // Takes plane `p` out of `pic` (which keeps an empty plane there).
   static Plane take_plane(Picture& pic, unsigned p) { return std::move(pic.planes_[p]); }

@@ -6,8 +6,8 @@
 // context (a plane copy, a fraction of a millisecond at 1080p against tens
 // of milliseconds of scoring), so that every context owns its pictures as
 // in a run of its own. GPU contexts upload each reference frame once for
-// all of them: the copies are noted with the reference frame's number and
-// the contexts share their uploads (gpu::SharedReference).
+// all of them: the copies are handed over with the reference frame's
+// number and the contexts share their uploads (gpu::SharedReference).
 #include "vqx/batch.hpp"
 
 #include <cstdint>
@@ -81,8 +81,8 @@ class Source {
 };
 
 // `ref`'s samples in a picture of `ctx`'s pool, with the reader's notes
-// (luma alone, samples checked) and its number in the reference (1-based).
-Expected<Picture> copy_into(const Picture& ref, std::uint64_t number, Context& ctx) {
+// (luma alone, samples checked).
+Expected<Picture> copy_into(const Picture& ref, Context& ctx) {
   VQX_ASSIGN_OR_RETURN(Picture copy, ctx.fetch_picture(ref.format()));
   const bool luma_only = detail::PictureInternals::luma_only(ref);
   const unsigned planes = luma_only ? 1 : ref.plane_count();
@@ -96,7 +96,6 @@ Expected<Picture> copy_into(const Picture& ref, std::uint64_t number, Context& c
   if (detail::PictureInternals::samples_checked(ref)) {
     detail::PictureInternals::mark_samples_checked(copy);
   }
-  detail::PictureInternals::mark_reference_frame(copy, number);
   return copy;
 }
 
@@ -177,13 +176,14 @@ Status score_batch(VideoReader& ref, std::vector<BatchClip>& clips, const BatchS
         }
         continue;
       }
-      Expected<Picture> copy = copy_into(r.picture, ref_frames + 1, *l.clip.context);
+      Expected<Picture> copy = copy_into(r.picture, *l.clip.context);
       if (!copy.ok()) {
         l.end(copy.status());
         continue;
       }
-      if (Status s =
-              l.clip.context->read_pictures(std::move(*copy), std::move(d.picture), l.clip.frames);
+      if (Status s = detail::ContextInternals::read_batch_pictures(
+              *l.clip.context, std::move(*copy), std::move(d.picture), l.clip.frames,
+              ref_frames + 1);
           !s.ok()) {
         l.end(s);
         continue;

@@ -51,6 +51,9 @@ struct Context::Impl {
   // The metrics whose values import_feature_score() gave.
   std::vector<std::string> imported;
   unsigned next_index = 0;
+  // While read_batch_pictures() hands a frame over: its reference frame's
+  // number in the batch (the GPU pipeline's shared upload); else 0.
+  std::uint64_t batch_reference_frame = 0;
   bool flushed = false;
   Status flush_status;  // what flush() returned
   std::unique_ptr<FrameScheduler> scheduler;
@@ -246,8 +249,9 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
     // The GPU's share, computed later: planes in the pipeline's pinned
     // memory are uploaded straight from the pictures, which it holds until
     // the copy is done; the others are staged (copied) before this returns.
-    const Status submitted = s.gpu->submit(pictures->ref, pictures->dist, index, sampled,
-                                           s.scheduler->fork_join(), pictures);
+    const Status submitted =
+        s.gpu->submit(pictures->ref, pictures->dist, index, sampled, s.scheduler->fork_join(),
+                      pictures, s.batch_reference_frame);
     if (!submitted.ok()) {
       s.scheduler->record(submitted);
       return submitted;
@@ -389,6 +393,15 @@ Expected<std::string> Context::metric_backend(std::string_view name) const {
 std::optional<gpu::UploadStats> detail::ContextInternals::upload_stats(const Context& ctx) {
   if (!ctx.impl_->gpu) return std::nullopt;
   return ctx.impl_->gpu->upload_stats();
+}
+
+Status detail::ContextInternals::read_batch_pictures(Context& ctx, Picture ref, Picture dist,
+                                                     unsigned index,
+                                                     std::uint64_t reference_frame) {
+  ctx.impl_->batch_reference_frame = reference_frame;
+  Status s = ctx.read_pictures(std::move(ref), std::move(dist), index);
+  ctx.impl_->batch_reference_frame = 0;
+  return s;
 }
 
 void detail::ContextInternals::share_reference(Context& ctx,

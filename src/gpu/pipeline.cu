@@ -23,7 +23,7 @@
 // driver anyway.
 //
 // With a SharedReference (a batch's contexts on one device), a reference
-// picture noted with its batch frame number is uploaded once: the first
+// picture submitted with its batch frame number is uploaded once: the first
 // pipeline to submit it copies its planes into a frame of the share (on its
 // upload stream, then records the frame's event), and the others' twins
 // wait for that event and read those planes; their slots hold the frame
@@ -248,14 +248,15 @@ class DevicePipeline final : public Pipeline, private Resources {
   }
 
   Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                const ForkJoin* staging, std::shared_ptr<const void> pictures) override {
+                const ForkJoin* staging, std::shared_ptr<const void> pictures,
+                std::uint64_t reference_frame) override {
     const auto frame = [index] { return "frame " + std::to_string(index); };
     VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
     const unsigned k = index % kSlots;
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
     VQX_RETURN_IF_ERROR(step(frame, [&] { return release_uploaded(); }));
-    const std::uint64_t shared_number = share_ ? detail::PictureInternals::reference_frame(ref) : 0;
+    const std::uint64_t shared_number = share_ ? reference_frame : 0;
     if (shared_number != 0) {
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", the shared reference"; },
                                [&] { return hold_shared(shared_number, slot); }));

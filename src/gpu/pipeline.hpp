@@ -39,9 +39,9 @@ struct UploadStats {
 
 // The reference frames of a batch (vqx::score_batch: one reference, N
 // clips, a context each) uploaded once for the pipelines of all its
-// contexts on one device. The batch notes in each reference picture it
-// hands a context which reference frame it holds
-// (detail::PictureInternals::mark_reference_frame); a pipeline sharing
+// contexts on one device. The batch hands each context its reference
+// pictures with their frame number in the reference
+// (detail::ContextInternals::read_batch_pictures); a pipeline sharing
 // uploads uploads such a picture's planes into memory of the share, or,
 // when another pipeline already has, makes its twins wait for that copy
 // and uploads only the distorted planes. Frames are matched by their
@@ -69,8 +69,8 @@ class Pipeline {
   virtual void add(std::unique_ptr<Twin> twin, std::string name, bool temporal,
                    FeatureWriter& out) = 0;
   [[nodiscard]] virtual bool empty() const = 0;
-  // Before the first submit(): reference pictures noted with their frame
-  // number are uploaded through `share` (see SharedReference).
+  // Before the first submit(): reference pictures submitted with their
+  // frame number are uploaded through `share` (see SharedReference).
   virtual void share_reference(std::shared_ptr<SharedReference> share) = 0;
   // Errors name the device and the step ("cuda:0 (NVIDIA H200): frame 12,
   // adm: launching ..."). After the first error the pipeline has freed its
@@ -85,9 +85,12 @@ class Pipeline {
   // has completed; the other planes are copied to pinned staging memory
   // before this returns. When every plane was staged, `pictures` is let go
   // before this returns. `staging`, if any, shares the staging copy among
-  // its threads (the pipeline schedules nothing itself).
+  // its threads (the pipeline schedules nothing itself). `reference_frame`:
+  // `ref`'s frame number in a batch's reference (1-based; see
+  // SharedReference), or 0.
   virtual Status submit(const Picture& ref, const Picture& dist, unsigned index, bool sampled,
-                        const ForkJoin* staging, std::shared_ptr<const void> pictures) = 0;
+                        const ForkJoin* staging, std::shared_ptr<const void> pictures,
+                        std::uint64_t reference_frame) = 0;
   // Waits for every frame, collects the values and flushes the twins.
   virtual Status finish() = 0;
 

@@ -1,8 +1,7 @@
-// What VQX's readers and the batch note in a picture (core/
-// picture_internals.hpp): samples checked, luma alone, and which frame of a
-// batch's reference it holds (the note GPU contexts share their uploads
-// by). Each is cleared by any mutable access to a plane: a picture written
-// to after the note no longer holds what the note says.
+// What VQX's readers note in a picture (core/picture_internals.hpp):
+// samples checked, luma alone. Each is cleared by any mutable access to a
+// plane: a picture written to after the note no longer holds what the note
+// says.
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -19,7 +18,6 @@ vqx::Picture noted_picture() {
   EXPECT_TRUE(pic.ok());
   PictureInternals::mark_samples_checked(*pic);
   PictureInternals::mark_luma_only(*pic);
-  PictureInternals::mark_reference_frame(*pic, 7);
   return std::move(pic).value();
 }
 
@@ -28,7 +26,6 @@ TEST(PictureNotes, ANewPictureHasNone) {
   ASSERT_TRUE(pic.ok());
   EXPECT_FALSE(PictureInternals::samples_checked(*pic));
   EXPECT_FALSE(PictureInternals::luma_only(*pic));
-  EXPECT_EQ(PictureInternals::reference_frame(*pic), 0U);
 }
 
 TEST(PictureNotes, ReadingKeepsThemAndMovingCarriesThem) {
@@ -37,7 +34,6 @@ TEST(PictureNotes, ReadingKeepsThemAndMovingCarriesThem) {
   const vqx::Picture moved = std::move(pic);
   EXPECT_TRUE(PictureInternals::samples_checked(moved));
   EXPECT_TRUE(PictureInternals::luma_only(moved));
-  EXPECT_EQ(PictureInternals::reference_frame(moved), 7U);
 }
 
 TEST(PictureNotes, AnyWritableAccessToAPlaneClearsEveryNote) {
@@ -46,7 +42,6 @@ TEST(PictureNotes, AnyWritableAccessToAPlaneClearsEveryNote) {
     (void)pic.plane(p);
     EXPECT_FALSE(PictureInternals::samples_checked(pic)) << "plane " << p;
     EXPECT_FALSE(PictureInternals::luma_only(pic)) << "plane " << p;
-    EXPECT_EQ(PictureInternals::reference_frame(pic), 0U) << "plane " << p;
   }
 }
 

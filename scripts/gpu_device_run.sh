@@ -30,8 +30,8 @@
 # Optional comparison: scripts/gpu_device_run.sh build --before BENCH copies
 # the vqx_gpu_bench binary BENCH (built from an earlier commit) into
 # .gpu_carry/before; the device run then times it and this build's in
-# alternating pairs (4K and 1080p, vmaf_v0.6.1), the figure a refactor must
-# not lower.
+# alternating pairs (4K and 1080p, vmaf_v0.6.1, or what VQX_PAIRS_ARGS
+# asks), the figure a refactor must not lower.
 # Optional reference: scripts/gpu_device_run.sh build --ref-cpu VMAF
 # --ref-cuda VMAF copies libvmaf's `vmaf` command (a CPU build, and a build
 # with enable_cuda; both built outside the repository) into .gpu_carry/ref,
@@ -310,15 +310,18 @@ twins() {
 
 # Before and after in alternating pairs, three of each, so that a drift of
 # the machine (clocks, other tenants) falls on both alike.
+# VQX_PAIRS_ARGS: what the pairs score instead of vmaf_v0.6.1 (vqx_gpu_bench
+# arguments, e.g. "--model version=vmaf_float_v0.6.1").
 bench_pairs() {
-  local out=$1 i which b
+  local out=$1 i which b what
+  read -r -a what <<<"${VQX_PAIRS_ARGS:-}"
   for i in 1 2 3; do
     for which in before after; do
       b=$build/bench/gpu/vqx_gpu_bench
       [ "$which" = after ] || b=$carry/before/vqx_gpu_bench
-      timeout 90 "$b" --backend cuda --threads 8 --frames 1000 --size 3840x2160 \
+      timeout 90 "$b" --backend cuda --threads 8 --frames 1000 --size 3840x2160 "${what[@]}" \
         --label "$which, pair $i" 2>&1
-      timeout 90 "$b" --backend cuda --threads 8 --frames 2000 --size 1920x1080 \
+      timeout 90 "$b" --backend cuda --threads 8 --frames 2000 --size 1920x1080 "${what[@]}" \
         --label "$which, pair $i" 2>&1
     done
   done | tee "$out/bench_pairs.txt"

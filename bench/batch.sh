@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The batch (issue 17): N distorted clips scored against one reference in
-# one run (`vqx -r REF -d a -d b ...`) against N separate runs, on the CPU.
-# The distorted clips are x264 encodes of the reference made here with
-# ffmpeg (CRF 23, 28, 33, 38, ...), in a temporary folder; with --ladder
-# they are rungs of an encoding ladder (the reference's size, 3/4, 1/2 and
+# one run (`vqx -r REF -d a -d b ...`) against N separate runs, on the CPU
+# (or --backend). The distorted clips are x264 encodes of the reference
+# made here with ffmpeg (CRF 23, 28, 33, 38, ...), in a temporary folder;
+# with --ladder they are rungs of an encoding ladder (the reference's size, 3/4, 1/2 and
 # 1/3 of it, scored with --scale). Runs alternate (separate, batch, batch,
 # separate, ...) and the medians of RUNS are reported: wall-clock seconds
 # and CPU seconds (user + system, the children's), which a machine shared

@@ -51,7 +51,10 @@ while [ $# -gt 0 ]; do
 done
 vqx=$build/vqx
 [ -x "$vqx" ] || { echo "bench/batch.sh: no $vqx (build the release preset)" >&2; exit 2; }
-if [ -z "$synthetic" ]; then
+if [ -n "$synthetic" ]; then
+  [ -x "$build/bench/vqx_synth_y4m" ] ||
+    { echo "bench/batch.sh: --synthetic needs $build/bench/vqx_synth_y4m (-DVQX_BUILD_BENCH=ON)" >&2; exit 2; }
+else
   [ -f "$ref" ] || { echo "bench/batch.sh: no reference $ref (--ref, or the corpus)" >&2; exit 2; }
   command -v ffmpeg >/dev/null || { echo "bench/batch.sh: needs ffmpeg (scripts/setup.sh)" >&2; exit 2; }
 fi

@@ -60,6 +60,18 @@ struct SharedFrame {
 
 class SharedReference {
  public:
+  SharedReference() = default;
+  SharedReference(const SharedReference&) = delete;
+  SharedReference& operator=(const SharedReference&) = delete;
+  // Each frame freed with its device current (the last pipeline to let go
+  // may be another device's).
+  ~SharedReference() {
+    for (auto& f : frames) {
+      (void)use_device(f->device);
+      f.reset();
+    }
+  }
+
   std::mutex mutex;
   std::vector<std::unique_ptr<SharedFrame>> frames;
 };
@@ -113,32 +125,36 @@ struct UploadSource {
 };
 
 // A slot's hold on a frame of a SharedReference: the frame's memory is not
-// reused while held.
+// reused (nor the share freed) while held. Made under the share's mutex
+// (the count is raised there); let go of without it.
 class SharedHold {
  public:
   SharedHold() = default;
-  SharedHold(SharedReference* share, SharedFrame* frame) : share_(share), frame_(frame) {}
+  SharedHold(std::shared_ptr<SharedReference> share, SharedFrame* frame)
+      : share_(std::move(share)), frame_(frame) {}
   SharedHold(SharedHold&& o) noexcept
-      : share_(std::exchange(o.share_, nullptr)), frame_(std::exchange(o.frame_, nullptr)) {}
+      : share_(std::move(o.share_)), frame_(std::exchange(o.frame_, nullptr)) {}
   SharedHold& operator=(SharedHold&& o) noexcept {
     if (this != &o) {
       reset();
-      share_ = std::exchange(o.share_, nullptr);
+      share_ = std::move(o.share_);
       frame_ = std::exchange(o.frame_, nullptr);
     }
     return *this;
   }
   ~SharedHold() { reset(); }
   void reset() {
-    if (frame_ == nullptr) return;
-    const std::lock_guard<std::mutex> lock(share_->mutex);
-    --frame_->holders;
-    frame_ = nullptr;
+    if (frame_ != nullptr) {
+      const std::lock_guard<std::mutex> lock(share_->mutex);
+      --frame_->holders;
+      frame_ = nullptr;
+    }
+    share_.reset();
   }
   [[nodiscard]] SharedFrame* frame() const { return frame_; }
 
  private:
-  SharedReference* share_ = nullptr;
+  std::shared_ptr<SharedReference> share_;
   SharedFrame* frame_ = nullptr;
 };
 
@@ -311,6 +327,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       if (oldest == nullptr) break;
       VQX_RETURN_IF_ERROR(collect(static_cast<unsigned>(oldest - slots_.data())));
     }
+    share_.reset();  // every frame collected: no more uploads to share
     for (auto& t : twins_) {
       VQX_RETURN_IF_ERROR(step("finishing " + t.name, [&] { return t.twin->flush(*t.out); }));
     }
@@ -342,6 +359,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     wait_all();
     for (auto& t : twins_) t.twin.reset();
     slots_ = {};
+    share_.reset();  // a failed context holds no device memory, shared or not
     // Not constants_.clear(): the contract check would read a queued clear.
     constants_ = std::vector<Constant>();
     return Error(failed_code_, failed_message_);
@@ -442,13 +460,14 @@ class DevicePipeline final : public Pipeline, private Resources {
   // being uploaded) by another pipeline, or a free one (or a new one) that
   // this pipeline's upload fills (numbered once queued: upload_frame).
   Status hold_shared(std::uint64_t number, Slot& slot) {
+    slot.shared_ref.reset();  // (none here: collected or never held) not under the lock
     const std::lock_guard<std::mutex> lock(share_->mutex);
     SharedFrame* reuse = nullptr;
     for (const auto& f : share_->frames) {
       if (f->device != info_.index || !(f->format == fmt_) || f->planes != planes_) continue;
       if (f->number == number) {
         ++f->holders;
-        slot.shared_ref = SharedHold(share_.get(), f.get());
+        slot.shared_ref = SharedHold(share_, f.get());
         slot.ref_elsewhere = true;
         return Status::Ok();
       }
@@ -467,7 +486,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     }
     reuse->number = 0;  // not to be found until its copy is queued
     ++reuse->holders;
-    slot.shared_ref = SharedHold(share_.get(), reuse);
+    slot.shared_ref = SharedHold(share_, reuse);
     slot.ref_elsewhere = false;
     return Status::Ok();
   }
@@ -595,7 +614,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   PictureFormat fmt_;
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;
-  std::shared_ptr<SharedReference> share_;  // before the slots: they hold its frames
+  std::shared_ptr<SharedReference> share_;
   std::array<Slot, kSlots> slots_;
   UploadStats stats_;
 };

@@ -28,6 +28,9 @@ class VideoSide final : public VideoReader {
   const VideoInfo& info() const override { return info_; }
   const std::string& path() const override { return path_; }
   std::uint64_t frames_read() const override { return read_; }
+  // Nothing blocks: the batch may read it on a thread of its own (depth 1
+  // and more), as it reads files.
+  bool interruptible() const override { return true; }
   Expected<bool> read(Picture& pic) override {
     if (next_ == video_.size()) return false;
     if (!(pic.format() == format_)) {

@@ -41,14 +41,17 @@ class OffsetLane final : public ReadLane {
     if (reading_on_) return read_item(reader_, pictures_);
     std::unique_lock lock(m_);
     cv_.wait(lock, [this] { return !slots_.empty() && slots_.front().done; });
-    Slot slot = std::move(slots_.front());
-    slots_.pop_front();
-    if (!slot.read_on) {
+    if (!slots_.front().read_on) {
+      LaneItem item = std::move(slots_.front().item);
+      slots_.pop_front();
       ++taken_;
       lock.unlock();
       cv_.notify_all();  // room for the next claim
-      return std::move(slot.item);
+      return item;
     }
+    // The slot stays until stop() has joined the threads: a thread still
+    // reading a later frame finds its slot at k - taken_ (popping this one
+    // first put that index one past the end: TSan caught the write).
     const std::uint64_t k = taken_;
     lock.unlock();
     stop();

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -27,8 +28,13 @@ namespace {
 
 class OffsetLane final : public ReadLane {
  public:
-  OffsetLane(PackedFrameReader& reader, const PictureSource& pictures, unsigned depth)
-      : reader_(reader), pictures_(pictures), depth_(depth), left_(reader.fixed_frames_left()) {}
+  OffsetLane(PackedFrameReader& reader, const PictureSource& pictures, unsigned depth,
+             std::function<void(std::uint64_t)> before_read)
+      : reader_(reader),
+        pictures_(pictures),
+        depth_(depth),
+        left_(reader.fixed_frames_left()),
+        before_read_(std::move(before_read)) {}
   ~OffsetLane() override { stop(); }
   OffsetLane(const OffsetLane&) = delete;
   OffsetLane& operator=(const OffsetLane&) = delete;
@@ -101,6 +107,7 @@ class OffsetLane final : public ReadLane {
       bool read_on = k >= left_;
       LaneItem item;
       if (!read_on) {
+        if (before_read_) before_read_(k);
         item = fill_item(reader_, pictures_, [&](Picture& pic) -> Expected<bool> {
           read_on = !reader_.read_fixed(k, pic);
           return !read_on;
@@ -123,7 +130,8 @@ class OffsetLane final : public ReadLane {
   PackedFrameReader& reader_;
   const PictureSource& pictures_;
   const unsigned depth_;
-  const std::uint64_t left_;  // frames at fixed offsets
+  const std::uint64_t left_;                              // frames at fixed offsets
+  const std::function<void(std::uint64_t)> before_read_;  // tests only; may be empty
   std::mutex m_;
   std::condition_variable cv_;  // a frame taken or done, or stop_
   std::deque<Slot> slots_;      // under m_: frames taken_, taken_ + 1, ... claimed
@@ -139,10 +147,17 @@ class OffsetLane final : public ReadLane {
 
 std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
                                             const PictureSource& pictures, unsigned depth,
-                                            unsigned readers) {
-  auto lane = std::make_unique<OffsetLane>(reader, pictures, depth);
+                                            unsigned readers,
+                                            std::function<void(std::uint64_t)> before_read) {
+  auto lane = std::make_unique<OffsetLane>(reader, pictures, depth, std::move(before_read));
   lane->start(readers);
   return lane;
+}
+
+std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
+                                            const PictureSource& pictures, unsigned depth,
+                                            unsigned readers) {
+  return start_offset_lane(reader, pictures, depth, readers, {});
 }
 
 }  // namespace vqx::io_detail

@@ -14,6 +14,7 @@
 //    so that the end and every error are read()'s own.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -72,5 +73,11 @@ std::unique_ptr<ReadLane> start_stream_lane(VideoReader& reader, const PictureSo
 std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
                                             const PictureSource& pictures, unsigned depth,
                                             unsigned readers);
+// The same, with `before_read(k)` called on the reading thread before it
+// reads frame k at its offset: the tests' way to order the threads' reads.
+std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
+                                            const PictureSource& pictures, unsigned depth,
+                                            unsigned readers,
+                                            std::function<void(std::uint64_t)> before_read);
 
 }  // namespace vqx::io_detail

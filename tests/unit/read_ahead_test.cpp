@@ -12,18 +12,22 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/picture_internals.hpp"
 #include "fifo.hpp"
+#include "io/read_lane.hpp"
 #include "output_folder.hpp"
 #include "vqx/read_ahead.hpp"
 #include "vqx/video_reader.hpp"
@@ -487,6 +491,80 @@ TEST_F(ReadAheadTest, APipeIntoLibavIsReadInTurn) {
   auto both = ReadAhead::start(**again, **y, 4, new_pictures());
   ASSERT_TRUE(both.ok());
   EXPECT_EQ((*both)->depth(), 4U);
+}
+
+// Planes from aligned_alloc, counted: how many are still out.
+class CountedMemory final : public PlaneMemory {
+ public:
+  void* allocate(std::size_t bytes) const override {
+    ++out_;
+    return std::aligned_alloc(64, bytes);
+  }
+  void release(void* p) const override {
+    --out_;
+    std::free(p);
+  }
+  [[nodiscard]] int out() const { return out_; }
+
+ private:
+  mutable std::atomic<int> out_{0};
+};
+
+// The offset lane reaching a frame that read() is to read (a damaged header
+// at frame 3) while another thread still reads frame 4, claimed before
+// frame 3's read ended: take() hands out frame 3's error, and frame 4 is
+// read into its own slot and freed with the lane. (take() used to drop
+// frame 3's slot first, and the late thread wrote frame 4 one past the end
+// of the lane's queue: a crash under TSan, else a picture never freed.)
+TEST_F(ReadAheadTest, AFrameStillBeingReadWhenReadOnTakesOverKeepsItsSlot) {
+  std::string bytes = y4m(k8, 6, 9);
+  const std::size_t frame = 6 + k8.packed_frame_bytes();
+  bytes[bytes.find('\n') + 1 + (3 * frame) + 4] = 'X';
+  const std::string path = write("framx3.y4m", bytes);
+  auto video = open_video(path, std::nullopt);
+  ASSERT_TRUE(video.ok()) << video.status().message();
+  auto* packed = dynamic_cast<io_detail::PackedFrameReader*>(video->get());
+  ASSERT_NE(packed, nullptr);
+  ASSERT_EQ(packed->fixed_frames_left(), 6U);  // it looks like 6 fixed frames
+  static const CountedMemory memory;
+  const PictureSource pictures = [](const PictureFormat& f) {
+    return detail::PictureInternals::make_in(f, memory);
+  };
+  std::mutex m;
+  std::condition_variable cv;
+  bool reading_4 = false;
+  // Frame 3's read waits until another thread has begun frame 4, which
+  // then takes its time: frame 3's error reaches take() first.
+  auto before_read = [&](std::uint64_t k) {
+    if (k == 3) {
+      std::unique_lock lock(m);
+      cv.wait_for(lock, 5s, [&] { return reading_4; });
+    } else if (k == 4) {
+      {
+        const std::lock_guard lock(m);
+        reading_4 = true;
+      }
+      cv.notify_all();
+      std::this_thread::sleep_for(200ms);
+    }
+  };
+  {
+    auto lane = io_detail::start_offset_lane(*packed, pictures, 4, 2, before_read);
+    for (unsigned k = 0; k < 3; ++k) {
+      io_detail::LaneItem item = lane->take();
+      ASSERT_TRUE(item.status.ok() && item.frame) << "frame " << k << ": " << item.status.message();
+    }
+    const io_detail::LaneItem at3 = lane->take();
+    EXPECT_FALSE(at3.status.ok());
+    EXPECT_NE(at3.status.message().find("frame 3: expected a FRAME header"), std::string::npos)
+        << at3.status.message();
+    {
+      const std::lock_guard lock(m);
+      EXPECT_TRUE(reading_4) << "frame 4 was never being read: the case did not happen";
+    }
+    lane->stop();
+  }
+  EXPECT_EQ(memory.out(), 0) << "planes of pictures the lane read were never freed";
 }
 
 }  // namespace

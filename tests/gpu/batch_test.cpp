@@ -61,16 +61,6 @@ RunOptions batch_options(Backend backend) {
   return o;
 }
 
-Expected<std::unique_ptr<Context>> make_context(const RunOptions& o) {
-  ContextSettings settings;
-  settings.threads = o.threads;
-  settings.backend = o.backend;
-  VQX_ASSIGN_OR_RETURN(auto ctx, Context::create(settings));
-  for (const auto& m : o.models) VQX_RETURN_IF_ERROR(ctx->use_features_from_model(m));
-  for (const auto& f : o.features) VQX_RETURN_IF_ERROR(ctx->use_feature(f));
-  return ctx;
-}
-
 TEST(GpuBatch, EachReferenceFrameIsUploadedOnceAndEveryClipScoresAsAlone) {
   VQX_REQUIRE_GPU();
   const PictureFormat fmt{1280, 720, 10, ChromaFormat::k420};

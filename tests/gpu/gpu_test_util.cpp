@@ -131,13 +131,18 @@ Video make_video(const PictureFormat& fmt, Content ref_c, unsigned frames, unsig
   return v;
 }
 
-Expected<Run> score(const RunOptions& o, const Video& video) {
+Expected<std::unique_ptr<Context>> make_context(const RunOptions& o) {
   ContextSettings settings;
   settings.threads = o.threads;
   settings.backend = o.backend;
   VQX_ASSIGN_OR_RETURN(auto ctx, Context::create(settings));
   for (const auto& m : o.models) VQX_RETURN_IF_ERROR(ctx->use_features_from_model(m));
   for (const auto& f : o.features) VQX_RETURN_IF_ERROR(ctx->use_feature(f));
+  return ctx;
+}
+
+Expected<Run> score(const RunOptions& o, const Video& video) {
+  VQX_ASSIGN_OR_RETURN(auto ctx, make_context(o));
   for (unsigned i = 0; i < video.size(); ++i) {
     VQX_RETURN_IF_ERROR(ctx->read_pictures(clone(video[i].ref), clone(video[i].dist), i));
   }

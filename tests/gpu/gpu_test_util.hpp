@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,9 @@ struct RunOptions {
   std::vector<std::string> models;    // --model specs
 };
 
+// A fresh context of `o`'s backend and threads, its models and features
+// registered.
+Expected<std::unique_ptr<Context>> make_context(const RunOptions& o);
 // Scores `video` (copies of its pictures) in a fresh context.
 Expected<Run> score(const RunOptions& o, const Video& video);
 // Scores `video` with `o` on the CPU and on this build's GPU backend: both

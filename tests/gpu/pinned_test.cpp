@@ -33,12 +33,7 @@ struct PinnedRun {
 Expected<PinnedRun> score_mixed(const RunOptions& o, const Video& video,
                                 const std::vector<unsigned>& order,
                                 const std::function<bool(unsigned, unsigned)>& fetch) {
-  ContextSettings settings;
-  settings.threads = o.threads;
-  settings.backend = o.backend;
-  VQX_ASSIGN_OR_RETURN(auto ctx, Context::create(settings));
-  for (const auto& m : o.models) VQX_RETURN_IF_ERROR(ctx->use_features_from_model(m));
-  for (const auto& f : o.features) VQX_RETURN_IF_ERROR(ctx->use_feature(f));
+  VQX_ASSIGN_OR_RETURN(auto ctx, make_context(o));
   PinnedRun out;
   std::set<const void*> seen;
   for (unsigned i = 0; i < order.size(); ++i) {

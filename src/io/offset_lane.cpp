@@ -154,10 +154,4 @@ std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
   return lane;
 }
 
-std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
-                                            const PictureSource& pictures, unsigned depth,
-                                            unsigned readers) {
-  return start_offset_lane(reader, pictures, depth, readers, {});
-}
-
 }  // namespace vqx::io_detail

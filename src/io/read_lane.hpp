@@ -70,14 +70,11 @@ std::unique_ptr<ReadLane> start_stream_lane(VideoReader& reader, const PictureSo
 // `readers` threads reading the frames of `reader` (fixed_frames() true) at
 // their offsets, up to `depth` (>= readers) frames ahead of take(), handed
 // out in frame order. Throws std::system_error when a thread cannot start.
-std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
-                                            const PictureSource& pictures, unsigned depth,
-                                            unsigned readers);
-// The same, with `before_read(k)` called on the reading thread before it
+// `before_read(k)`, if given, is called on the reading thread before it
 // reads frame k at its offset: the tests' way to order the threads' reads.
 std::unique_ptr<ReadLane> start_offset_lane(PackedFrameReader& reader,
                                             const PictureSource& pictures, unsigned depth,
                                             unsigned readers,
-                                            std::function<void(std::uint64_t)> before_read);
+                                            std::function<void(std::uint64_t)> before_read = {});
 
 }  // namespace vqx::io_detail

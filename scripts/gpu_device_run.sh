@@ -292,6 +292,12 @@ bench() {
 # and on the device machine's CPU with 16 threads (issue 13: each twin's
 # time beside the CPU's on the same machine); a Markdown table in
 # OUT/twins.md. VQX_TWINS=1 adds it to the device run.
+# The fps and wall ms a frame of a vqx_gpu_bench line.
+fps_and_ms() {
+  awk '/ fps / { m = ""; for (i = 2; i <= NF; ++i) { if ($i == "fps") f = $(i - 1)
+                 if ($i == "ms/frame" && m == "") m = $(i - 1) }; print f, m }'
+}
+
 twins() {
   local out=$1 b="timeout 120 $build/bench/gpu/vqx_gpu_bench" f gpu cpu
   {
@@ -300,9 +306,9 @@ twins() {
     for f in ${VQX_TWIN_FEATURES:-vif adm motion psnr float_psnr float_moment float_ssim float_ms_ssim \
              speed_chroma speed_temporal cambi}; do
       gpu=$($b --backend cuda --threads 8 --frames 300 --size 3840x2160 --feature "$f" --label "$f" 2>&1 |
-        awk '/fps/ {print $(NF-3), $(NF-1)}')
+        fps_and_ms)
       cpu=$($b --backend cpu --threads 16 --frames 16 --size 3840x2160 --feature "$f" --label "$f" 2>&1 |
-        awk '/fps/ {print $(NF-3), $(NF-1)}')
+        fps_and_ms)
       echo "| $f | ${gpu% *} | ${gpu#* } | ${cpu% *} | ${cpu#* } |"
     done
   } | tee "$out/twins.md"

@@ -8,12 +8,19 @@
 // few distinct synthetic frame pairs; then the timed frames, each a picture
 // taken from the context's recycling pool (fetch_picture) and handed to
 // read_pictures as it is (it still holds an earlier frame's content: no
-// per-frame fill is timed), then flush(). Prints one line per size.
+// per-frame fill is timed), then flush(). Prints one line per size: fps,
+// wall ms a frame, and the host CPU ms a frame of the process (every
+// thread) and of the calling thread alone (the one that submits: when its
+// figure nears the wall time, the host's submission bounds the rate, not
+// the device).
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -22,6 +29,19 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CPU seconds of the whole process and of the calling thread.
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 struct Options {
   vqx::Backend backend = vqx::Backend::kAuto;
@@ -104,6 +124,8 @@ int run_size(const Options& o, unsigned w, unsigned h) {
     }
   }
   const auto t0 = Clock::now();
+  const double process0 = process_cpu_seconds();
+  const double thread0 = thread_cpu_seconds();
   for (unsigned n = 0; n < o.frames; ++n, ++index) {
     auto r = (*ctx)->fetch_picture(fmt);
     auto d = (*ctx)->fetch_picture(fmt);
@@ -113,15 +135,19 @@ int run_size(const Options& o, unsigned w, unsigned h) {
   }
   if (auto st = (*ctx)->flush(); !st.ok()) return fail(st.message());
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double process_ms = 1000.0 * (process_cpu_seconds() - process0) / o.frames;
+  const double thread_ms = 1000.0 * (thread_cpu_seconds() - thread0) / o.frames;
   const auto names = (*ctx)->metric_names();
   std::string backend = "cpu";
   for (const auto& n : names) {
     auto b = (*ctx)->metric_backend(n);
     if (b.ok() && *b != "cpu") backend = *b;
   }
-  std::printf("%-24s %5ux%-5u %2u-bit backend=%-4s threads=%-2u frames=%-5u %9.1f fps %8.3f ms/frame\n",
-              o.label.c_str(), w, h, o.bpc, backend.c_str(), o.threads, o.frames, o.frames / secs,
-              1000.0 * secs / o.frames);
+  std::printf(
+      "%-24s %5ux%-5u %2u-bit backend=%-4s threads=%-2u frames=%-5u %9.1f fps %8.3f ms/frame "
+      "cpu %7.3f ms/frame (caller %.3f)\n",
+      o.label.c_str(), w, h, o.bpc, backend.c_str(), o.threads, o.frames, o.frames / secs,
+      1000.0 * secs / o.frames, process_ms, thread_ms);
   std::fflush(stdout);
   return 0;
 }

@@ -288,16 +288,16 @@ bench() {
   } 2>&1 | tee "$out/bench.txt"
 }
 
-# twins OUT: each twin alone at 3840x2160 8-bit through the API, on the GPU
-# and on the device machine's CPU with 16 threads (issue 13: each twin's
-# time beside the CPU's on the same machine); a Markdown table in
-# OUT/twins.md. VQX_TWINS=1 adds it to the device run.
 # The fps and wall ms a frame of a vqx_gpu_bench line.
 fps_and_ms() {
   awk '/ fps / { m = ""; for (i = 2; i <= NF; ++i) { if ($i == "fps") f = $(i - 1)
                  if ($i == "ms/frame" && m == "") m = $(i - 1) }; print f, m }'
 }
 
+# twins OUT: each twin alone at 3840x2160 8-bit through the API, on the GPU
+# and on the device machine's CPU with 16 threads (issue 13: each twin's
+# time beside the CPU's on the same machine); a Markdown table in
+# OUT/twins.md. VQX_TWINS=1 adds it to the device run.
 twins() {
   local out=$1 b="timeout 120 $build/bench/gpu/vqx_gpu_bench" f gpu cpu
   {

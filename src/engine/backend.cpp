@@ -33,7 +33,8 @@ Expected<std::unique_ptr<gpu::Pipeline>> open_backend(const ContextSettings& set
 }
 
 Expected<unsigned> gpu_device_of_native_context(void* native_context) {
-  if (native_context == nullptr) return Error(Errc::kInvalidArgument, "no native GPU context given");
+  if (native_context == nullptr)
+    return Error(Errc::kInvalidArgument, "no native GPU context given");
   return gpu::native_context_device(native_context);
 }
 
@@ -45,7 +46,8 @@ Status init_extractors(std::deque<RegisteredExtractor>& extractors, gpu::Pipelin
       r.on_gpu = true;
       r.gpu_writer =
           std::make_unique<SlotWriter>(collector, r.metric_ids, &r.aggregate_names, &aggregates);
-      gpu->add(r.spec.make_twin(env), r.spec.family, r.spec.temporal, *r.gpu_writer);
+      gpu->add([&make = r.spec.make_twin, env] { return make(env); }, r.spec.family,
+               r.spec.temporal, *r.gpu_writer);
       continue;
     }
     auto inst = r.spec.make_cpu(env);

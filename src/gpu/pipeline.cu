@@ -12,6 +12,17 @@
 // side by side (their small late-scale kernels fill each other's gaps), and
 // each twin's buffers are only ever touched on its stream.
 //
+// A twin that is not temporal has up to kSlots instances ("replicas"), each
+// with its buffers and its stream; slot k's frames go to replica k %
+// replicas, so consecutive frames of one twin run side by side too. Many
+// twins' kernels are small at 1080p (one thread per row of a recursive
+// blur, a few blocks per late scale) and wait on each other's latency
+// within a frame, not on the device: a frame alone leaves most of it idle.
+// Results are the same (each replica computes its frames as the one
+// instance would, and values are still collected in frame order); only
+// device memory grows, so a replica that cannot be set up (no memory left)
+// is left out and the twin runs with fewer.
+//
 // Pictures in pinned memory (make_picture(): every picture the context's
 // fetch_picture hands out) are not staged: their planes are uploaded
 // straight from their rows, and the slot holds the pictures until its
@@ -100,12 +111,20 @@ constexpr std::size_t kDevicePitchAlign = 256;
 // Rows per staging job: big enough that a job is worth a thread.
 constexpr unsigned kRowsPerJob = 64;
 
-struct TwinEntry {
+// One instance of a twin, with its stream.
+struct Replica {
   std::unique_ptr<Twin> twin;
-  std::string name;  // the feature family, for messages
+  Stream stream;
+};
+
+struct TwinEntry {
+  Pipeline::TwinMaker make;
+  std::vector<Replica> replicas;  // one for a temporal twin, else 1 .. kSlots
+  std::string name;               // the feature family, for messages
   bool temporal = false;
   FeatureWriter* out = nullptr;
-  Stream stream;
+  // The replica that computes the frames of slot k.
+  [[nodiscard]] Replica& of_slot(unsigned k) { return replicas[k % replicas.size()]; }
 };
 
 // Where one plane lives in a slot's staging and device memory.
@@ -202,9 +221,10 @@ class DevicePipeline final : public Pipeline, private Resources {
            std::to_string(info_.warp_size);
   }
 
-  void add(std::unique_ptr<Twin> twin, std::string name, bool temporal,
-           FeatureWriter& out) override {
-    twins_.push_back({std::move(twin), std::move(name), temporal, &out, Stream()});
+  void add(const TwinMaker& make, std::string name, bool temporal, FeatureWriter& out) override {
+    TwinEntry t{make, {}, std::move(name), temporal, &out};
+    t.replicas.push_back({make(), Stream()});
+    twins_.push_back(std::move(t));
   }
 
   [[nodiscard]] bool empty() const override { return twins_.empty(); }
@@ -240,19 +260,32 @@ class DevicePipeline final : public Pipeline, private Resources {
     VQX_RETURN_IF_ERROR(step("allocating the frame slots for " + size + " pictures",
                              [&] { return init_slots(fmt); }));
     for (auto& t : twins_) {
-      for (const ConstantTable& table : t.twin->constant_tables(fmt)) {
-        VQX_RETURN_IF_ERROR(step(std::string("uploading the table ") + table.name,
-                                 [&] { return upload_constant(table); }));
+      VQX_RETURN_IF_ERROR(step("setting up " + t.name + " for " + size + " pictures",
+                               [&] { return init_replica(t.replicas.front(), fmt); }));
+    }
+    // The other replicas last, once every twin has its first: the first
+    // ones are what the context needs, these only add speed.
+    for (auto& t : twins_) {
+      while (!t.temporal && t.replicas.size() < kSlots) {
+        Replica r{t.make(), Stream()};
+        if (!r.twin || !init_replica(r, fmt).ok()) {
+          (void)vendor::last_error();  // e.g. out of memory: not a failed pipeline
+          break;
+        }
+        t.replicas.push_back(std::move(r));
       }
     }
-    for (auto& t : twins_) {
-      VQX_RETURN_IF_ERROR(
-          step("setting up " + t.name + " for " + size + " pictures", [&]() -> Status {
-            VQX_ASSIGN_OR_RETURN(t.stream, Stream::create());
-            return t.twin->init(fmt, kSlots, *this);
-          }));
-    }
     return Status::Ok();
+  }
+
+  // Uploads a replica's constant tables (once per name), makes its stream
+  // and sets it up.
+  Status init_replica(Replica& r, const PictureFormat& fmt) {
+    for (const ConstantTable& table : r.twin->constant_tables(fmt)) {
+      VQX_RETURN_IF_ERROR(upload_constant(table));
+    }
+    VQX_ASSIGN_OR_RETURN(r.stream, Stream::create());
+    return r.twin->init(fmt, kSlots, *this);
   }
 
   // Resources: the constant tables uploaded by init().
@@ -293,12 +326,13 @@ class DevicePipeline final : public Pipeline, private Resources {
       if (!t.temporal && !sampled) continue;
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
                                [&]() -> Status {
-                                 VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(t.stream));
+                                 Replica& r = t.of_slot(k);
+                                 VQX_RETURN_IF_ERROR(slot.uploaded.make_wait(r.stream));
                                  if (slot.ref_elsewhere) {
                                    VQX_RETURN_IF_ERROR(
-                                       slot.shared_ref.frame()->uploaded.make_wait(t.stream));
+                                       slot.shared_ref.frame()->uploaded.make_wait(r.stream));
                                  }
-                                 return t.twin->clear(t.stream);
+                                 return r.twin->clear(r.stream);
                                }));
     }
     for (std::size_t n = 0; n < twins_.size(); ++n) {
@@ -306,9 +340,10 @@ class DevicePipeline final : public Pipeline, private Resources {
       if (!t.temporal && !sampled) continue;
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
                                [&]() -> Status {
+                                 Replica& r = t.of_slot(k);
                                  VQX_RETURN_IF_ERROR(
-                                     t.twin->launch(slot.frame, index, k, t.stream));
-                                 return slot.done[n].record(t.stream);
+                                     r.twin->launch(slot.frame, index, k, r.stream));
+                                 return slot.done[n].record(r.stream);
                                }));
     }
     slot.busy = true;
@@ -329,7 +364,9 @@ class DevicePipeline final : public Pipeline, private Resources {
     }
     share_.reset();  // every frame collected: no more uploads to share
     for (auto& t : twins_) {
-      VQX_RETURN_IF_ERROR(step("finishing " + t.name, [&] { return t.twin->flush(*t.out); }));
+      for (auto& r : t.replicas) {
+        VQX_RETURN_IF_ERROR(step("finishing " + t.name, [&] { return r.twin->flush(*t.out); }));
+      }
     }
     return Status::Ok();
   }
@@ -357,7 +394,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       failed_message_ = where_ + ": " + std::string(name) + ": " + s.message();
     }
     wait_all();
-    for (auto& t : twins_) t.twin.reset();
+    for (auto& t : twins_) t.replicas = std::vector<Replica>();
     slots_ = {};
     share_.reset();  // a failed context holds no device memory, shared or not
     // Not constants_.clear(): the contract check would read a queued clear.
@@ -370,14 +407,18 @@ class DevicePipeline final : public Pipeline, private Resources {
   void wait_all() {
     if (!use_device(info_.index).ok()) return;
     (void)upload_stream_.synchronize();
-    for (const auto& t : twins_) (void)t.stream.synchronize();
+    for (const auto& t : twins_) {
+      for (const auto& r : t.replicas) (void)r.stream.synchronize();
+    }
   }
 
   // The slots' staging and device memory, events and plane views.
   Status init_slots(const PictureFormat& fmt) {
     fmt_ = fmt;
     planes_ = 1;
-    for (const auto& t : twins_) planes_ = std::max(planes_, t.twin->planes_needed(fmt));
+    for (const auto& t : twins_) {
+      planes_ = std::max(planes_, t.replicas.front().twin->planes_needed(fmt));
+    }
     planes_ = std::min(planes_, fmt.plane_count());
 
     // Layout: ref planes then dist planes, in one allocation per slot.
@@ -448,7 +489,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
                                [&]() -> Status {
                                  VQX_RETURN_IF_ERROR(slot.done[n].synchronize());
-                                 return t.twin->collect(k, slot.index, *t.out);
+                                 return t.of_slot(k).twin->collect(k, slot.index, *t.out);
                                }));
     }
     // Every twin that read the shared reference frame has finished.
@@ -610,7 +651,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   std::string failed_message_;
   std::vector<Constant> constants_;  // before the twins: they use them
   Stream upload_stream_;
-  std::vector<TwinEntry> twins_;  // each with its compute stream
+  std::vector<TwinEntry> twins_;  // each with its replicas' compute streams
   PictureFormat fmt_;
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;

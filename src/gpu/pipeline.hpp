@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -63,11 +64,16 @@ class Pipeline {
   // E.g. "cuda:0 NVIDIA H200, 132 multiprocessors, warp 32".
   [[nodiscard]] virtual std::string description() const = 0;
 
-  // Before init(): a twin, its feature's name (for messages) and where its
-  // values go (`out` outlives the pipeline). Temporal twins see every
-  // frame, in order; the others only the sampled ones.
-  virtual void add(std::unique_ptr<Twin> twin, std::string name, bool temporal,
-                   FeatureWriter& out) = 0;
+  // Before init(): a twin (what makes one), its feature's name (for
+  // messages) and where its values go (`out` outlives the pipeline).
+  // Temporal twins see every frame, in order, through one instance; the
+  // others only the sampled frames, and the pipeline may make several
+  // instances of such a twin, each on a stream of its own, so that
+  // consecutive frames run side by side (their values are collected in
+  // frame order all the same). `make` is called before add() returns and
+  // during init(), not later.
+  using TwinMaker = std::function<std::unique_ptr<Twin>()>;
+  virtual void add(const TwinMaker& make, std::string name, bool temporal, FeatureWriter& out) = 0;
   [[nodiscard]] virtual bool empty() const = 0;
   // Before the first submit(): reference pictures submitted with their
   // frame number are uploaded through `share` (see SharedReference).

@@ -78,7 +78,12 @@ inline Error stream_wait_event(StreamHandle s, EventHandle e) {
 }
 
 inline Error event_create(EventHandle* e, bool timing) {
-  return hipEventCreateWithFlags(e, timing ? hipEventDefault : hipEventDisableTiming);
+  // Waiting for an event without timing blocks the thread instead of
+  // spinning: the pipeline's waits (a frame's twins, its upload) then leave
+  // the core to the readers and the CPU's features, at the same frame rate
+  // (docs/gpu.md, "Waiting without spinning").
+  return hipEventCreateWithFlags(
+      e, timing ? hipEventDefault : hipEventDisableTiming | hipEventBlockingSync);
 }
 inline Error event_destroy(EventHandle e) { return hipEventDestroy(e); }
 inline Error event_record(EventHandle e, StreamHandle s) { return hipEventRecord(e, s); }

@@ -18,10 +18,12 @@
 // twins' kernels are small at 1080p (one thread per row of a recursive
 // blur, a few blocks per late scale) and wait on each other's latency
 // within a frame, not on the device: a frame alone leaves most of it idle.
-// Results are the same (each replica computes its frames as the one
-// instance would, and values are still collected in frame order); only
-// device memory grows, so a replica that cannot be set up (no memory left)
-// is left out and the twin runs with fewer.
+// Above kOverlapPixels only twins that say so (Twin::overlaps_large_frames)
+// get replicas: there the others' kernels fill the device (docs/gpu.md,
+// "Frames side by side"). Results are the same (each replica computes its
+// frames as the one instance would, and values are still collected in
+// frame order); only device memory grows, so a replica that cannot be set
+// up (no memory left) is left out and the twin runs with fewer.
 //
 // Pictures in pinned memory (make_picture(): every picture the context's
 // fetch_picture hands out) are not staged: their planes are uploaded
@@ -107,6 +109,9 @@ Expected<unsigned> native_context_device(void* handle) {
 namespace {
 
 constexpr unsigned kSlots = 3;
+// Pictures up to this size (1920x1200 and a little more) run every twin
+// that is not temporal on kSlots replicas.
+constexpr std::uint64_t kOverlapPixels = 2'500'000;
 constexpr std::size_t kDevicePitchAlign = 256;
 // Rows per staging job: big enough that a job is worth a thread.
 constexpr unsigned kRowsPerJob = 64;
@@ -265,8 +270,11 @@ class DevicePipeline final : public Pipeline, private Resources {
     }
     // The other replicas last, once every twin has its first: the first
     // ones are what the context needs, these only add speed.
+    const bool small = std::uint64_t{fmt.width} * fmt.height <= kOverlapPixels;
     for (auto& t : twins_) {
-      while (!t.temporal && t.replicas.size() < kSlots) {
+      const bool overlap =
+          !t.temporal && (small || t.replicas.front().twin->overlaps_large_frames());
+      while (overlap && t.replicas.size() < kSlots) {
         Replica r{t.make(), Stream()};
         if (!r.twin || !init_replica(r, fmt).ok()) {
           (void)vendor::last_error();  // e.g. out of memory: not a failed pipeline

@@ -77,6 +77,14 @@ class Twin {
   [[nodiscard]] virtual std::vector<ConstantTable> constant_tables(const PictureFormat& /*fmt*/) {
     return {};
   }
+  // Whether consecutive frames gain from running side by side (each on a
+  // replica of its own: pipeline.cu) also on pictures larger than about
+  // 1080p. On smaller ones every twin that is not temporal runs so (a
+  // frame alone leaves most of the device idle); on larger ones most
+  // kernels fill the device, and a second frame only competes for its
+  // memory bandwidth and caches (integer VIF at 4K: 15 % slower), so only
+  // twins whose frame is a chain of small, latency-bound steps say true.
+  [[nodiscard]] virtual bool overlaps_large_frames() const { return false; }
   // Allocates every device and pinned buffer, once, for pictures of `fmt`
   // and `slots` frames in flight. The device is current on this thread.
   virtual Status init(const PictureFormat& fmt, unsigned slots, const Resources& resources) = 0;

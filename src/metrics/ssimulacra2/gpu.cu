@@ -43,6 +43,10 @@ const char* curve_table_name(Transfer t) {
 
 class Ssimulacra2Twin final : public gpu::Twin {
  public:
+  // Latency-bound also at 4K: its recursive blurs are one thread per row and scale: 4K 320 -> 462
+  // fps side by side (docs/gpu.md).
+  [[nodiscard]] bool overlaps_large_frames() const override { return true; }
+
   explicit Ssimulacra2Twin(const Params& params)
       : params_(params), curve_(transfer_curve(params.transfer)) {}
 

@@ -1,5 +1,7 @@
 #include "metrics/float_common/image.hpp"
 
+#include <new>
+
 #include "core/index_math.hpp"
 
 namespace vqx::float_common {
@@ -8,7 +10,8 @@ void FloatImage::resize(unsigned width, unsigned height) {
   width_ = width;
   height_ = height;
   stride_ = round_up(std::size_t{width == 0 ? 1U : width}, 16);
-  data_.assign(stride_ * (height == 0 ? 1 : height), 0.0f);
+  data_ = make_zeroed_array<float>(stride_ * (height == 0 ? 1 : height));
+  if (!data_) throw std::bad_alloc();
 }
 
 }  // namespace vqx::float_common

@@ -31,26 +31,6 @@ constexpr std::size_t kAlign = 64;
 constexpr std::size_t kMapAtLeast = std::size_t{1} << 20;
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
-// Whether the kernel may back a mapping asked for with madvise() with huge
-// pages: Linux with transparent huge pages not set to "never".
-// (Not under AddressSanitizer: malloc's buffers have the redzones that
-// catch a kernel reading or writing past one.)
-bool huge_pages_offered() {
-#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(__SANITIZE_ADDRESS__)
-  static const bool offered = [] {
-    std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (f == nullptr) return false;
-    char line[128] = {};
-    const bool read = std::fgets(line, sizeof line, f) != nullptr;
-    std::fclose(f);
-    return read && std::strstr(line, "[never]") == nullptr;
-  }();
-  return offered;
-#else
-  return false;
-#endif
-}
-
 // The mappings, so that release_zeroed() (which sees only the pointer)
 // unmaps them. They are few and freed rarely.
 //
@@ -123,8 +103,28 @@ Mappings& mappings() {
 }
 }  // namespace
 
+// Whether the kernel may back a mapping asked for with madvise() with huge
+// pages: Linux with transparent huge pages not set to "never".
+// (Not under AddressSanitizer: malloc's buffers have the redzones that
+// catch a kernel reading or writing past one.)
+bool large_buffers_are_mapped() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(__SANITIZE_ADDRESS__)
+  static const bool offered = [] {
+    std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f == nullptr) return false;
+    char line[128] = {};
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    return read && std::strstr(line, "[never]") == nullptr;
+  }();
+  return offered;
+#else
+  return false;
+#endif
+}
+
 void* allocate_zeroed(std::size_t bytes) {
-  if (bytes >= kMapAtLeast && huge_pages_offered()) return mappings().allocate(bytes);
+  if (bytes >= kMapAtLeast && large_buffers_are_mapped()) return mappings().allocate(bytes);
   void* p = std::aligned_alloc(kAlign, round_up(bytes == 0 ? 1 : bytes, kAlign));
   if (p != nullptr) std::memset(p, 0, bytes);
   return p;

@@ -15,6 +15,9 @@ namespace vqx {
 [[nodiscard]] void* allocate_zeroed(std::size_t bytes);
 // Gives back what allocate_zeroed() returned (null: nothing).
 void release_zeroed(void* p);
+// Whether large buffers are such mappings here (transparent huge pages
+// offered, not an AddressSanitizer build).
+[[nodiscard]] bool large_buffers_are_mapped();
 
 struct ReleaseZeroed {
   void operator()(void* p) const { release_zeroed(p); }

@@ -6,7 +6,6 @@
 #include <sys/resource.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -151,19 +150,6 @@ TEST(PlaneMemory, AnAllocatorOutOfMemoryIsALimitErrorAndGivesBackWhatItGave) {
   EXPECT_TRUE(untouched.given().empty());
 }
 
-// As src/core/picture.cpp decides where large planes come from.
-bool transparent_huge_pages_offered() {
-#if defined(__SANITIZE_ADDRESS__)
-  return false;
-#endif
-  std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-  if (f == nullptr) return false;
-  char line[128] = {};
-  const bool read = std::fgets(line, sizeof line, f) != nullptr;
-  std::fclose(f);
-  return read && std::strstr(line, "[never]") == nullptr;
-}
-
 long minor_faults() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -176,7 +162,7 @@ long minor_faults() {
 // 3000 page faults (one per 4 KiB page). Small planes, and planes
 // of another allocator, are zeroed as before (the tests above).
 TEST(PlaneMemory, ALargePictureIsZeroWithoutItsPagesBeingTouched) {
-  if (!transparent_huge_pages_offered()) {
+  if (!large_buffers_are_mapped()) {
     GTEST_SKIP() << "no transparent huge pages here (or an AddressSanitizer build): large planes "
                     "come from malloc";
   }
@@ -232,7 +218,7 @@ TEST(ZeroedMemory, LargeBuffersAndFloatImagesAreZeroWithoutTheirPagesBeingTouche
     release_zeroed(p);
   }
   release_zeroed(nullptr);  // nothing
-  if (!transparent_huge_pages_offered()) {
+  if (!large_buffers_are_mapped()) {
     GTEST_SKIP() << "no transparent huge pages here (or an AddressSanitizer build): large buffers "
                     "come from malloc";
   }

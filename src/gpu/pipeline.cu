@@ -25,6 +25,10 @@
 // frame order); only device memory grows, so a replica that cannot be set
 // up (no memory left) is left out and the twin runs with fewer.
 //
+// A replica of a twin that is not temporal queues the same work for every
+// frame of a slot (twin.hpp), so its clears and kernels are recorded once
+// per slot, as a graph, and replayed (queue_frame).
+//
 // Pictures in pinned memory (make_picture(): every picture the context's
 // fetch_picture hands out) are not staged: their planes are uploaded
 // straight from their rows, and the slot holds the pictures until its
@@ -116,10 +120,13 @@ constexpr std::size_t kDevicePitchAlign = 256;
 // Rows per staging job: big enough that a job is worth a thread.
 constexpr unsigned kRowsPerJob = 64;
 
-// One instance of a twin, with its stream.
+// One instance of a twin, with its stream and, for a twin that is not
+// temporal, its work on each slot's frame as recorded at that slot's first
+// frame.
 struct Replica {
   std::unique_ptr<Twin> twin;
   Stream stream;
+  std::array<Graph, kSlots> recorded{};
 };
 
 struct TwinEntry {
@@ -228,7 +235,7 @@ class DevicePipeline final : public Pipeline, private Resources {
 
   void add(const TwinMaker& make, std::string name, bool temporal, FeatureWriter& out) override {
     TwinEntry t{make, {}, std::move(name), temporal, &out};
-    t.replicas.push_back({make(), Stream()});
+    t.replicas.push_back({make(), Stream(), {}});
     twins_.push_back(std::move(t));
   }
 
@@ -275,7 +282,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       const bool overlap =
           !t.temporal && (small || t.replicas.front().twin->overlaps_large_frames());
       while (overlap && t.replicas.size() < kSlots) {
-        Replica r{t.make(), Stream()};
+        Replica r{t.make(), Stream(), {}};
         if (!r.twin || !init_replica(r, fmt).ok()) {
           (void)vendor::last_error();  // e.g. out of memory: not a failed pipeline
           break;
@@ -330,7 +337,8 @@ class DevicePipeline final : public Pipeline, private Resources {
     VQX_RETURN_IF_ERROR(step([&] { return frame() + ", upload"; },
                              [&] { return upload_frame(slot, shared_number); }));
     if (slot.ref_elsewhere) ++stats_.refs_shared;
-    for (auto& t : twins_) {
+    for (std::size_t n = 0; n < twins_.size(); ++n) {
+      TwinEntry& t = twins_[n];
       if (!t.temporal && !sampled) continue;
       VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
                                [&]() -> Status {
@@ -340,17 +348,7 @@ class DevicePipeline final : public Pipeline, private Resources {
                                    VQX_RETURN_IF_ERROR(
                                        slot.shared_ref.frame()->uploaded.make_wait(r.stream));
                                  }
-                                 return r.twin->clear(r.stream);
-                               }));
-    }
-    for (std::size_t n = 0; n < twins_.size(); ++n) {
-      TwinEntry& t = twins_[n];
-      if (!t.temporal && !sampled) continue;
-      VQX_RETURN_IF_ERROR(step([&] { return frame() + ", " + t.name; },
-                               [&]() -> Status {
-                                 Replica& r = t.of_slot(k);
-                                 VQX_RETURN_IF_ERROR(
-                                     r.twin->launch(slot.frame, index, k, r.stream));
+                                 VQX_RETURN_IF_ERROR(queue_frame(t, r, slot, index, k));
                                  return slot.done[n].record(r.stream);
                                }));
     }
@@ -468,6 +466,26 @@ class DevicePipeline final : public Pipeline, private Resources {
       s.busy = false;
     }
     return Status::Ok();
+  }
+
+  // Queues a replica's clears and kernels on the frame in slot k. A twin
+  // that is not temporal queues the same work for every frame of a slot
+  // (twin.hpp), so that work is recorded at the slot's first frame and
+  // replayed after: one launch instead of the dozens of calls that made
+  // the host's queueing about half of a frame of the 18 features at 1080p
+  // (docs/gpu.md, "Recorded frames"). Not with a shared reference, whose
+  // frames' reference planes move from frame to frame.
+  Status queue_frame(const TwinEntry& t, Replica& r, const Slot& slot, unsigned index, unsigned k) {
+    const auto queue = [&]() -> Status {
+      VQX_RETURN_IF_ERROR(r.twin->clear(r.stream));
+      return r.twin->launch(slot.frame, index, k, r.stream);
+    };
+    if (t.temporal || share_) return queue();
+    Graph& recorded = r.recorded[k];
+    if (!recorded) {
+      VQX_ASSIGN_OR_RETURN(recorded, Graph::record(r.stream, queue));
+    }
+    return recorded.launch(r.stream);
   }
 
   // Lets go of the pictures of every slot whose upload has happened.

@@ -121,6 +121,35 @@ Status Event::make_wait(const Stream& s) const {
   return check(vendor::stream_wait_event(s.handle(), h_), "ordering two streams");
 }
 
+Expected<Graph> Graph::record(const Stream& s, const std::function<Status()>& queue) {
+  VQX_RETURN_IF_ERROR(check(vendor::begin_capture(s.handle()), "recording a graph"));
+  const Status queued = queue();
+  Graph g;
+  const vendor::Error e = vendor::end_capture(s.handle(), &g.h_);
+  if (!queued.ok()) {
+    if (e != vendor::kSuccess) (void)vendor::last_error();
+    return queued;
+  }
+  VQX_RETURN_IF_ERROR(check(e, "recording a graph"));
+  return Expected<Graph>(std::move(g));
+}
+Graph::~Graph() {
+  if (h_ != nullptr) (void)vendor::graph_destroy(h_);
+}
+Graph& Graph::operator=(Graph&& o) noexcept {
+  if (this != &o) {
+    if (h_ != nullptr) (void)vendor::graph_destroy(h_);
+    h_ = std::exchange(o.h_, nullptr);
+  }
+  return *this;
+}
+Status Graph::launch(const Stream& s) const {
+  if (take_fault(FaultPoint::kLaunch)) {
+    return injected(vendor::kLaunchFailure, "launching a recorded frame");
+  }
+  return check(vendor::graph_launch(h_, s.handle()), "launching a recorded frame");
+}
+
 Expected<RawDeviceMemory> RawDeviceMemory::allocate(std::size_t bytes) {
   RawDeviceMemory m;
   if (bytes == 0) return Expected<RawDeviceMemory>(std::move(m));

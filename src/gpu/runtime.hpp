@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -77,6 +78,30 @@ class Event {
 
  private:
   vendor::EventHandle h_ = nullptr;
+};
+
+// A stream's work recorded once and replayed (a CUDA or HIP graph): one
+// launch queues what took dozens of calls, and the device runs the
+// recorded kernels back to back. The pipeline records each slot's frame of
+// a twin that is not temporal (pipeline.cu).
+class Graph {
+ public:
+  Graph() = default;
+  // Records what `queue` queues on `s` from this thread; none of it runs.
+  // `s` is out of recording again whatever happens; an error from `queue`
+  // is returned as it is.
+  static Expected<Graph> record(const Stream& s, const std::function<Status()>& queue);
+  ~Graph();
+  Graph(Graph&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Graph& operator=(Graph&& o) noexcept;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  [[nodiscard]] explicit operator bool() const { return h_ != nullptr; }
+  // Queues the recorded work on `s` (a launch, for the fault injection).
+  Status launch(const Stream& s) const;
+
+ private:
+  vendor::GraphHandle h_ = nullptr;
 };
 
 // Untyped owning allocations; the typed views below add element counts.

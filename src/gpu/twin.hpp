@@ -92,6 +92,11 @@ class Twin {
   virtual Status clear(const Stream& s) = 0;
   // Queues the kernels on frame `index` and the readback of the results
   // into result slot `slot`, on `s`.
+  // A twin that is not temporal queues the same work for every frame of a
+  // slot: the pipeline records its clear() and launch() at the slot's
+  // first frame and replays that recording for the slot's later frames
+  // (pipeline.cu), so neither may depend on `index` or change what the
+  // next call queues (set-up done at a first launch must be idempotent).
   virtual Status launch(const DeviceFrame& frame, unsigned index, unsigned slot,
                         const Stream& s) = 0;
   // Host side, after slot `slot`'s work has finished: writes frame

@@ -143,5 +143,38 @@ TEST(GpuFaults, InjectedFaultsAreClearErrorsAndTheNextContextScores) {
   }
 }
 
+// A twin that is not temporal has its work on each of the pipeline's frame
+// slots (3) recorded at the slot's first frame and replayed after
+// (src/gpu/pipeline.cu): a launch that fails on a replayed frame is a
+// clear error too, and the next context scores.
+TEST(GpuFaults, AFailedLaunchOfARecordedFrameIsAClearError) {
+  VQX_REQUIRE_GPU();
+  const Video video = make_video({176, 144, 8, ChromaFormat::k420}, Content::kSmooth, 6, 6, 9);
+  ContextSettings settings;
+  settings.backend = gpu_backend();
+  auto ctx = Context::create(settings);
+  ASSERT_TRUE(ctx.ok()) << ctx.status().message();
+  // Twins that are not temporal only: every launch of frame 3 is a replay.
+  for (const char* f : {"psnr", "float_ssim", "ssimulacra2"}) {
+    ASSERT_TRUE((*ctx)->use_feature(f).ok()) << f;
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    const Status s = (*ctx)->read_pictures(clone(video[i].ref), clone(video[i].dist), i);
+    ASSERT_TRUE(s.ok()) << "frame " << i << ": " << s.message();
+  }
+  gpu::inject_fault(gpu::FaultPoint::kLaunch, 1);
+  const Status failed = (*ctx)->read_pictures(clone(video[3].ref), clone(video[3].dist), 3);
+  gpu::clear_faults();
+  ASSERT_FALSE(failed.ok()) << "the injected fault was never reached";
+  std::printf("replayed frame: %s\n", failed.message().c_str());
+  expect_one_clear_line(failed, "frame 3, ");
+  EXPECT_NE(failed.message().find("launching a recorded frame"), std::string::npos)
+      << failed.message();
+  EXPECT_NE(failed.message().find("(injected)"), std::string::npos) << failed.message();
+  EXPECT_EQ((*ctx)->flush().message(), failed.message());
+  ctx->reset();
+  expect_next_context_scores(video, "after a failed replay");
+}
+
 }  // namespace
 }  // namespace vqx::gputest

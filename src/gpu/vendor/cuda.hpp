@@ -13,6 +13,7 @@ namespace vqx::gpu::vendor {
 using Error = cudaError_t;
 using StreamHandle = cudaStream_t;
 using EventHandle = cudaEvent_t;
+using GraphHandle = cudaGraphExec_t;
 inline constexpr Error kSuccess = cudaSuccess;
 inline constexpr Error kNotReady = cudaErrorNotReady;
 // What an allocation that does not fit, and a kernel that faults, report
@@ -120,6 +121,23 @@ inline Error event_query(EventHandle e) { return cudaEventQuery(e); }
 inline Error event_elapsed_ms(float* ms, EventHandle start, EventHandle stop) {
   return cudaEventElapsedTime(ms, start, stop);
 }
+
+// Recording a stream's work as a graph: from this thread only (other
+// threads' calls are not disturbed), nothing runs until it is launched.
+inline Error begin_capture(StreamHandle s) {
+  return cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+}
+// Ends the recording on `s` and makes what it recorded launchable; *g stays
+// null when either step fails.
+inline Error end_capture(StreamHandle s, GraphHandle* g) {
+  cudaGraph_t recorded = nullptr;
+  Error e = cudaStreamEndCapture(s, &recorded);
+  if (e == kSuccess) e = cudaGraphInstantiate(g, recorded, 0);
+  if (recorded != nullptr) (void)cudaGraphDestroy(recorded);
+  return e;
+}
+inline Error graph_launch(GraphHandle g, StreamHandle s) { return cudaGraphLaunch(g, s); }
+inline Error graph_destroy(GraphHandle g) { return cudaGraphExecDestroy(g); }
 
 // Host (pinned) to device, 2-D: the upload. Only the frame upload of the
 // pipeline calls it.

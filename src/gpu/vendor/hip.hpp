@@ -12,6 +12,7 @@ namespace vqx::gpu::vendor {
 using Error = hipError_t;
 using StreamHandle = hipStream_t;
 using EventHandle = hipEvent_t;
+using GraphHandle = hipGraphExec_t;
 inline constexpr Error kSuccess = hipSuccess;
 inline constexpr Error kNotReady = hipErrorNotReady;
 // What an allocation that does not fit, and a kernel that faults, report
@@ -93,6 +94,23 @@ inline Error event_query(EventHandle e) { return hipEventQuery(e); }
 inline Error event_elapsed_ms(float* ms, EventHandle start, EventHandle stop) {
   return hipEventElapsedTime(ms, start, stop);
 }
+
+// Recording a stream's work as a graph: from this thread only (other
+// threads' calls are not disturbed), nothing runs until it is launched.
+inline Error begin_capture(StreamHandle s) {
+  return hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal);
+}
+// Ends the recording on `s` and makes what it recorded launchable; *g stays
+// null when either step fails.
+inline Error end_capture(StreamHandle s, GraphHandle* g) {
+  hipGraph_t recorded = nullptr;
+  Error e = hipStreamEndCapture(s, &recorded);
+  if (e == kSuccess) e = hipGraphInstantiate(g, recorded, nullptr, nullptr, 0);
+  if (recorded != nullptr) (void)hipGraphDestroy(recorded);
+  return e;
+}
+inline Error graph_launch(GraphHandle g, StreamHandle s) { return hipGraphLaunch(g, s); }
+inline Error graph_destroy(GraphHandle g) { return hipGraphExecDestroy(g); }
 
 // Host (pinned) to device, 2-D: the upload. Only the frame upload of the
 // pipeline calls it.

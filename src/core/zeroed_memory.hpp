@@ -9,7 +9,7 @@
 namespace vqx {
 
 // `bytes` of memory, every byte zero, 64-byte aligned; null when there is
-// none. From 1 MiB on, where the kernel offers transparent huge pages, a
+// none. From 256 KiB on, where the kernel offers transparent huge pages, a
 // fresh mapping of whole huge pages (zero without being written, one page
 // fault per 2 MiB when first written); else aligned_alloc's, zeroed.
 [[nodiscard]] void* allocate_zeroed(std::size_t bytes);

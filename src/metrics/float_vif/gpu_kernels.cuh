@@ -10,7 +10,8 @@
 //     dist^2 and ref * dist at the columns the step's outputs reach (the
 //     columns mirrored, reflect101), each a float sum from 0 in tap order:
 //     the CPU's weighted_rows_moments() (float_common/convolve*.cpp) at
-//     those columns;
+//     those columns; a thread per column, for all the block's rows (each
+//     source row read once);
 //  2. the horizontal pass of the five, the same way (filter_row()), then
 //     pixel_terms() (pointwise.hpp) at each output;
 //  3. thread r adds row r's terms to its two chains (numerator and
@@ -58,25 +59,37 @@ static __global__ void __launch_bounds__(kStatThreads)
   for (int x0 = 0; x0 < width; x0 += kStatCols) {
     const int n = width - x0 < kStatCols ? width - x0 : kStatCols;
     const int cols = n + 2 * r;  // columns x0 - r .. x0 + n - 1 + r
-    for (int i = t; i < kStatRows * cols; i += static_cast<int>(kStatThreads)) {
-      const int ry = i / cols;
-      const int c = i % cols;
-      const int y = y0 + ry;
-      if (y >= height) continue;
-      const int x = reflect101(x0 - r + c, width);
-      float m[kStatMoments] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      for (int k = 0; k < taps.count; ++k) {
-        const int yy = reflect101(y - r + k, height);
+    // Thread c < cols takes column c for the block's rows at once: a
+    // source row is loaded (and its products formed) once for every output
+    // row whose taps reach it, row ry's tap k being source row
+    // y0 + ry - r + k. Each output's five sums still take their taps in
+    // order from 0 (the same operations as one output at a time).
+    static_assert(kStatThreads >= static_cast<unsigned>(kStatSpan));
+    if (t < cols) {
+      const int x = reflect101(x0 - r + t, width);
+      const int rows = height - y0 < kStatRows ? height - y0 : kStatRows;
+      float m[kStatRows][kStatMoments] = {};
+      for (int j = 0; j < taps.count + rows - 1; ++j) {
+        const int yy = reflect101(y0 - r + j, height);
         const float a = ref.at(x, yy);
         const float b = dist.at(x, yy);
-        const float f = taps.tap[k];
-        m[kStatMu1] += f * a;
-        m[kStatMu2] += f * b;
-        m[kStatXx] += f * (a * a);
-        m[kStatYy] += f * (b * b);
-        m[kStatXy] += f * (a * b);
+        const float aa = a * a;
+        const float bb = b * b;
+        const float ab = a * b;
+        for (int ry = 0; ry < kStatRows; ++ry) {
+          const int k = j - ry;  // this source row's tap for output row ry
+          if (ry >= rows || k < 0 || k >= taps.count) continue;
+          const float f = taps.tap[k];
+          m[ry][kStatMu1] += f * a;
+          m[ry][kStatMu2] += f * b;
+          m[ry][kStatXx] += f * aa;
+          m[ry][kStatYy] += f * bb;
+          m[ry][kStatXy] += f * ab;
+        }
       }
-      for (int q = 0; q < kStatMoments; ++q) s_vert[q][ry][c] = m[q];
+      for (int ry = 0; ry < rows; ++ry) {
+        for (int q = 0; q < kStatMoments; ++q) s_vert[q][ry][t] = m[ry][q];
+      }
     }
     __syncthreads();
     {

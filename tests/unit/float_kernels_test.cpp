@@ -346,9 +346,13 @@ void vif_twin_frame(const Picture& ref, const Picture& dist, const float_vif::Co
     std::vector<float> num(h, std::nanf(""));
     std::vector<float> den(h, std::nanf(""));
     const float_common::FilterTaps taps = float_common::filter_taps(scales.filters[s]);
-    run_grid({blocks(h, float_vif::kStatRows)}, {float_vif::kStatThreads}, [&] {
-      float_vif::stats_kernel<Source>(a, b, static_cast<int>(scales.w[s]), static_cast<int>(h),
-                                      taps, stat, num.data(), den.data());
+    // The kernel the twin launches for this filter (its count unrolled or not).
+    float_vif::with_stat_count(taps.count, [&]<int kCount>() {
+      run_grid({blocks(h, float_vif::kStatRows)}, {float_vif::kStatThreads}, [&] {
+        float_vif::stats_kernel<Source, kCount>(a, b, static_cast<int>(scales.w[s]),
+                                                static_cast<int>(h), taps, stat, num.data(),
+                                                den.data());
+      });
     });
     sums[s] = float_vif::add_rows(num.data(), den.data(), static_cast<int>(h));
   };

@@ -152,10 +152,13 @@ class FloatVifTwin final : public gpu::Twin {
     const unsigned h = scales_.h[scale];
     float* num = row_sums_.get() + first_row_[scale];
     float* den = row_sums_.get() + rows_ + first_row_[scale];
-    stats_kernel<Source>
-        <<<ceil_div(h, static_cast<unsigned>(kStatRows)), kStatThreads, 0, s.handle()>>>(
-            ref, dist, static_cast<int>(scales_.w[scale]), static_cast<int>(h), taps_[scale], stat_,
-            num, den);
+    const auto launch = [&]<int kCount>() {
+      stats_kernel<Source, kCount>
+          <<<ceil_div(h, static_cast<unsigned>(kStatRows)), kStatThreads, 0, s.handle()>>>(
+              ref, dist, static_cast<int>(scales_.w[scale]), static_cast<int>(h), taps_[scale],
+              stat_, num, den);
+    };
+    with_stat_count(taps_[scale].count, launch);
     return gpu::check_launch("float_vif stats_kernel");
   }
 

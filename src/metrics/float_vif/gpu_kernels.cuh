@@ -44,7 +44,13 @@ inline constexpr int kStatSpan = kStatCols + static_cast<int>(float_common::kMax
 // The five filtered quantities, in the CPU's order (cpu.cpp's Moment).
 enum StatMoment { kStatMu1, kStatMu2, kStatXx, kStatYy, kStatXy, kStatMoments };
 
-template <typename Source>
+// The filters' tap counts at the default kernel scale (17, 9, 5, 3: the
+// Gaussian of scale s has 2^(4 - s) + 1 taps), for which the kernel is
+// compiled with the count known (kCount; 0: any count, read from taps), so
+// that its tap loops unroll: the same operations in the same order.
+inline constexpr int kStatUnrolledCounts[] = {17, 9, 5, 3};
+
+template <typename Source, int kCount>
 static __global__ void __launch_bounds__(kStatThreads)
     stats_kernel(Source ref, Source dist, int width, int height, float_common::FilterTaps taps,
                  StatParams params, float* row_num, float* row_den) {
@@ -53,7 +59,8 @@ static __global__ void __launch_bounds__(kStatThreads)
   __shared__ float s_den[kStatRows][kStatCols + 1];
   const int t = static_cast<int>(threadIdx.x);
   const int y0 = static_cast<int>(blockIdx.x) * kStatRows;
-  const int r = taps.radius();
+  const int count = kCount > 0 ? kCount : taps.count;
+  const int r = count / 2;
   float num = 0.0f;  // thread t < kStatRows: row y0 + t's chains
   float den = 0.0f;
   for (int x0 = 0; x0 < width; x0 += kStatCols) {
@@ -69,7 +76,7 @@ static __global__ void __launch_bounds__(kStatThreads)
       const int x = reflect101(x0 - r + t, width);
       const int rows = height - y0 < kStatRows ? height - y0 : kStatRows;
       float m[kStatRows][kStatMoments] = {};
-      for (int j = 0; j < taps.count + rows - 1; ++j) {
+      for (int j = 0; j < count + rows - 1; ++j) {
         const int yy = reflect101(y0 - r + j, height);
         const float a = ref.at(x, yy);
         const float b = dist.at(x, yy);
@@ -78,7 +85,7 @@ static __global__ void __launch_bounds__(kStatThreads)
         const float ab = a * b;
         for (int ry = 0; ry < kStatRows; ++ry) {
           const int k = j - ry;  // this source row's tap for output row ry
-          if (ry >= rows || k < 0 || k >= taps.count) continue;
+          if (ry >= rows || k < 0 || k >= count) continue;
           const float f = taps.tap[k];
           m[ry][kStatMu1] += f * a;
           m[ry][kStatMu2] += f * b;
@@ -98,7 +105,7 @@ static __global__ void __launch_bounds__(kStatThreads)
       if (y0 + ry < height && tx < n) {
         float h[kStatMoments];
         for (int q = 0; q < kStatMoments; ++q) {
-          h[q] = float_common::tap_sum(taps.tap, taps.count,
+          h[q] = float_common::tap_sum(taps.tap, count,
                                        [&](int k) { return s_vert[q][ry][tx + k]; });
         }
         const Terms terms =
@@ -121,6 +128,26 @@ static __global__ void __launch_bounds__(kStatThreads)
   if (t < kStatRows && y0 + t < height) {
     row_num[y0 + t] = num;
     row_den[y0 + t] = den;
+  }
+}
+
+// Calls run.template operator()<kCount>() with the stats_kernel count to
+// launch for a filter of `count` taps: `count` itself when it is one of
+// kStatUnrolledCounts, else 0.
+template <typename Run>
+void with_stat_count(int count, const Run& run) {
+  static_assert(sizeof(kStatUnrolledCounts) / sizeof(int) == 4);
+  switch (count) {
+    case kStatUnrolledCounts[0]:
+      return run.template operator()<kStatUnrolledCounts[0]>();
+    case kStatUnrolledCounts[1]:
+      return run.template operator()<kStatUnrolledCounts[1]>();
+    case kStatUnrolledCounts[2]:
+      return run.template operator()<kStatUnrolledCounts[2]>();
+    case kStatUnrolledCounts[3]:
+      return run.template operator()<kStatUnrolledCounts[3]>();
+    default:
+      return run.template operator()<0>();
   }
 }
 

@@ -123,11 +123,15 @@ template <int Step, typename Source>
 void run_filter(const Source& src, unsigned src_w, unsigned src_h,
                 const float_common::FilterTaps& taps, HostImage& out) {
   const ImageTarget t = out.target();
-  run_grid({blocks(out.width, float_common::kFilterX), blocks(out.height, float_common::kFilterY)},
-           {float_common::kFilterX, float_common::kFilterY}, [&] {
-             float_common::filter_kernel<Step, Source>(src, static_cast<int>(src_w),
-                                                       static_cast<int>(src_h), taps, t);
-           });
+  // The kernel the twins launch for this filter (its count unrolled or not).
+  float_common::with_tap_count(taps.count, [&]<int kCount>() {
+    run_grid(
+        {blocks(out.width, float_common::kFilterX), blocks(out.height, float_common::kFilterY)},
+        {float_common::kFilterX, float_common::kFilterY}, [&] {
+          float_common::filter_kernel<Step, Source, kCount>(src, static_cast<int>(src_w),
+                                                            static_cast<int>(src_h), taps, t);
+        });
+  });
 }
 
 // The resampler's axes as the twins see them (the uploaded table's arrays).
@@ -347,7 +351,7 @@ void vif_twin_frame(const Picture& ref, const Picture& dist, const float_vif::Co
     std::vector<float> den(h, std::nanf(""));
     const float_common::FilterTaps taps = float_common::filter_taps(scales.filters[s]);
     // The kernel the twin launches for this filter (its count unrolled or not).
-    float_vif::with_stat_count(taps.count, [&]<int kCount>() {
+    float_common::with_tap_count(taps.count, [&]<int kCount>() {
       run_grid({blocks(h, float_vif::kStatRows)}, {float_vif::kStatThreads}, [&] {
         float_vif::stats_kernel<Source, kCount>(a, b, static_cast<int>(scales.w[s]),
                                                 static_cast<int>(h), taps, stat, num.data(),

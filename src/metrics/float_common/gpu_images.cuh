@@ -129,8 +129,10 @@ Status launch_filter(const Source& src, unsigned src_w, unsigned src_h, const Fi
                      const ImageTarget& out, const gpu::Stream& s, const char* what) {
   const dim3 grid(ceil_div(static_cast<unsigned>(out.width), kFilterX),
                   ceil_div(static_cast<unsigned>(out.height), kFilterY));
-  filter_kernel<Step, Source><<<grid, dim3(kFilterX, kFilterY), 0, s.handle()>>>(
-      src, static_cast<int>(src_w), static_cast<int>(src_h), taps, out);
+  with_tap_count(taps.count, [&]<int kCount>() {
+    filter_kernel<Step, Source, kCount><<<grid, dim3(kFilterX, kFilterY), 0, s.handle()>>>(
+        src, static_cast<int>(src_w), static_cast<int>(src_h), taps, out);
+  });
   return gpu::check_launch(what);
 }
 

@@ -68,6 +68,33 @@ struct FilterTaps {
   [[nodiscard]] __device__ int radius() const { return count / 2; }
 };
 
+// Tap counts the filter kernels (filter_kernel here, float_vif's
+// stats_kernel) are compiled for with the count known, so that their tap
+// loops unroll (the same operations in the same order): VIF's Gaussians at
+// the default kernel scale (scale s: 2^(4 - s) + 1 taps) and motion's
+// 5-tap blur. Any other count runs the general kernel (count 0).
+inline constexpr int kUnrolledTapCounts[] = {17, 9, 5, 3};
+
+// Calls run.template operator()<kCount>() with the kernel count for a
+// filter of `count` taps: `count` when it is one of kUnrolledTapCounts,
+// else 0.
+template <typename Run>
+void with_tap_count(int count, const Run& run) {
+  static_assert(sizeof(kUnrolledTapCounts) / sizeof(int) == 4);
+  switch (count) {
+    case kUnrolledTapCounts[0]:
+      return run.template operator()<kUnrolledTapCounts[0]>();
+    case kUnrolledTapCounts[1]:
+      return run.template operator()<kUnrolledTapCounts[1]>();
+    case kUnrolledTapCounts[2]:
+      return run.template operator()<kUnrolledTapCounts[2]>();
+    case kUnrolledTapCounts[3]:
+      return run.template operator()<kUnrolledTapCounts[3]>();
+    default:
+      return run.template operator()<0>();
+  }
+}
+
 template <typename Container>
 FilterTaps filter_taps(const Container& taps) {
   FilterTaps t{};
@@ -95,8 +122,9 @@ inline constexpr int kFilterSpan =
 // filter_image() (the same size); step 2 keeps every second row and column
 // (VIF's decimation: float_vif/cpu.cpp's decimate()). The vertical values
 // of a block's row are computed once, in shared memory, as the CPU's row
-// kernels compute a whole row of them.
-template <int Step, typename Source>
+// kernels compute a whole row of them. kCount: the tap count when known at
+// compile time (kUnrolledTapCounts), else 0.
+template <int Step, typename Source, int kCount>
 static __global__ void __launch_bounds__(kFilterThreads)
     filter_kernel(Source src, int src_w, int src_h, FilterTaps taps, ImageTarget out) {
   __shared__ float s_vert[kFilterY][kFilterSpan];
@@ -104,7 +132,8 @@ static __global__ void __launch_bounds__(kFilterThreads)
   const int ty = static_cast<int>(threadIdx.y);
   const int x0 = static_cast<int>(blockIdx.x * kFilterX);
   const int y = static_cast<int>(blockIdx.y * kFilterY) + ty;
-  const int r = taps.radius();
+  const int count = kCount > 0 ? kCount : taps.count;
+  const int r = count / 2;
   // The block's outputs x0 .. last read columns Step * x0 - r .. Step * last + r.
   const int last =
       (x0 + static_cast<int>(kFilterX) < out.width ? x0 + static_cast<int>(kFilterX) : out.width) -
@@ -114,15 +143,14 @@ static __global__ void __launch_bounds__(kFilterThreads)
   if (y < out.height) {
     for (int c = tx; c < cols; c += static_cast<int>(kFilterX)) {
       const int x = reflect101(first_col + c, src_w);
-      s_vert[ty][c] = tap_sum(taps.tap, taps.count, [&](int k) {
-        return src.at(x, reflect101(Step * y - r + k, src_h));
-      });
+      s_vert[ty][c] = tap_sum(
+          taps.tap, count, [&](int k) { return src.at(x, reflect101(Step * y - r + k, src_h)); });
     }
   }
   __syncthreads();
   const int x = x0 + tx;
   if (y < out.height && x < out.width) {
-    out.at(x, y) = tap_sum(taps.tap, taps.count, [&](int k) { return s_vert[ty][Step * tx + k]; });
+    out.at(x, y) = tap_sum(taps.tap, count, [&](int k) { return s_vert[ty][Step * tx + k]; });
   }
 }
 

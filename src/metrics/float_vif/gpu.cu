@@ -158,7 +158,7 @@ class FloatVifTwin final : public gpu::Twin {
               ref, dist, static_cast<int>(scales_.w[scale]), static_cast<int>(h), taps_[scale],
               stat_, num, den);
     };
-    with_stat_count(taps_[scale].count, launch);
+    float_common::with_tap_count(taps_[scale].count, launch);
     return gpu::check_launch("float_vif stats_kernel");
   }
 

@@ -44,12 +44,8 @@ inline constexpr int kStatSpan = kStatCols + static_cast<int>(float_common::kMax
 // The five filtered quantities, in the CPU's order (cpu.cpp's Moment).
 enum StatMoment { kStatMu1, kStatMu2, kStatXx, kStatYy, kStatXy, kStatMoments };
 
-// The filters' tap counts at the default kernel scale (17, 9, 5, 3: the
-// Gaussian of scale s has 2^(4 - s) + 1 taps), for which the kernel is
-// compiled with the count known (kCount; 0: any count, read from taps), so
-// that its tap loops unroll: the same operations in the same order.
-inline constexpr int kStatUnrolledCounts[] = {17, 9, 5, 3};
-
+// kCount: the tap count when known at compile time
+// (float_common::kUnrolledTapCounts), else 0.
 template <typename Source, int kCount>
 static __global__ void __launch_bounds__(kStatThreads)
     stats_kernel(Source ref, Source dist, int width, int height, float_common::FilterTaps taps,
@@ -105,8 +101,8 @@ static __global__ void __launch_bounds__(kStatThreads)
       if (y0 + ry < height && tx < n) {
         float h[kStatMoments];
         for (int q = 0; q < kStatMoments; ++q) {
-          h[q] = float_common::tap_sum(taps.tap, count,
-                                       [&](int k) { return s_vert[q][ry][tx + k]; });
+          h[q] =
+              float_common::tap_sum(taps.tap, count, [&](int k) { return s_vert[q][ry][tx + k]; });
         }
         const Terms terms =
             pixel_terms(h[kStatMu1], h[kStatMu2], h[kStatXx], h[kStatYy], h[kStatXy], params);
@@ -128,26 +124,6 @@ static __global__ void __launch_bounds__(kStatThreads)
   if (t < kStatRows && y0 + t < height) {
     row_num[y0 + t] = num;
     row_den[y0 + t] = den;
-  }
-}
-
-// Calls run.template operator()<kCount>() with the stats_kernel count to
-// launch for a filter of `count` taps: `count` itself when it is one of
-// kStatUnrolledCounts, else 0.
-template <typename Run>
-void with_stat_count(int count, const Run& run) {
-  static_assert(sizeof(kStatUnrolledCounts) / sizeof(int) == 4);
-  switch (count) {
-    case kStatUnrolledCounts[0]:
-      return run.template operator()<kStatUnrolledCounts[0]>();
-    case kStatUnrolledCounts[1]:
-      return run.template operator()<kStatUnrolledCounts[1]>();
-    case kStatUnrolledCounts[2]:
-      return run.template operator()<kStatUnrolledCounts[2]>();
-    case kStatUnrolledCounts[3]:
-      return run.template operator()<kStatUnrolledCounts[3]>();
-    default:
-      return run.template operator()<0>();
   }
 }
 

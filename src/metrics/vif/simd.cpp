@@ -349,23 +349,23 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
 
   const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
   if (hn::AllFalse(d32, gain)) return;
-  // The gain in double, with stand-ins (sigma1^2 = sigma_nsq, the others
-  // 0) where it does not apply, in each half of the lanes.
-  const V32 a32 = hn::IfThenElse(gain, s11, nsq);
-  const V32 b32 = hn::IfThenElseZero(gain, s22);
-  const V32 c32 = hn::IfThenElseZero(gain, s12);
+  // The gain in double in every lane: the lanes without a gain term (where
+  // a quotient may be infinite or not a number) are masked off below.
   const auto eps = hn::Set(df, kGainEps);
   const auto limit = hn::Set(df, gain_limit);
+  const auto zero_d = hn::Zero(df);
   hn::Vec<decltype(df)> signal[2], noise[2];
   for (int half = 0; half < 2; ++half) {
     const auto pick = [&](V32 v) {
       return hn::PromoteTo(df, half == 0 ? hn::LowerHalf(v) : hn::UpperHalf(d32h, v));
     };
-    const auto a = pick(a32), b = pick(b32), c = pick(c32);
+    const auto a = pick(s11), b = pick(s22), c = pick(s12);
     auto g = hn::Div(c, hn::Add(a, eps));
-    const auto sv = hn::Max(hn::DemoteTo(d32h, hn::Sub(b, hn::Mul(g, c))), hn::Zero(d32h));
+    // sv^2: b - g c truncated (below b, so below 2^31), at least 0; the
+    // reference's int32 conversion and max in double.
+    const auto sv = hn::Max(hn::Trunc(hn::Sub(b, hn::Mul(g, c))), zero_d);
     g = hn::Min(g, limit);
-    noise[half] = hn::Add(hn::PromoteTo(df, sv), nsq_d);
+    noise[half] = hn::Add(sv, nsq_d);
     signal[half] = hn::Add(hn::Floor(hn::Mul(hn::Mul(g, g), a)), noise[half]);
   }
   const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));

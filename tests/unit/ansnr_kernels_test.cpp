@@ -69,7 +69,7 @@ Values gpu_values(const Picture& ref, const Picture& dist) {
            {ansnr::kTermsX, ansnr::kTermsY},
            [&] { ansnr::terms_kernel<ansnr::LumaView<Sample>>(r, d, f, w, h, tp); });
   std::vector<float> rows(2 * std::size_t{fmt.height}, -1.0F);
-  run_grid({ceil_div(fmt.height, ansnr::kRowThreads)}, {ansnr::kRowThreads},
+  run_grid({ceil_div(fmt.height, ansnr::kRowsPerBlock)}, {ansnr::kRowBlockThreads},
            [&] { ansnr::rows_kernel(tp, w, h, rows.data(), rows.data() + fmt.height); });
   ansnr::Energies total{0.0F, 0.0F};
   for (unsigned y = 0; y < fmt.height; ++y) {
@@ -113,7 +113,12 @@ TEST(AnsnrKernels, EqualTheCpuTwinBitForBit) {
                                                              {41, 7, 11},
                                                              {8, 70, 13},
                                                              {23, 11, 14},
-                                                             {12, 13, 15}}) {
+                                                             {12, 13, 15},
+                                                             // Rows of several of
+                                                             // rows_kernel's tiles,
+                                                             // the last one partial.
+                                                             {600, 19, 8},
+                                                             {513, 9, 10}}) {
     const PictureFormat fmt = testutil::format(w, h, bpc);
     const std::string what =
         std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit";

@@ -117,7 +117,7 @@ GpuResult gpu_frame(const Picture& ref, const Picture& dist, const Params& param
     run_grid({blocks(l.height, kSumRows), kChannels, 1},
              {kMapSumLanes, static_cast<unsigned>(kSumRows), 1},
              [&] { row_sums_kernel(planes(xyb, s), v, row_sums.data()); });
-    run_grid({1, 1, 1}, {32, 1, 1}, [&] {
+    run_grid({1, 1, 1}, {kFinishThreads, 1, 1}, [&] {
       finish_kernel(row_sums.data(), l.height, sums.data() + s * kChannels * kMapSums);
     });
   }
@@ -200,6 +200,8 @@ TEST(Ssimulacra2Kernels, EqualTheCpuTwinBitForBitAtEveryDepthAndChromaFormat) {
       testutil::format(13, 37, 16, ChromaFormat::k422),
       testutil::format(40, 24, 8, ChromaFormat::k400),
       testutil::format(21, 11, 9, ChromaFormat::k400),
+      // Scale 0's rows fill finish_kernel's tile twice and part of a third.
+      testutil::format(12, 300, 8),
   };
   unsigned seed = 1;
   for (const PictureFormat& fmt : formats) {

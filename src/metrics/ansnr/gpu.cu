@@ -51,7 +51,7 @@ class AnsnrTwin final : public gpu::Twin {
     }
     const int w = static_cast<int>(fmt_.width);
     const int h = static_cast<int>(fmt_.height);
-    rows_kernel<<<ceil_div(fmt_.height, kRowThreads), kRowThreads, 0, s.handle()>>>(
+    rows_kernel<<<ceil_div(fmt_.height, kRowsPerBlock), kRowBlockThreads, 0, s.handle()>>>(
         planes(), w, h, rows_.get(), rows_.get() + fmt_.height);
     VQX_RETURN_IF_ERROR(gpu::check_launch("float_ansnr rows_kernel"));
     const std::size_t per_slot = 2 * std::size_t{fmt_.height};

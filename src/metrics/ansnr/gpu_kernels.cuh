@@ -96,25 +96,34 @@ static __global__ void __launch_bounds__(kTermsX* kTermsY)
   out.noise[o] = noise_term(rf, df);
 }
 
-// Rows per block of rows_kernel (one thread each), and the tile's columns.
-inline constexpr unsigned kRowThreads = 64;
-inline constexpr unsigned kTileColumns = 32;
+// rows_kernel: a block sums kRowsPerBlock rows (one thread each), its
+// kRowBlockThreads threads loading tiles of kTileColumns columns of those
+// rows together: a tile's loads are independent, so a row's chain waits for
+// memory once a tile, not once every few columns (64 rows of 32-column
+// tiles a block, before: 17 blocks at 1080p, each waiting on 60 tiles).
+inline constexpr unsigned kRowsPerBlock = 8;
+inline constexpr unsigned kRowBlockThreads = 256;
+inline constexpr unsigned kTileColumns = 256;
 
 // Row y's sums go to signal_rows[y], noise_rows[y].
-static __global__ void __launch_bounds__(kRowThreads)
+static __global__ void __launch_bounds__(kRowBlockThreads)
     rows_kernel(TermPlanes in, int w, int h, float* signal_rows, float* noise_rows) {
-  __shared__ float s_signal[kRowThreads][kTileColumns + 1];
-  __shared__ float s_noise[kRowThreads][kTileColumns + 1];
+  // The tile's rows padded by a column, so that the summing threads' reads
+  // of the same column fall in different banks.
+  __shared__ float s_signal[kRowsPerBlock][kTileColumns + 1];
+  __shared__ float s_noise[kRowsPerBlock][kTileColumns + 1];
   const int t = static_cast<int>(threadIdx.x);
-  const int y0 = static_cast<int>(blockIdx.x * kRowThreads);
-  const int rows = h - y0 < static_cast<int>(kRowThreads) ? h - y0 : static_cast<int>(kRowThreads);
+  const int y0 = static_cast<int>(blockIdx.x * kRowsPerBlock);
+  const int rows =
+      h - y0 < static_cast<int>(kRowsPerBlock) ? h - y0 : static_cast<int>(kRowsPerBlock);
   float signal = 0.0F;
   float noise = 0.0F;
   for (int x0 = 0; x0 < w; x0 += static_cast<int>(kTileColumns)) {
     const int cols =
         w - x0 < static_cast<int>(kTileColumns) ? w - x0 : static_cast<int>(kTileColumns);
     // The tile, loaded a row at a time across the threads.
-    for (int i = t; i < rows * static_cast<int>(kTileColumns); i += static_cast<int>(kRowThreads)) {
+    for (int i = t; i < rows * static_cast<int>(kTileColumns);
+         i += static_cast<int>(kRowBlockThreads)) {
       const int r = i / static_cast<int>(kTileColumns);
       const int c = i % static_cast<int>(kTileColumns);
       if (c < cols) {

@@ -194,8 +194,8 @@ class Ssimulacra2Twin final : public gpu::Twin {
     row_sums_kernel<<<sum_rows, dim3(kMapSumLanes, kSumRows), 0, s.handle()>>>(xyb(l), b,
                                                                                row_sums_.get());
     VQX_RETURN_IF_ERROR(gpu::check_launch("ssimulacra2 row_sums_kernel"));
-    finish_kernel<<<1, 32, 0, s.handle()>>>(row_sums_.get(), v.height,
-                                            sums_.get() + l * kSumsPerScale);
+    finish_kernel<<<1, kFinishThreads, 0, s.handle()>>>(row_sums_.get(), v.height,
+                                                        sums_.get() + l * kSumsPerScale);
     return gpu::check_launch("ssimulacra2 finish_kernel");
   }
 

@@ -24,8 +24,8 @@
 //    the row's body, the tail's terms are added in order, then the lanes in
 //    order: params.hpp's kMapSumLanes order, the CPU's (maps.cpp);
 //  * finish_kernel: per channel and sum, the rows added in order from 0.0,
-//    as the CPU adds them (scale.cpp). The host turns the sums into norms
-//    and the score with the CPU's own functions (score.hpp).
+//    as the CPU adds them (scale.cpp), read through shared tiles. The host turns the sums into
+//    norms and the score with the CPU's own functions (score.hpp).
 // No atomics: every sum has one fixed order, whatever the block scheduling.
 #pragma once
 
@@ -433,21 +433,43 @@ static __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
   }
 }
 
-// One block of at least kChannels * kMapSums threads: sums[c * kMapSums + m]
-// = channel c's sum m, its `rows` rows added in order from 0.0.
-static __global__ void finish_kernel(const double* row_sums, int rows, double* sums) {
+// finish_kernel: one block of kFinishThreads threads. They load the row
+// sums kFinishRows rows at a time into shared memory together (independent,
+// coalesced loads); then thread c * kMapSums + m adds its column of the
+// tile. A sum's chain waits for memory once a tile, not once a row.
+inline constexpr unsigned kFinishThreads = 256;
+inline constexpr int kFinishRows = 128;
+static_assert(kChannels * kMapSums <= kFinishThreads, "a thread for every sum");
+
+// sums[c * kMapSums + m] = channel c's sum m, its `rows` rows added in
+// order from 0.0.
+static __global__ void __launch_bounds__(kFinishThreads)
+    finish_kernel(const double* row_sums, int rows, double* sums) {
+  __shared__ double s_tile[kChannels][kFinishRows * kMapSums];
   const unsigned t = threadIdx.x;
-  if (t >= kChannels * kMapSums) return;
   const unsigned c = t / kMapSums;
   const unsigned m = t % kMapSums;
   double total = 0.0;
-  for (int y = 0; y < rows; ++y) {
-    total += row_sums[(static_cast<std::size_t>(c) * static_cast<std::size_t>(rows) +
-                       static_cast<std::size_t>(y)) *
-                          kMapSums +
-                      m];
+  for (int y0 = 0; y0 < rows; y0 += kFinishRows) {
+    const int n = rows - y0 < kFinishRows ? rows - y0 : kFinishRows;
+    // Channel ch's rows y0 .. y0 + n - 1 are n * kMapSums doubles in a row.
+    for (unsigned ch = 0; ch < kChannels; ++ch) {
+      const double* src =
+          row_sums + (static_cast<std::size_t>(ch) * static_cast<std::size_t>(rows) +
+                      static_cast<std::size_t>(y0)) *
+                         kMapSums;
+      for (int i = static_cast<int>(t); i < n * static_cast<int>(kMapSums);
+           i += static_cast<int>(kFinishThreads)) {
+        s_tile[ch][i] = src[i];
+      }
+    }
+    __syncthreads();
+    if (t < kChannels * kMapSums) {
+      for (int y = 0; y < n; ++y) total += s_tile[c][y * static_cast<int>(kMapSums) + m];
+    }
+    __syncthreads();
   }
-  sums[t] = total;
+  if (t < kChannels * kMapSums) sums[t] = total;
 }
 
 }  // namespace vqx::ssimulacra2

@@ -40,7 +40,14 @@ constexpr FilterTable make_filter_table() {
   return t;
 }
 
-__constant__ FilterTable c_filters = make_filter_table();
+// A tap of a scale's filter as a compile-time constant once the loops over
+// the taps are unrolled (a constant table is not folded: its products
+// would take a load and, in double, a conversion each).
+template <int Scale>
+__device__ inline std::uint32_t tap(int k) {
+  constexpr FilterTable kTable = make_filter_table();
+  return kTable.taps[Scale][k];
+}
 
 template <typename Sample>
 __device__ Sample load(const void* base, std::size_t pitch, int x, int y) {
@@ -82,6 +89,14 @@ struct StatsArgs {
   unsigned long long* sums;  // kSums for this scale
 };
 
+// A 32-bit integer as a double without a conversion instruction (those
+// to and from 64-bit types run at a quarter of the double pipe's rate):
+// the double whose bits are 2^52's exponent over v is 2^52 + v, and less
+// 2^52 it is v, exactly.
+__device__ inline double exact_double(std::uint32_t v) {
+  return __hiloint2double(0x43300000, static_cast<int>(v)) - 0x1p52;
+}
+
 // Multiply-accumulate of the second moments. 64-bit integer sums are
 // carried in double: every product and partial sum here is an integer
 // below 2^53 (at most 2^16 taps of 2^16 times a value below 2^33), so the
@@ -89,7 +104,7 @@ struct StatsArgs {
 // fraction of the cost of emulated 64-bit integer arithmetic.
 __device__ inline void mac(std::uint32_t& acc, std::uint32_t a, std::uint32_t b) { acc += a * b; }
 __device__ inline void mac(double& acc, std::uint32_t a, std::uint32_t b) {
-  acc = fma(static_cast<double>(a), static_cast<double>(b), acc);
+  acc = fma(exact_double(a), exact_double(b), acc);
 }
 
 // Per-pixel terms of the statistics from the filtered moments, added to
@@ -148,7 +163,6 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
   __shared__ std::uint32_t v_yy[kStatsH][kCols];
   __shared__ std::uint32_t v_xy[kStatsH][kCols];
 
-  const std::uint16_t* f = c_filters.taps[Scale];
   const int tid = static_cast<int>(threadIdx.x + threadIdx.y * kBlockX);
   const int x0 = static_cast<int>(blockIdx.x) * kStatsW;
   const int y0 = static_cast<int>(blockIdx.y) * kStatsH;
@@ -176,8 +190,8 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
     for (int k = 0; k < kTaps; ++k) {
       const std::uint32_t p = s_ref[r + k][c];
       const std::uint32_t q = s_dis[r + k][c];
-      const std::uint32_t fp = f[k] * p;
-      const std::uint32_t fq = f[k] * q;
+      const std::uint32_t fp = tap<Scale>(k) * p;
+      const std::uint32_t fq = tap<Scale>(k) * q;
       mu1 += fp;
       mu2 += fq;
       mac(xx, fp, p);
@@ -207,11 +221,11 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
     double xy = 0;
 #pragma unroll
     for (int k = 0; k < kTaps; ++k) {
-      mu1 += f[k] * v_mu1[r][c + k];
-      mu2 += f[k] * v_mu2[r][c + k];
-      mac(xx, f[k], v_xx[r][c + k]);
-      mac(yy, f[k], v_yy[r][c + k]);
-      mac(xy, f[k], v_xy[r][c + k]);
+      mu1 += tap<Scale>(k) * v_mu1[r][c + k];
+      mu2 += tap<Scale>(k) * v_mu2[r][c + k];
+      mac(xx, tap<Scale>(k), v_xx[r][c + k]);
+      mac(yy, tap<Scale>(k), v_yy[r][c + k]);
+      mac(xy, tap<Scale>(k), v_xy[r][c + k]);
     }
     pixel_terms(mu1, mu2, static_cast<std::uint64_t>(xx), static_cast<std::uint64_t>(yy),
                 static_cast<std::uint64_t>(xy), a, sums);
@@ -246,7 +260,6 @@ __global__ void __launch_bounds__(kThreads) subsample_kernel(SubsampleArgs a) {
   constexpr int kCols = 2 * kBlockX + 2 * kHalf;
   __shared__ std::uint16_t v_ref[kBlockY][kCols];
   __shared__ std::uint16_t v_dis[kBlockY][kCols];
-  const std::uint16_t* f = c_filters.taps[Filter];
   const int tid = static_cast<int>(threadIdx.x + threadIdx.y * kBlockX);
   const int ox0 = static_cast<int>(blockIdx.x) * kBlockX;
   const int oy0 = static_cast<int>(blockIdx.y) * kBlockY;
@@ -262,8 +275,10 @@ __global__ void __launch_bounds__(kThreads) subsample_kernel(SubsampleArgs a) {
 #pragma unroll
       for (int k = 0; k < kTaps; ++k) {
         const int yy = mirrored(y - kHalf + k, a.h_in, kHalf);
-        acc_r += f[k] * static_cast<std::uint32_t>(load<Sample>(a.ref, a.pitch_in_ref, x, yy));
-        acc_d += f[k] * static_cast<std::uint32_t>(load<Sample>(a.dis, a.pitch_in_dis, x, yy));
+        acc_r +=
+            tap<Filter>(k) * static_cast<std::uint32_t>(load<Sample>(a.ref, a.pitch_in_ref, x, yy));
+        acc_d +=
+            tap<Filter>(k) * static_cast<std::uint32_t>(load<Sample>(a.dis, a.pitch_in_dis, x, yy));
       }
     }
     v_ref[r][c] = static_cast<std::uint16_t>((acc_r + a.v_round) >> a.v_shift);
@@ -280,8 +295,8 @@ __global__ void __launch_bounds__(kThreads) subsample_kernel(SubsampleArgs a) {
   const int c0 = 2 * static_cast<int>(threadIdx.x);
 #pragma unroll
   for (int k = 0; k < kTaps; ++k) {
-    acc_r += f[k] * static_cast<std::uint32_t>(v_ref[r][c0 + k]);
-    acc_d += f[k] * static_cast<std::uint32_t>(v_dis[r][c0 + k]);
+    acc_r += tap<Filter>(k) * static_cast<std::uint32_t>(v_ref[r][c0 + k]);
+    acc_d += tap<Filter>(k) * static_cast<std::uint32_t>(v_dis[r][c0 + k]);
   }
   auto* out_r = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.ref_out) +
                                                  a.pitch_out * oy);

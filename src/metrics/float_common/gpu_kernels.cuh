@@ -71,9 +71,19 @@ struct FilterTaps {
 // Tap counts the filter kernels (filter_kernel here, float_vif's
 // stats_kernel) are compiled for with the count known, so that their tap
 // loops unroll (the same operations in the same order): VIF's Gaussians at
-// the default kernel scale (scale s: 2^(4 - s) + 1 taps) and motion's
-// 5-tap blur. Any other count runs the general kernel (count 0).
+// the default kernel scale (scale s: 2^(4 - s) + 1 taps) and motion's 5-
+// and 3-tap blurs. Any other count runs the general kernel (count 0). The
+// twins that rely on it assert that their default filters are among them
+// (unrolled_tap_count), so that a change of those filters cannot leave
+// them on the general kernel unnoticed.
 inline constexpr int kUnrolledTapCounts[] = {17, 9, 5, 3};
+
+[[nodiscard]] constexpr bool unrolled_tap_count(std::size_t count) {
+  for (const int c : kUnrolledTapCounts) {
+    if (static_cast<std::size_t>(c) == count) return true;
+  }
+  return false;
+}
 
 // Calls run.template operator()<kCount>() with the kernel count for a
 // filter of `count` taps: `count` when it is one of kUnrolledTapCounts,

@@ -27,6 +27,10 @@ namespace vqx::float_motion {
 
 namespace {
 
+static_assert(float_common::unrolled_tap_count(kFilter5.size()) &&
+                  float_common::unrolled_tap_count(kFilter3.size()),
+              "float_common::kUnrolledTapCounts lacks a motion blur");
+
 using float_common::DeviceImage;
 
 // Two kept entries: frame t's blurred planes at t % 2.

@@ -25,6 +25,17 @@ namespace vqx::float_vif {
 
 namespace {
 
+// The default filters (kernel scale 1: params.hpp) take the unrolled kernels.
+constexpr bool default_filters_unrolled() {
+  for (int s = 0; s < kScales; ++s) {
+    if (!float_common::unrolled_tap_count((std::size_t{1} << (kFilterBaseExponent - s)) + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(default_filters_unrolled(), "float_common::kUnrolledTapCounts lacks a VIF filter");
+
 using float_common::DeviceImage;
 using float_common::FilterTaps;
 using float_common::ImageSource;

@@ -24,8 +24,9 @@
 //    the row's body, the tail's terms are added in order, then the lanes in
 //    order: params.hpp's kMapSumLanes order, the CPU's (maps.cpp);
 //  * finish_kernel: per channel and sum, the rows added in order from 0.0,
-//    as the CPU adds them (scale.cpp), read through shared tiles. The host turns the sums into
-//    norms and the score with the CPU's own functions (score.hpp).
+//    as the CPU adds them (scale.cpp), read through shared tiles. The host
+//    turns the sums into norms and the score with the CPU's own functions
+//    (score.hpp).
 // No atomics: every sum has one fixed order, whatever the block scheduling.
 #pragma once
 

@@ -410,8 +410,10 @@ TEST(VifSimd, FramesMatchThePlainLoops) {
   struct Size {
     unsigned w, h;
   };
-  // Wider than a strip of the row kernels (1024 columns) at scales 0 and 1.
-  const Size sizes[] = {{16, 16}, {17, 19}, {37, 29}, {67, 33}, {130, 71}, {1100, 17}, {2100, 16}};
+  // Wider than a strip of the row kernels at scales 0 and 1 (1024 columns
+  // of 16-bit sources, 4096 of 8-bit ones: cpu.cpp).
+  const Size sizes[] = {{16, 16},  {17, 19},   {37, 29},   {67, 33},
+                        {130, 71}, {1100, 17}, {2100, 16}, {4200, 17}};
   vqx::test::for_each_simd_target([&](const std::string&) {
     for (const unsigned bpc : {8U, 10U, 12U, 16U}) {
       for (const Size size : sizes) {

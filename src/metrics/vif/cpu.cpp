@@ -569,15 +569,22 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
   downsample<2, std::uint16_t>(job, out_ref, out_dis, out_stride);
 }
 
-// The row kernels run on vertical strips of kStrip output columns, so that
-// the ring of prepared rows (17 rows of up to 8 planes) stays in L2; a
+// The row kernels run on vertical strips of output columns: kStrip16 for
+// 16-bit sources, so that the ring of prepared rows (17 rows of up to 8
+// planes) stays in L2; kStrip8 for 8-bit ones, which have no ring, so
+// that a picture up to 4K wide is one strip (narrower strips filter the
+// columns where they meet twice: 1024 columns cost scale 0 of a 1080p
+// picture 5 % more CPU time on a Zen 5 EPYC, docs/performance.md). A
 // strip's source columns start at a multiple of kVectorSamples (the
 // largest vector of int16, AVX-512's 32).
-constexpr std::size_t kStrip = 1024;
+constexpr std::size_t kStrip16 = 1024;
+constexpr std::size_t kStrip8 = 4096;
 constexpr std::size_t kVectorSamples = 32;
 // The most source columns of a strip: half either side, and the start
 // rounded down.
-constexpr std::size_t kStripSpan = kStrip + 2 * kMaxHalf + kVectorSamples;
+constexpr std::size_t strip_span(std::size_t strip) {
+  return strip + 2 * kMaxHalf + kVectorSamples;
+}
 
 // A cache line, and an AVX-512 vector, in bytes.
 constexpr std::size_t kCacheLine = 64;
@@ -605,10 +612,11 @@ class AlignedBuffer {
 // vertical and the horizontal pass, and for 16-bit sources the ring of
 // prepared rows (row y in slot y mod (2 * half + 1), as above).
 struct SimdBuffers {
-  std::size_t padded = 0;  // round_up(min(width, kStripSpan), simd::kBlock)
+  std::size_t padded = 0;      // round_up(min(width, the widest strip span), simd::kBlock)
+  std::size_t ring_pitch = 0;  // the same for the widest 16-bit source
   std::size_t plane_stride = 0;
   AlignedBuffer<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
-  AlignedBuffer<std::int16_t> ring;      // slot-major, then source plane; `padded` each
+  AlignedBuffer<std::int16_t> ring;      // slot-major, then source plane; `ring_pitch` each
   AlignedBuffer<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
   AlignedBuffer<std::int16_t> conv;      // the downsampling's row: kPad, padded, kPad
 
@@ -617,7 +625,8 @@ struct SimdBuffers {
   }
   [[nodiscard]] std::int16_t* conv_row() { return conv.data() + simd::kPad; }
   [[nodiscard]] std::int16_t* ring_row(int slot, int plane) {
-    return ring.data() + (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * padded;
+    return ring.data() +
+           (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * ring_pitch;
   }
 };
 
@@ -637,6 +646,7 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
   for (int p = 0; p < simd::kRowPlanes; ++p) planes[p] = b.plane(p);
 
   simd::RowSums acc;
+  constexpr std::size_t kStrip = kNarrow ? kStrip8 : kStrip16;
   for (std::size_t c0 = 0; c0 < w; c0 += kStrip) {
     // Output columns [c0, c1) from source columns [s0, s1): half more on
     // either side, s0 a multiple of kVectorSamples so that whole vectors
@@ -792,22 +802,20 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   // The even-column pass of the downsampling filter reads up to
   // 2 * round_up(w / 2, kLanes) + half columns of its row.
   ws->conv_stride = kMargin + round_up(std::size_t{width}, 2 * kLanes) + kMargin;
-  ws->ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * kMaxPlanes * ws->padded, 0);
-  ws->sums.assign(static_cast<std::size_t>(kMaxPlanes) * ws->padded, 0);
-  ws->hrows.assign(static_cast<std::size_t>(kHPlanes) * ws->hstride, 0);
-  ws->sigma.assign(3 * ws->padded, 0);
-  ws->den_arg.assign(ws->padded, 0);
-  ws->signal.assign(ws->padded, 0.0);
-  ws->index.assign(3 * ws->padded, 0);
-  ws->conv.assign(2 * ws->conv_stride, 0);
-  ws->simd.padded = round_up(std::min(std::size_t{width}, kStripSpan), simd::kBlock);
+  // The plain loops' buffers wait for compute_reference(): the row kernels
+  // never touch them.
+  const std::size_t span = strip_span(bpc > 8 ? kStrip16 : kStrip8);
+  ws->simd.padded = round_up(std::min(std::size_t{width}, span), simd::kBlock);
   ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
   ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride);
   ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded));
   ws->simd.conv.assign(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad);
-  // The ring serves 16-bit scale 0 and scales 1..3 at every depth.
+  // The ring serves 16-bit scale 0 and scales 1..3 at every depth (of 8-bit
+  // pictures, scale 1 is the widest it serves).
+  const std::size_t wide_width = bpc > 8 ? width : width >> 1;
+  ws->simd.ring_pitch = round_up(std::min(wide_width, strip_span(kStrip16)), simd::kBlock);
   ws->simd.ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes *
-                       ws->simd.padded);
+                       ws->simd.ring_pitch);
   ws_ = std::move(ws);
   return Status::Ok();
 }
@@ -907,6 +915,17 @@ void CpuKernel::compute(const Plane& ref, const Plane& dist, const KernelParams&
 
 void CpuKernel::compute_reference(const Plane& ref, const Plane& dist, const KernelParams& params,
                                   FrameSums& out) {
+  WorkspaceData& ws = *ws_;
+  if (ws.ring.empty()) {
+    ws.ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * kMaxPlanes * ws.padded, 0);
+    ws.sums.assign(static_cast<std::size_t>(kMaxPlanes) * ws.padded, 0);
+    ws.hrows.assign(static_cast<std::size_t>(kHPlanes) * ws.hstride, 0);
+    ws.sigma.assign(3 * ws.padded, 0);
+    ws.den_arg.assign(ws.padded, 0);
+    ws.signal.assign(ws.padded, 0.0);
+    ws.index.assign(3 * ws.padded, 0);
+    ws.conv.assign(2 * ws.conv_stride, 0);
+  }
   compute_frame(*ws_, width_, height_, bpc_, ref, dist, params, out, true);
 }
 

@@ -1,9 +1,7 @@
 // Integer motion on the GPU: the blurred-difference SAD of cpu.cpp, bit for
-// bit. One block filters a segment of 8 rows: per row, the vertical 5-tap
-// pass of prev - cur for the segment and its 2-column borders into shared
-// memory, then the horizontal pass and |.|; the block's sum is added to the
-// frame's 64-bit total with an integer atomic (exact in any order). The state, the
-// previous frames' luma, is kept on the device by a device-to-device copy.
+// bit, by gpu_kernels.cuh's sad_kernel into the frame's 64-bit total (integer
+// atomics, exact in any order). The state, the previous frames' luma, is
+// kept on the device by a device-to-device copy.
 // The temporal bookkeeping is series.cpp, shared with the CPU extractor.
 #include <cstdint>
 #include <vector>
@@ -12,62 +10,21 @@
 #include "gpu/reduce.cuh"
 #include "gpu/runtime.hpp"
 #include "metrics/motion/gpu.hpp"
+#include "metrics/motion/gpu_kernels.cuh"
 #include "metrics/motion/series.hpp"
 
 namespace vqx::motion {
 
 namespace {
 
-constexpr unsigned kTile = 128;  // columns per block (a multiple of 32 and 64)
-constexpr int kRowsPerBlock = 8;
 constexpr std::size_t kPitchAlign = 256;
 
-constexpr int kTapCount = static_cast<int>(kTaps.size());  // 2 * kRadius + 1
-__constant__ std::int32_t c_taps[kTapCount] = {kTaps[0], kTaps[1], kTaps[2], kTaps[3], kTaps[4]};
-
-template <typename Sample>
-__device__ const Sample* row_of(const void* base, std::size_t pitch, int y) {
-  return reinterpret_cast<const Sample*>(static_cast<const std::uint8_t*>(base) + pitch * y);
-}
-
-template <typename Sample>
-__global__ void sad_kernel(const void* prev, std::size_t prev_pitch, const void* cur,
-                           std::size_t cur_pitch, int w, int h, int bpc,
-                           unsigned long long* total) {
-  __shared__ std::int32_t vert[kTile + 2 * kRadius];
-  const int x0 = static_cast<int>(blockIdx.x * kTile);
-  const std::int64_t round_v = vertical_round<std::int64_t>(static_cast<unsigned>(bpc));
-  unsigned long long v = 0;
-  for (int r = 0; r < kRowsPerBlock; ++r) {
-    const int y = static_cast<int>(blockIdx.y) * kRowsPerBlock + r;
-    if (y >= h) break;  // the same for the whole block
-    // Vertical pass for columns x0 - 2 .. x0 + kTile + 1 (reflect101).
-    for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(kTile) + 2 * kRadius;
-         i += static_cast<int>(blockDim.x)) {
-      const int x = x0 - kRadius + i;
-      if (x >= w + kRadius) break;
-      const int xr = reflect101(x, w);
-      std::int64_t acc = 0;
-      for (int k = 0; k < kTapCount; ++k) {
-        const int yr = reflect101(y - kRadius + k, h);
-        const std::int32_t d = static_cast<std::int32_t>(row_of<Sample>(prev, prev_pitch, yr)[xr]) -
-                               static_cast<std::int32_t>(row_of<Sample>(cur, cur_pitch, yr)[xr]);
-        acc += std::int64_t{c_taps[k]} * d;
-      }
-      vert[i] = static_cast<std::int32_t>((acc + round_v) >> bpc);
-    }
-    __syncthreads();
-    const int x = x0 + static_cast<int>(threadIdx.x);
-    if (x < w) {
-      std::int64_t acc = 0;
-      for (int k = 0; k < kTapCount; ++k) acc += std::int64_t{c_taps[k]} * vert[threadIdx.x + k];
-      const auto val = static_cast<std::int32_t>((acc + kHorizontalRound) >> kHorizontalShift);
-      v += static_cast<unsigned long long>(val < 0 ? -val : val);
-    }
-    __syncthreads();  // vert is rewritten for the next row
+// The kernel's sum of a block into the frame's total.
+struct DeviceSum {
+  __device__ void add(unsigned long long* total, unsigned long long v) const {
+    gpu::add_exact_block(total, v);
   }
-  vqx::gpu::add_exact_block(total, v);
-}
+};
 
 class MotionTwin final : public gpu::Twin {
  public:
@@ -109,13 +66,14 @@ class MotionTwin final : public gpu::Twin {
     const int w = static_cast<int>(fmt_.width);
     const int h = static_cast<int>(fmt_.height);
     if (index >= lag_) {
-      const dim3 grid(ceil_div(fmt_.width, kTile), ceil_div(fmt_.height, unsigned{kRowsPerBlock}));
+      const dim3 grid(ceil_div(fmt_.width, unsigned{kSadCols}),
+                      ceil_div(fmt_.height, unsigned{kSadRows}));
+      const SadArgs args{kept,        pitch_, cur.data, cur.pitch, w, h, static_cast<int>(fmt_.bpc),
+                         total_.get()};
       if (fmt_.bpc == 8) {
-        sad_kernel<std::uint8_t><<<grid, kTile, 0, s.handle()>>>(
-            kept, pitch_, cur.data, cur.pitch, w, h, static_cast<int>(fmt_.bpc), total_.get());
+        sad_kernel<std::uint8_t><<<grid, kSadThreads, 0, s.handle()>>>(args, DeviceSum{});
       } else {
-        sad_kernel<std::uint16_t><<<grid, kTile, 0, s.handle()>>>(
-            kept, pitch_, cur.data, cur.pitch, w, h, static_cast<int>(fmt_.bpc), total_.get());
+        sad_kernel<std::uint16_t><<<grid, kSadThreads, 0, s.handle()>>>(args, DeviceSum{});
       }
       VQX_RETURN_IF_ERROR(gpu::check_launch("motion sad_kernel"));
       VQX_RETURN_IF_ERROR(

@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(kSumsThreads)
     v[kSumB] += q;
     v[kSquaresB] += q * q;
   }
-  for (int k = 0; k < kIntegerSums; ++k) add_exact_block(sums + k, v[k]);
+  add_exact_block(sums, 1, v);
 }
 
 template <typename Sample>

@@ -17,6 +17,8 @@
 //    memory (CAMBI's buckets of contrast values), exact in any order.
 #pragma once
 
+#include <cstddef>
+
 #include "core/index_math.hpp"
 #include "gpu/vendor.hpp"
 
@@ -68,6 +70,32 @@ __device__ inline void add_exact_block(unsigned long long* total, unsigned long 
     v = lane < nwarps ? warps[lane] : 0;
     v = warp_sum(v);
     if (lane == 0 && v != 0) atomicAdd(total, v);
+  }
+}
+
+// N values per thread, value k added to totals[k * stride]: the same sums as
+// N calls of add_exact_block, with two barriers in all instead of 2 N.
+// Every thread of the block must call it (it synchronises the block).
+template <int N>
+__device__ inline void add_exact_block(unsigned long long* totals, std::size_t stride,
+                                       const unsigned long long (&v)[N]) {
+  __shared__ unsigned long long warps[N][32];  // blocks of up to 1024 threads, warps of 32+
+  const unsigned t = threadIdx.x + threadIdx.y * blockDim.x;
+  const unsigned lane = t % warpSize;
+  const unsigned warp = t / warpSize;
+  const unsigned nwarps = ceil_div(blockDim.x * blockDim.y, static_cast<unsigned>(warpSize));
+  unsigned long long s[N];
+  for (int k = 0; k < N; ++k) s[k] = warp_sum(v[k]);
+  __syncthreads();  // the previous call's reads of `warps` are done
+  if (lane == 0) {
+    for (int k = 0; k < N; ++k) warps[k][warp] = s[k];
+  }
+  __syncthreads();
+  if (warp == 0) {
+    for (int k = 0; k < N; ++k) {
+      const unsigned long long x = warp_sum(lane < nwarps ? warps[k][lane] : 0ULL);
+      if (lane == 0 && x != 0) atomicAdd(totals + k * stride, x);
+    }
   }
 }
 

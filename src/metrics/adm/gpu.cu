@@ -338,41 +338,48 @@ __device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s
   }
 }
 
+// A block adds kSumPixels pixels of a row per thread (columns kRowThreads
+// apart, so that a warp's loads stay together): one block reduction for
+// kSumPixels * kRowThreads pixels.
+constexpr int kSumPixels = 4;
+
 template <typename T>
 __global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
   const int i = a.g.sum_y0 + static_cast<int>(blockIdx.y);
-  const int j = a.g.sum_x0 + static_cast<int>(blockIdx.x * kRowThreads + threadIdx.x);
+  const int w = a.g.w;
+  const int up = reflect101_repeat_end(i - 1, a.g.h);
+  const int down = reflect101_repeat_end(i + 1, a.g.h);
   unsigned long long v[kRowSums] = {};
-  if (j < a.g.sum_x1) {
-    const int w = a.g.w;
-    const int up = reflect101_repeat_end(i - 1, a.g.h);
-    const int down = reflect101_repeat_end(i + 1, a.g.h);
+  for (int p = 0; p < kSumPixels; ++p) {
+    const int j =
+        a.g.sum_x0 + static_cast<int>((blockIdx.x * kSumPixels + p) * kRowThreads + threadIdx.x);
+    if (j >= a.g.sum_x1) break;
     const int jm = reflect101_repeat_end(j - 1, w);
     const int jp = reflect101_repeat_end(j + 1, w);
     const int o = i * w + j;
     const std::int32_t thr_a = threshold(a.flt_a, a.ctr_a, w, up, i, down, jm, j, jp);
     const std::int32_t thr_r = a.aim ? threshold(a.flt_r, a.ctr_r, w, up, i, down, jm, j, jp) : 0;
     for (int b = 0; b < 3; ++b) {
+      // Integer sums modulo 2^64 (the numerators' int64 terms in two's
+      // complement): exact in any order.
       const std::int32_t xr = weigh<T>(a, b, static_cast<const T*>(a.restored.b[b])[o]);
-      v[b] = static_cast<unsigned long long>(masked_cube(xr, thr_a, a.cube[b]));
+      v[b] += static_cast<unsigned long long>(masked_cube(xr, thr_a, a.cube[b]));
       if (a.aim) {
         const std::int32_t xa = weigh<T>(a, b, static_cast<const T*>(a.additive.b[b])[o]);
-        v[3 + b] = static_cast<unsigned long long>(masked_cube(xa, thr_r, a.cube[b]));
+        v[3 + b] += static_cast<unsigned long long>(masked_cube(xa, thr_r, a.cube[b]));
       }
       const std::int32_t ref = static_cast<const T*>(a.ref.b[b])[o];
       if constexpr (sizeof(T) == 2) {
         const std::uint64_t m = static_cast<std::uint16_t>(wrap_abs(ref));
-        v[6 + b] = m * m * m;
+        v[6 + b] += m * m * m;
       } else {
         const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(ref));
-        v[6 + b] = rounded_cube(m, a.den_sq_add, a.den_sq_shift, a.den_cub_add, a.den_cub_shift);
+        v[6 + b] += rounded_cube(m, a.den_sq_add, a.den_sq_shift, a.den_cub_add, a.den_cub_shift);
       }
     }
   }
-  for (int k = 0; k < kRowSums; ++k) {
-    if (!a.aim && k >= 3 && k < 6) continue;
-    vqx::gpu::add_exact_block(a.rows + k * a.g.h + i, v[k]);
-  }
+  // Without aim, sums 3..5 are 0 and add nothing.
+  vqx::gpu::add_exact_block(a.rows + i, static_cast<std::size_t>(a.g.h), v);
 }
 
 // ---------------------------------------------------------------------------
@@ -590,7 +597,7 @@ class AdmTwin final : public gpu::Twin {
     m.den_cub_shift = k.ref.cub_shift;
     m.aim = aim;
     m.rows = rows_.get() + sc.row_offset;
-    const dim3 sgrid(static_cast<unsigned>(ceil_div(g.sum_x1 - g.sum_x0, kRowThreads)),
+    const dim3 sgrid(static_cast<unsigned>(ceil_div(g.sum_x1 - g.sum_x0, kSumPixels * kRowThreads)),
                      static_cast<unsigned>(g.sum_y1 - g.sum_y0));
     if (scale == 0) {
       sums_kernel<std::int16_t><<<sgrid, kRowThreads, 0, s.handle()>>>(m);

@@ -230,9 +230,9 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
     pixel_terms(mu1, mu2, static_cast<std::uint64_t>(xx), static_cast<std::uint64_t>(yy),
                 static_cast<std::uint64_t>(xy), a, sums);
   }
-  for (int k = 0; k < kSums; ++k) {
-    vqx::gpu::add_exact_block(a.sums + k, static_cast<unsigned long long>(sums[k]));
-  }
+  unsigned long long v[kSums];
+  for (int k = 0; k < kSums; ++k) v[k] = static_cast<unsigned long long>(sums[k]);
+  vqx::gpu::add_exact_block(a.sums, 1, v);
 }
 
 struct SubsampleArgs {
@@ -252,58 +252,76 @@ struct SubsampleArgs {
 };
 
 // The next scale: filter `Filter` (vertical, rounded to 16 bits, then
-// horizontal) evaluated at the even rows and columns of the input.
+// horizontal) evaluated at the even rows and columns of the input. A block
+// makes kSubW x kSubH outputs with kSubThreads threads, one per input
+// column of its vertical pass (the 2 kSubW columns under its outputs and
+// the filter's half either side): each thread loads the rows of its column
+// that the block's outputs read before it uses any, so that the loads
+// overlap and each sample is read once, and filters them at the even rows
+// into a shared tile; after one barrier, each output is filtered
+// horizontally from the tile.
+constexpr int kSubThreads = 256;
+constexpr int kSubW = (kSubThreads - 2 * kMaxHalf) / 2;
+constexpr int kSubH = 8;
+
 template <int Filter, typename Sample>
-__global__ void __launch_bounds__(kThreads) subsample_kernel(SubsampleArgs a) {
+__global__ void __launch_bounds__(kSubThreads) subsample_kernel(SubsampleArgs a) {
   constexpr int kHalf = kFilters[Filter].half;
   constexpr int kTaps = 2 * kHalf + 1;
-  constexpr int kCols = 2 * kBlockX + 2 * kHalf;
-  __shared__ std::uint16_t v_ref[kBlockY][kCols];
-  __shared__ std::uint16_t v_dis[kBlockY][kCols];
-  const int tid = static_cast<int>(threadIdx.x + threadIdx.y * kBlockX);
-  const int ox0 = static_cast<int>(blockIdx.x) * kBlockX;
-  const int oy0 = static_cast<int>(blockIdx.y) * kBlockY;
+  constexpr int kLoads = 2 * kSubH - 1 + 2 * kHalf;
+  static_assert(2 * kSubW - 1 + 2 * kHalf <= kSubThreads, "a thread for every column");
+  __shared__ std::uint16_t v_ref[kSubH][kSubThreads];
+  __shared__ std::uint16_t v_dis[kSubH][kSubThreads];
+  const int t = static_cast<int>(threadIdx.x);
+  const int ox0 = static_cast<int>(blockIdx.x) * kSubW;
+  const int oy0 = static_cast<int>(blockIdx.y) * kSubH;
+  const int y0 = 2 * oy0 - kHalf;  // the first input row read
 
-  for (int i = tid; i < kBlockY * kCols; i += kThreads) {
-    const int r = i / kCols;
-    const int c = i % kCols;
-    const int y = 2 * (oy0 + r);
-    const int x = mirrored(2 * ox0 - kHalf + c, a.w_in, kHalf);
-    std::uint32_t acc_r = 0;
-    std::uint32_t acc_d = 0;
-    if (y < a.h_in) {
+  if (t < 2 * kSubW - 1 + 2 * kHalf) {
+    const int x = mirrored(2 * ox0 - kHalf + t, a.w_in, kHalf);
+    std::uint32_t in_r[kLoads];
+    std::uint32_t in_d[kLoads];
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      const int y = mirrored(y0 + i, a.h_in, kHalf);
+      in_r[i] = load<Sample>(a.ref, a.pitch_in_ref, x, y);
+      in_d[i] = load<Sample>(a.dis, a.pitch_in_dis, x, y);
+    }
+#pragma unroll
+    for (int o = 0; o < kSubH; ++o) {
+      std::uint32_t acc_r = 0;
+      std::uint32_t acc_d = 0;
 #pragma unroll
       for (int k = 0; k < kTaps; ++k) {
-        const int yy = mirrored(y - kHalf + k, a.h_in, kHalf);
-        acc_r +=
-            tap<Filter>(k) * static_cast<std::uint32_t>(load<Sample>(a.ref, a.pitch_in_ref, x, yy));
-        acc_d +=
-            tap<Filter>(k) * static_cast<std::uint32_t>(load<Sample>(a.dis, a.pitch_in_dis, x, yy));
+        acc_r += tap<Filter>(k) * in_r[2 * o + k];
+        acc_d += tap<Filter>(k) * in_d[2 * o + k];
       }
+      v_ref[o][t] = static_cast<std::uint16_t>((acc_r + a.v_round) >> a.v_shift);
+      v_dis[o][t] = static_cast<std::uint16_t>((acc_d + a.v_round) >> a.v_shift);
     }
-    v_ref[r][c] = static_cast<std::uint16_t>((acc_r + a.v_round) >> a.v_shift);
-    v_dis[r][c] = static_cast<std::uint16_t>((acc_d + a.v_round) >> a.v_shift);
   }
   __syncthreads();
 
-  const int r = static_cast<int>(threadIdx.y);
-  const int ox = ox0 + static_cast<int>(threadIdx.x);
-  const int oy = oy0 + r;
-  if (ox >= a.w_out || oy >= a.h_out) return;
-  std::uint32_t acc_r = 0;
-  std::uint32_t acc_d = 0;
-  const int c0 = 2 * static_cast<int>(threadIdx.x);
+  for (int i = t; i < kSubH * kSubW; i += kSubThreads) {
+    const int o = i / kSubW;
+    const int c = i % kSubW;
+    const int ox = ox0 + c;
+    const int oy = oy0 + o;
+    if (ox >= a.w_out || oy >= a.h_out) continue;
+    std::uint32_t acc_r = 0;
+    std::uint32_t acc_d = 0;
 #pragma unroll
-  for (int k = 0; k < kTaps; ++k) {
-    acc_r += tap<Filter>(k) * static_cast<std::uint32_t>(v_ref[r][c0 + k]);
-    acc_d += tap<Filter>(k) * static_cast<std::uint32_t>(v_dis[r][c0 + k]);
+    for (int k = 0; k < kTaps; ++k) {
+      acc_r += tap<Filter>(k) * static_cast<std::uint32_t>(v_ref[o][2 * c + k]);
+      acc_d += tap<Filter>(k) * static_cast<std::uint32_t>(v_dis[o][2 * c + k]);
+    }
+    auto* out_r = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.ref_out) +
+                                                   a.pitch_out * oy);
+    auto* out_d = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.dis_out) +
+                                                   a.pitch_out * oy);
+    out_r[ox] = static_cast<std::uint16_t>(round_taps(acc_r));
+    out_d[ox] = static_cast<std::uint16_t>(round_taps(acc_d));
   }
-  auto* out_r = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.ref_out) +
-                                                 a.pitch_out * oy);
-  auto* out_d = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.dis_out) +
-                                                 a.pitch_out * oy);
-  out_r[ox] = static_cast<std::uint16_t>(round_taps(acc_r));
-  out_d[ox] = static_cast<std::uint16_t>(round_taps(acc_d));
 }
 
 dim3 grid_for(unsigned w, unsigned h, unsigned tile_w, unsigned tile_h) {
@@ -371,8 +389,8 @@ class VifTwin final : public gpu::Twin {
                                .h_out = static_cast<int>(h),
                                .v_shift = vertical.shift,
                                .v_round = vertical.add};
-        const dim3 grid = grid_for(w, h, kBlockX, kBlockY);
-        const dim3 block(kBlockX, kBlockY);
+        const dim3 grid = grid_for(w, h, kSubW, kSubH);
+        const dim3 block(kSubThreads);
         if (scale == 1 && !hbd) {
           subsample_kernel<1, std::uint8_t><<<grid, block, 0, s.handle()>>>(sa);
         } else if (scale == 1) {

@@ -89,22 +89,12 @@ struct StatsArgs {
   unsigned long long* sums;  // kSums for this scale
 };
 
-// A 32-bit integer as a double without a conversion instruction (those
-// to and from 64-bit types run at a quarter of the double pipe's rate):
-// the double whose bits are 2^52's exponent over v is 2^52 + v, and less
-// 2^52 it is v, exactly.
-__device__ inline double exact_double(std::uint32_t v) {
-  return __hiloint2double(0x43300000, static_cast<int>(v)) - 0x1p52;
-}
-
-// Multiply-accumulate of the second moments. 64-bit integer sums are
-// carried in double: every product and partial sum here is an integer
-// below 2^53 (at most 2^16 taps of 2^16 times a value below 2^33), so the
-// fused multiply-add is exact and the result equals the integer sum, at a
-// fraction of the cost of emulated 64-bit integer arithmetic.
+// Multiply-accumulate of the moments: 32 x 32 -> 64-bit products (one
+// widening multiply-add each) into 64-bit sums, exact (every sum here is
+// below 2^53: at most 2^16 taps of 2^16 times a value below 2^33).
 __device__ inline void mac(std::uint32_t& acc, std::uint32_t a, std::uint32_t b) { acc += a * b; }
-__device__ inline void mac(double& acc, std::uint32_t a, std::uint32_t b) {
-  acc = fma(exact_double(a), exact_double(b), acc);
+__device__ inline void mac(std::uint64_t& acc, std::uint32_t a, std::uint32_t b) {
+  acc += static_cast<std::uint64_t>(a) * b;
 }
 
 // Per-pixel terms of the statistics from the filtered moments, added to
@@ -144,7 +134,7 @@ __device__ inline void pixel_terms(std::uint32_t mu1, std::uint32_t mu2, std::ui
 
 // Statistics of one scale. Scale, Sample and the vertical squares'
 // accumulator (32 bits suffice for 8-bit samples at scale 0, as in libvmaf;
-// else 64-bit integers, carried exactly in double, see mac()). A block
+// else 64-bit integers, see mac()). A block
 // makes a tile of kStatsW x kStatsH pixels, each thread 2 x 2 of them.
 constexpr int kStatsW = 2 * kBlockX;
 constexpr int kStatsH = 2 * kBlockY;
@@ -216,9 +206,9 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
     if (x0 + c >= a.w || y0 + r >= a.h) continue;
     std::uint32_t mu1 = 0;
     std::uint32_t mu2 = 0;
-    double xx = 0;
-    double yy = 0;
-    double xy = 0;
+    std::uint64_t xx = 0;
+    std::uint64_t yy = 0;
+    std::uint64_t xy = 0;
 #pragma unroll
     for (int k = 0; k < kTaps; ++k) {
       mu1 += tap<Scale>(k) * v_mu1[r][c + k];
@@ -227,8 +217,7 @@ __global__ void __launch_bounds__(kThreads, 4) stats_kernel(StatsArgs a) {
       mac(yy, tap<Scale>(k), v_yy[r][c + k]);
       mac(xy, tap<Scale>(k), v_xy[r][c + k]);
     }
-    pixel_terms(mu1, mu2, static_cast<std::uint64_t>(xx), static_cast<std::uint64_t>(yy),
-                static_cast<std::uint64_t>(xy), a, sums);
+    pixel_terms(mu1, mu2, xx, yy, xy, a, sums);
   }
   unsigned long long v[kSums];
   for (int k = 0; k < kSums; ++k) v[k] = static_cast<unsigned long long>(sums[k]);
@@ -427,19 +416,19 @@ class VifTwin final : public gpu::Twin {
       switch (scale) {
         case 0:
           if (hbd) {
-            stats_kernel<0, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+            stats_kernel<0, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a);
           } else {
             stats_kernel<0, std::uint8_t, std::uint32_t><<<grid, block, 0, s.handle()>>>(a);
           }
           break;
         case 1:
-          stats_kernel<1, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          stats_kernel<1, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a);
           break;
         case 2:
-          stats_kernel<2, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          stats_kernel<2, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a);
           break;
         default:
-          stats_kernel<3, std::uint16_t, double><<<grid, block, 0, s.handle()>>>(a);
+          stats_kernel<3, std::uint16_t, std::uint64_t><<<grid, block, 0, s.handle()>>>(a);
           break;
       }
       VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));

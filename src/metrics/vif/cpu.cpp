@@ -573,8 +573,8 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
 // 16-bit sources, so that the ring of prepared rows (17 rows of up to 8
 // planes) stays in L2; kStrip8 for 8-bit ones, which have no ring, so
 // that a picture up to 4K wide is one strip (narrower strips filter the
-// columns where they meet twice: 1024 columns cost scale 0 of a 1080p
-// picture 5 % more CPU time on a Zen 5 EPYC, docs/performance.md). A
+// columns where they meet twice: 1024 columns cost VIF 3 % more CPU time
+// at 1080p, 6 % at 4K, on a Zen 5 EPYC, docs/performance.md). A
 // strip's source columns start at a multiple of kVectorSamples (the
 // largest vector of int16, AVX-512's 32).
 constexpr std::size_t kStrip16 = 1024;
@@ -612,7 +612,7 @@ class AlignedBuffer {
 // vertical and the horizontal pass, and for 16-bit sources the ring of
 // prepared rows (row y in slot y mod (2 * half + 1), as above).
 struct SimdBuffers {
-  std::size_t padded = 0;      // round_up(min(width, the widest strip span), simd::kBlock)
+  std::size_t padded = 0;      // round_up(min(width, the depth's strip span), simd::kBlock)
   std::size_t ring_pitch = 0;  // the same for the widest 16-bit source
   std::size_t plane_stride = 0;
   AlignedBuffer<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins

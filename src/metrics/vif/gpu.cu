@@ -89,9 +89,11 @@ struct StatsArgs {
   unsigned long long* sums;  // kSums for this scale
 };
 
-// Multiply-accumulate of the moments: 32 x 32 -> 64-bit products (one
-// widening multiply-add each) into 64-bit sums, exact (every sum here is
-// below 2^53: at most 2^16 taps of 2^16 times a value below 2^33).
+// Multiply-accumulate of the moments: 32 x 32 -> 64-bit products, one
+// widening multiply-add each, into 64-bit sums (every sum here stays below
+// 2^53: at most 2^16 taps of 2^16 times a value below 2^33). Cheaper than
+// doubles built from the 32-bit values and fused multiply-adds, which the
+// tenth session used (docs/gpu.md).
 __device__ inline void mac(std::uint32_t& acc, std::uint32_t a, std::uint32_t b) { acc += a * b; }
 __device__ inline void mac(std::uint64_t& acc, std::uint32_t a, std::uint32_t b) {
   acc += static_cast<std::uint64_t>(a) * b;
@@ -134,8 +136,8 @@ __device__ inline void pixel_terms(std::uint32_t mu1, std::uint32_t mu2, std::ui
 
 // Statistics of one scale. Scale, Sample and the vertical squares'
 // accumulator (32 bits suffice for 8-bit samples at scale 0, as in libvmaf;
-// else 64-bit integers, see mac()). A block
-// makes a tile of kStatsW x kStatsH pixels, each thread 2 x 2 of them.
+// else 64-bit integers, see mac()). A block makes a tile of kStatsW x
+// kStatsH pixels, each thread 2 x 2 of them.
 constexpr int kStatsW = 2 * kBlockX;
 constexpr int kStatsH = 2 * kBlockY;
 

@@ -52,30 +52,11 @@ __device__ inline unsigned long long warp_sum(unsigned long long v) {
   return v;
 }
 
-// Adds one value per thread to *total with one integer atomic per block.
-// Integers only: their sum is exact in any order, so the result does not
-// depend on the order of the shuffles or the atomics. Every thread of the
-// block must call it (it synchronises the block).
-__device__ inline void add_exact_block(unsigned long long* total, unsigned long long v) {
-  __shared__ unsigned long long warps[32];  // blocks of up to 1024 threads, warps of 32+
-  const unsigned t = threadIdx.x + threadIdx.y * blockDim.x;
-  const unsigned lane = t % warpSize;
-  const unsigned warp = t / warpSize;
-  const unsigned nwarps = ceil_div(blockDim.x * blockDim.y, static_cast<unsigned>(warpSize));
-  v = warp_sum(v);
-  __syncthreads();  // the previous call's reads of `warps` are done
-  if (lane == 0) warps[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < nwarps ? warps[lane] : 0;
-    v = warp_sum(v);
-    if (lane == 0 && v != 0) atomicAdd(total, v);
-  }
-}
-
-// N values per thread, value k added to totals[k * stride]: the same sums as
-// N calls of add_exact_block, with two barriers in all instead of 2 N.
-// Every thread of the block must call it (it synchronises the block).
+// Adds N values per thread, value k to totals[k * stride], with one integer
+// atomic per block and value. Integers only: their sums are exact in any
+// order, so the result does not depend on the order of the shuffles or the
+// atomics. Two barriers in all, whatever N. Every thread of the block must
+// call it (it synchronises the block).
 template <int N>
 __device__ inline void add_exact_block(unsigned long long* totals, std::size_t stride,
                                        const unsigned long long (&v)[N]) {
@@ -97,6 +78,12 @@ __device__ inline void add_exact_block(unsigned long long* totals, std::size_t s
       if (lane == 0 && x != 0) atomicAdd(totals + k * stride, x);
     }
   }
+}
+
+// One value per thread to *total (N = 1 of the above).
+__device__ inline void add_exact_block(unsigned long long* total, unsigned long long v) {
+  const unsigned long long one[1] = {v};
+  add_exact_block(total, 0, one);
 }
 
 }  // namespace vqx::gpu

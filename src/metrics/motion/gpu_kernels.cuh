@@ -34,9 +34,10 @@ namespace vqx::motion {
 // host code, by the device-free test (see ciede/gpu_kernels.cuh).
 
 inline constexpr int kSadThreads = 128;
-inline constexpr int kSadCols = kSadThreads - 2 * kRadius;  // output columns per block
-inline constexpr int kSadRows = 16;                         // output rows per block
-inline constexpr int kSadLoads = kSadRows + 2 * kRadius;    // rows each thread reads
+inline constexpr int kSadCols = kSadThreads - 2 * kRadius;        // output columns per block
+inline constexpr int kSadRows = 16;                               // output rows per block
+inline constexpr int kSadLoads = kSadRows + 2 * kRadius;          // rows each thread reads
+inline constexpr int kTapCount = static_cast<int>(kTaps.size());  // 2 * kRadius + 1
 
 struct SadArgs {
   const void* prev;  // the frame `lag` frames earlier
@@ -86,7 +87,7 @@ static __global__ void __launch_bounds__(kSadThreads) sad_kernel(SadArgs a, Sum 
     const auto round = vertical_round<VerticalSum>(static_cast<unsigned>(a.bpc));
     for (int r = 0; r < kSadRows; ++r) {
       VerticalSum acc = 0;
-      for (int k = 0; k < 2 * kRadius + 1; ++k) acc += VerticalSum{tap(k)} * d[r + k];
+      for (int k = 0; k < kTapCount; ++k) acc += VerticalSum{tap(k)} * d[r + k];
       vert[r][t] = static_cast<std::int32_t>((acc + round) >> a.bpc);
     }
   }
@@ -95,7 +96,7 @@ static __global__ void __launch_bounds__(kSadThreads) sad_kernel(SadArgs a, Sum 
   if (t >= kRadius && t < kSadThreads - kRadius && x < a.w) {
     for (int r = 0; r < rows; ++r) {
       std::int64_t acc = 0;
-      for (int k = 0; k < 2 * kRadius + 1; ++k) {
+      for (int k = 0; k < kTapCount; ++k) {
         acc += std::int64_t{tap(k)} * vert[r][t - kRadius + k];
       }
       const auto val = static_cast<std::int32_t>((acc + kHorizontalRound) >> kHorizontalShift);

@@ -213,8 +213,12 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   // Before any family reads them (the error leaves the context usable).
   VQX_RETURN_IF_ERROR(check_planes_filled(*this, ref, "reference", index));
   VQX_RETURN_IF_ERROR(check_planes_filled(*this, dist, "distorted", index));
-  VQX_RETURN_IF_ERROR(check_sample_range(ref, "reference", index));
-  VQX_RETURN_IF_ERROR(check_sample_range(dist, "distorted", index));
+  // Shared with the workers in a GPU context, whose workers have little
+  // else to do (on the CPU they are busy with earlier frames, and a share
+  // queued behind those would hold this thread up instead).
+  const bool gpu_run = s.gpu && !s.gpu->empty();
+  VQX_RETURN_IF_ERROR(
+      check_sample_range(ref, dist, index, gpu_run ? s.scheduler->fork_join() : nullptr));
   if (!s.format) {
     if (ref.format().chroma == ChromaFormat::k400 &&
         any_reads_chroma(s.registrations.extractors())) {

@@ -1,8 +1,10 @@
 #include "engine/sample_range.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/kernel_build.hpp"
 #include "core/picture_internals.hpp"
@@ -47,19 +49,62 @@ Status sample_error(const Plane& plane, unsigned p, unsigned planes, unsigned bp
   return Status::Ok();
 }
 
+// Rows of at least this many bytes per share of the check: fewer is not
+// worth a helper's wake-up.
+constexpr std::size_t kBytesPerShare = std::size_t{1} << 20;
+
 }  // namespace
 
-Status check_sample_range(const Picture& pic, const char* which, unsigned index) {
-  const unsigned bpc = pic.bpc();
+Status check_sample_range(const Picture& ref, const Picture& dist, unsigned index,
+                          const ForkJoin* fork_join) {
+  const Picture* pics[2] = {&ref, &dist};
+  const char* names[2] = {"reference", "distorted"};
+  const unsigned bpc = ref.bpc();
   // 8 and 16 bits: every value the storage holds is within the depth.
-  if (bpc == 8 || bpc == 16 || detail::PictureInternals::samples_checked(pic)) {
-    return Status::Ok();
+  if (bpc == 8 || bpc == 16) return Status::Ok();
+  struct Part {
+    const Plane* plane;
+    unsigned pic;
+    unsigned p;
+  };
+  std::vector<Part> parts;
+  std::size_t bytes = 0;
+  for (unsigned k = 0; k < 2; ++k) {
+    if (detail::PictureInternals::samples_checked(*pics[k])) continue;
+    for (unsigned p = 0; p < pics[k]->plane_count(); ++p) {
+      const Plane& plane = pics[k]->plane(p);
+      parts.push_back({&plane, k, p});
+      bytes += std::size_t{plane.width()} * plane.height() * 2;
+    }
   }
-  for (unsigned p = 0; p < pic.plane_count(); ++p) {
-    const Plane& plane = pic.plane(p);
-    const std::uint32_t acc =
-        or_of_samples(plane.data(), plane.stride_bytes(), plane.width(), plane.height());
-    if ((acc >> bpc) != 0) return sample_error(plane, p, pic.plane_count(), bpc, which, index);
+  const unsigned helpers = fork_join == nullptr ? 0 : fork_join->helpers();
+  const auto jobs = static_cast<unsigned>(std::min<std::size_t>(helpers, bytes / kBytesPerShare));
+  const unsigned shares = jobs + 1;
+  // or_all[share * parts + i]: the OR of share `share`'s rows of part i.
+  std::vector<std::uint32_t> or_all(std::size_t{shares} * parts.size(), 0);
+  auto run_share = [&](unsigned share) {
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const Plane& plane = *parts[i].plane;
+      const unsigned y0 = plane.height() * share / shares;
+      const unsigned y1 = plane.height() * (share + 1) / shares;
+      or_all[share * parts.size() + i] =
+          or_of_samples(plane.data() + std::size_t{y0} * plane.stride_bytes(), plane.stride_bytes(),
+                        plane.width(), y1 - y0);
+    }
+  };
+  if (jobs == 0) {
+    run_share(0);
+  } else {
+    fork_join->run(jobs, run_share);
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::uint32_t acc = 0;
+    for (unsigned share = 0; share < shares; ++share) acc |= or_all[share * parts.size() + i];
+    if ((acc >> bpc) != 0) {
+      const Part& part = parts[i];
+      return sample_error(*part.plane, part.p, pics[part.pic]->plane_count(), bpc, names[part.pic],
+                          index);
+    }
   }
   return Status::Ok();
 }

@@ -5,16 +5,21 @@
 // integer (UBSan) and the others returned plausible garbage.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "context_run.hpp"
 #include "core/family.hpp"
 #include "core/picture_internals.hpp"
+#include "engine/sample_range.hpp"
 #include "metrics/registry.hpp"
 #include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
@@ -138,6 +143,62 @@ TEST(SampleRange, AReadersCheckIsKeptUntilThePictureIsWritten) {
   EXPECT_FALSE(detail::PictureInternals::samples_checked(moved));
   EXPECT_FALSE(detail::PictureInternals::samples_checked(Picture::make(moved.format()).value()));
   std::filesystem::remove(path);
+}
+
+// Helpers as plain threads, counting the shares they ran.
+class ThreadForkJoin final : public ForkJoin {
+ public:
+  explicit ThreadForkJoin(unsigned helpers) : helpers_(helpers) {}
+  [[nodiscard]] unsigned helpers() const override { return helpers_; }
+  void run(unsigned n, const std::function<void(unsigned)>& piece) const override {
+    std::vector<std::thread> threads;
+    for (unsigned j = 1; j <= n; ++j) threads.emplace_back(piece, j);
+    piece(0);
+    for (auto& t : threads) t.join();
+    shares_ += n;
+  }
+  [[nodiscard]] unsigned shares() const { return shares_; }
+
+ private:
+  unsigned helpers_;
+  mutable std::atomic<unsigned> shares_{0};
+};
+
+TEST(SampleRange, TheCheckSharedWithHelpersFindsWhatTheCallersFinds) {
+  // 1920x1080 at 10 bits: 12 MB a pair, four shares of rows with three
+  // helpers. Bad samples on the shares' first and last rows, in every
+  // plane of either picture: the same error as the caller's check alone.
+  const PictureFormat fmt{1920, 1080, 10, ChromaFormat::k420};
+  const testutil::FrameSource frames = testutil::noisy_frames(fmt, 5);
+  const ThreadForkJoin helpers(3);
+  {
+    auto [ref, dist] = frames(0);
+    EXPECT_TRUE(check_sample_range(ref, dist, 0, &helpers).ok());
+    EXPECT_EQ(helpers.shares(), 3U);
+  }
+  struct Bad {
+    bool in_reference;
+    unsigned plane, x, y;
+  };
+  for (const Bad& bad : {Bad{true, 0, 0, 0}, Bad{false, 0, 1919, 269}, Bad{false, 0, 5, 270},
+                         Bad{true, 1, 959, 539}, Bad{false, 2, 3, 135}, Bad{true, 2, 7, 134}}) {
+    auto [ref, dist] = frames(1);
+    set_sample(bad.in_reference ? ref : dist, bad.plane, bad.x, bad.y, 1024);
+    const Status alone = check_sample_range(ref, dist, 1);
+    const Status shared = check_sample_range(ref, dist, 1, &helpers);
+    EXPECT_EQ(alone.code(), Errc::kInvalidArgument);
+    EXPECT_TRUE(contains(alone.message(), "(" + std::to_string(bad.x) + ", " +
+                                              std::to_string(bad.y) + ") of plane " +
+                                              std::to_string(bad.plane)))
+        << alone.message();
+    EXPECT_EQ(shared.message(), alone.message());
+  }
+  // Both pictures bad: the reference is named, as the caller's check does.
+  auto [ref, dist] = frames(1);
+  set_sample(dist, 0, 1, 1, 1024);
+  set_sample(ref, 2, 900, 500, 2000);
+  EXPECT_TRUE(contains(check_sample_range(ref, dist, 1, &helpers).message(),
+                       "the reference picture has a sample 2000 at (900, 500) of plane 2"));
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 #include "engine/sample_range.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "core/kernel_build.hpp"
 #include "core/picture_internals.hpp"
@@ -67,29 +68,29 @@ Status check_sample_range(const Picture& ref, const Picture& dist, unsigned inde
     unsigned pic;
     unsigned p;
   };
-  std::vector<Part> parts;
+  std::array<Part, 6> parts{};  // up to three planes of each picture
+  unsigned count = 0;
   std::size_t bytes = 0;
   for (unsigned k = 0; k < 2; ++k) {
     if (detail::PictureInternals::samples_checked(*pics[k])) continue;
     for (unsigned p = 0; p < pics[k]->plane_count(); ++p) {
       const Plane& plane = pics[k]->plane(p);
-      parts.push_back({&plane, k, p});
+      parts[count++] = {&plane, k, p};
       bytes += std::size_t{plane.width()} * plane.height() * 2;
     }
   }
   const unsigned helpers = fork_join == nullptr ? 0 : fork_join->helpers();
   const auto jobs = static_cast<unsigned>(std::min<std::size_t>(helpers, bytes / kBytesPerShare));
   const unsigned shares = jobs + 1;
-  // or_all[share * parts + i]: the OR of share `share`'s rows of part i.
-  std::vector<std::uint32_t> or_all(std::size_t{shares} * parts.size(), 0);
+  // The OR of every sample of each part, each share adding its rows'.
+  std::array<std::atomic<std::uint32_t>, 6> ors{};
   auto run_share = [&](unsigned share) {
-    for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (unsigned i = 0; i < count; ++i) {
       const Plane& plane = *parts[i].plane;
       const unsigned y0 = plane.height() * share / shares;
       const unsigned y1 = plane.height() * (share + 1) / shares;
-      or_all[share * parts.size() + i] =
-          or_of_samples(plane.data() + std::size_t{y0} * plane.stride_bytes(), plane.stride_bytes(),
-                        plane.width(), y1 - y0);
+      ors[i].fetch_or(or_of_samples(plane.data() + std::size_t{y0} * plane.stride_bytes(),
+                                    plane.stride_bytes(), plane.width(), y1 - y0));
     }
   };
   if (jobs == 0) {
@@ -97,10 +98,8 @@ Status check_sample_range(const Picture& ref, const Picture& dist, unsigned inde
   } else {
     fork_join->run(jobs, run_share);
   }
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    std::uint32_t acc = 0;
-    for (unsigned share = 0; share < shares; ++share) acc |= or_all[share * parts.size() + i];
-    if ((acc >> bpc) != 0) {
+  for (unsigned i = 0; i < count; ++i) {
+    if ((ors[i].load() >> bpc) != 0) {
       const Part& part = parts[i];
       return sample_error(*part.plane, part.p, pics[part.pic]->plane_count(), bpc, names[part.pic],
                           index);

@@ -60,106 +60,43 @@ HostPlane copy_plane(const Plane& p, unsigned w, unsigned h, unsigned bytes_per_
   return out;
 }
 
-template <int Scale, typename Sample, typename SqAcc>
-void run_stats(const vif::StatsArgs& a) {
-  const dim3 grid{ceil_div(static_cast<unsigned>(a.w), unsigned{vif::kStatsW}),
-                  ceil_div(static_cast<unsigned>(a.h), unsigned{vif::kStatsH})};
-  gpu_on_host::run_grid(grid, dim3{vif::kStatsThreads},
-                        [&] { vif::stats_kernel<Scale, Sample, SqAcc>(a, HostSum{}); });
-}
-
-template <int Filter, typename Sample>
-void run_subsample(const vif::SubsampleArgs& a) {
-  const dim3 grid{ceil_div(static_cast<unsigned>(a.w_out), unsigned{vif::kSubW}),
-                  ceil_div(static_cast<unsigned>(a.h_out), unsigned{vif::kSubH})};
-  gpu_on_host::run_grid(grid, dim3{vif::kSubThreads},
-                        [&] { vif::subsample_kernel<Filter, Sample>(a); });
-}
-
-// The twin's launch (gpu.cu's VifTwin::launch) on the host.
+// The twin's launch (gpu.cu's VifTwin::launch, through the same helpers of
+// gpu_kernels.cuh) on the host.
 vif::FrameSums gpu_sums(const HostPlane& ref, const HostPlane& dis, unsigned width, unsigned height,
                         unsigned bpc, double gain_limit) {
-  const bool hbd = bpc > 8;
   const auto& lut = vif::log2_q11_table();
-  const void* in_ref = ref.base();
-  const void* in_dis = dis.base();
-  std::size_t pitch_ref = ref.pitch;
-  std::size_t pitch_dis = dis.pitch;
+  vif::ScalePlanes in{.ref = ref.base(),
+                      .dis = dis.base(),
+                      .pitch_ref = ref.pitch,
+                      .pitch_dis = dis.pitch,
+                      .w = static_cast<int>(width),
+                      .h = static_cast<int>(height)};
   std::vector<std::uint16_t> scale_ref[vif::kScaleCount];
   std::vector<std::uint16_t> scale_dis[vif::kScaleCount];
   vif::FrameSums out{};
-  unsigned w = width;
-  unsigned h = height;
   for (int scale = 0; scale < vif::kScaleCount; ++scale) {
     if (scale > 0) {
-      const unsigned w_out = w / 2;
-      const unsigned h_out = h / 2;
-      const std::size_t pitch_out = (std::size_t{w_out} + 3) * 2;  // padded, as on the device
-      scale_ref[scale].assign(pitch_out / 2 * h_out, 0);
-      scale_dis[scale].assign(pitch_out / 2 * h_out, 0);
-      const vif::Rounding vertical = vif::mean_rounding(scale - 1, bpc);
-      const vif::SubsampleArgs sa{.ref = in_ref,
-                                  .dis = in_dis,
-                                  .pitch_in_ref = pitch_ref,
-                                  .pitch_in_dis = pitch_dis,
-                                  .w_in = static_cast<int>(w),
-                                  .h_in = static_cast<int>(h),
-                                  .ref_out = scale_ref[scale].data(),
-                                  .dis_out = scale_dis[scale].data(),
-                                  .pitch_out = pitch_out,
-                                  .w_out = static_cast<int>(w_out),
-                                  .h_out = static_cast<int>(h_out),
-                                  .v_shift = vertical.shift,
-                                  .v_round = vertical.add};
-      if (scale == 1 && !hbd) {
-        run_subsample<1, std::uint8_t>(sa);
-      } else if (scale == 1) {
-        run_subsample<1, std::uint16_t>(sa);
-      } else if (scale == 2) {
-        run_subsample<2, std::uint16_t>(sa);
-      } else {
-        run_subsample<3, std::uint16_t>(sa);
-      }
-      in_ref = scale_ref[scale].data();
-      in_dis = scale_dis[scale].data();
-      pitch_ref = pitch_dis = pitch_out;
-      w = w_out;
-      h = h_out;
+      // Rows padded by a few samples, as on the device.
+      const std::size_t pitch_out = (static_cast<std::size_t>(in.w / 2) + 3) * 2;
+      scale_ref[scale].assign(pitch_out / 2 * static_cast<std::size_t>(in.h / 2), 0);
+      scale_dis[scale].assign(pitch_out / 2 * static_cast<std::size_t>(in.h / 2), 0);
+      const vif::SubsampleArgs sa = vif::subsample_args(scale, bpc, in, scale_ref[scale].data(),
+                                                        scale_dis[scale].data(), pitch_out);
+      const vif::SubsampleKernel subsample = vif::subsample_kernel_for(scale, bpc);
+      gpu_on_host::run_grid(vif::subsample_grid(sa), dim3{vif::kSubThreads},
+                            [&] { subsample(sa); });
+      in = {.ref = scale_ref[scale].data(),
+            .dis = scale_dis[scale].data(),
+            .pitch_ref = pitch_out,
+            .pitch_dis = pitch_out,
+            .w = sa.w_out,
+            .h = sa.h_out};
     }
     unsigned long long totals[vif::kSums] = {0, 0, 0, 0};
-    const vif::Rounding means = vif::mean_rounding(scale, bpc);
-    const vif::Rounding squares = vif::square_rounding(scale, bpc);
-    const vif::StatsArgs a{.ref = in_ref,
-                           .dis = in_dis,
-                           .pitch_ref = pitch_ref,
-                           .pitch_dis = pitch_dis,
-                           .w = static_cast<int>(w),
-                           .h = static_cast<int>(h),
-                           .mu_shift = means.shift,
-                           .mu_round = means.add,
-                           .sq_shift = squares.shift,
-                           .sq_round = squares.add,
-                           .gain_limit = gain_limit,
-                           .lut = lut.data(),
-                           .sums = totals};
-    switch (scale) {
-      case 0:
-        if (hbd) {
-          run_stats<0, std::uint16_t, std::uint64_t>(a);
-        } else {
-          run_stats<0, std::uint8_t, std::uint32_t>(a);
-        }
-        break;
-      case 1:
-        run_stats<1, std::uint16_t, std::uint64_t>(a);
-        break;
-      case 2:
-        run_stats<2, std::uint16_t, std::uint64_t>(a);
-        break;
-      default:
-        run_stats<3, std::uint16_t, std::uint64_t>(a);
-        break;
-    }
+    const vif::StatsArgs a = vif::stats_args(scale, bpc, in, gain_limit, lut.data(), totals);
+    const vif::StatsKernel<HostSum> stats = vif::stats_kernel_for<HostSum>(scale, bpc);
+    gpu_on_host::run_grid(vif::stats_grid(a), dim3{vif::kStatsThreads},
+                          [&] { stats(a, HostSum{}); });
     out[scale] = vif::finish_scale(
         static_cast<std::int64_t>(totals[0]), static_cast<std::int64_t>(totals[1]),
         static_cast<std::int64_t>(totals[2]), static_cast<std::int64_t>(totals[3]));

@@ -28,10 +28,6 @@ struct DeviceSum {
   }
 };
 
-dim3 grid_for(unsigned w, unsigned h, unsigned tile_w, unsigned tile_h) {
-  return {ceil_div(w, tile_w), ceil_div(h, tile_h)};
-}
-
 class VifTwin final : public gpu::Twin {
  public:
   VifTwin(const KernelParams& p, bool debug) : params_(p), debug_(debug) {}
@@ -48,11 +44,11 @@ class VifTwin final : public gpu::Twin {
     lut_ = static_cast<const std::uint16_t*>(lut);
     for (int s = 1; s < kScaleCount; ++s) {
       Scale& sc = scales_[s];
-      sc.w = fmt.width >> s;
-      sc.h = fmt.height >> s;
-      sc.pitch = round_up(std::size_t{sc.w} * 2, kPitchAlign);
-      VQX_ASSIGN_OR_RETURN(sc.ref, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
-      VQX_ASSIGN_OR_RETURN(sc.dis, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * sc.h));
+      const unsigned w = fmt.width >> s;
+      const unsigned h = fmt.height >> s;
+      sc.pitch = round_up(std::size_t{w} * 2, kPitchAlign);
+      VQX_ASSIGN_OR_RETURN(sc.ref, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * h));
+      VQX_ASSIGN_OR_RETURN(sc.dis, gpu::DeviceBuffer<std::uint16_t>::allocate(sc.pitch / 2 * h));
     }
     VQX_ASSIGN_OR_RETURN(sums_,
                          gpu::DeviceBuffer<unsigned long long>::allocate(kScaleCount * kSums));
@@ -65,92 +61,34 @@ class VifTwin final : public gpu::Twin {
 
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
-    const bool hbd = fmt_.bpc > 8;
-    // Scale 0 reads the uploaded luma.
-    const void* in_ref = f.ref[0].data;
-    const void* in_dis = f.dist[0].data;
-    std::size_t pitch_ref = f.ref[0].pitch;
-    std::size_t pitch_dis = f.dist[0].pitch;
+    // Scale 0 reads the uploaded luma; each next scale is made from the one
+    // before.
+    ScalePlanes in{.ref = f.ref[0].data,
+                   .dis = f.dist[0].data,
+                   .pitch_ref = f.ref[0].pitch,
+                   .pitch_dis = f.dist[0].pitch,
+                   .w = static_cast<int>(fmt_.width),
+                   .h = static_cast<int>(fmt_.height)};
     for (int scale = 0; scale < kScaleCount; ++scale) {
-      const unsigned w = scale == 0 ? fmt_.width : scales_[scale].w;
-      const unsigned h = scale == 0 ? fmt_.height : scales_[scale].h;
       if (scale > 0) {
-        // Make this scale from the one before.
-        const unsigned w_in = scale == 1 ? fmt_.width : scales_[scale - 1].w;
-        const unsigned h_in = scale == 1 ? fmt_.height : scales_[scale - 1].h;
-        // The filter's vertical rounding is that of the input scale's means.
-        const Rounding vertical = mean_rounding(scale - 1, fmt_.bpc);
-        const SubsampleArgs sa{.ref = in_ref,
-                               .dis = in_dis,
-                               .pitch_in_ref = pitch_ref,
-                               .pitch_in_dis = pitch_dis,
-                               .w_in = static_cast<int>(w_in),
-                               .h_in = static_cast<int>(h_in),
-                               .ref_out = scales_[scale].ref.get(),
-                               .dis_out = scales_[scale].dis.get(),
-                               .pitch_out = scales_[scale].pitch,
-                               .w_out = static_cast<int>(w),
-                               .h_out = static_cast<int>(h),
-                               .v_shift = vertical.shift,
-                               .v_round = vertical.add};
-        const dim3 grid = grid_for(w, h, kSubW, kSubH);
-        const dim3 block(kSubThreads);
-        if (scale == 1 && !hbd) {
-          subsample_kernel<1, std::uint8_t><<<grid, block, 0, s.handle()>>>(sa);
-        } else if (scale == 1) {
-          subsample_kernel<1, std::uint16_t><<<grid, block, 0, s.handle()>>>(sa);
-        } else if (scale == 2) {
-          subsample_kernel<2, std::uint16_t><<<grid, block, 0, s.handle()>>>(sa);
-        } else {
-          subsample_kernel<3, std::uint16_t><<<grid, block, 0, s.handle()>>>(sa);
-        }
+        Scale& out = scales_[scale];
+        const SubsampleArgs sa =
+            subsample_args(scale, fmt_.bpc, in, out.ref.get(), out.dis.get(), out.pitch);
+        const SubsampleKernel subsample = subsample_kernel_for(scale, fmt_.bpc);
+        subsample<<<subsample_grid(sa), kSubThreads, 0, s.handle()>>>(sa);
         VQX_RETURN_IF_ERROR(gpu::check_launch("vif subsample_kernel"));
-        in_ref = scales_[scale].ref.get();
-        in_dis = scales_[scale].dis.get();
-        pitch_ref = pitch_dis = scales_[scale].pitch;
+        in = {.ref = out.ref.get(),
+              .dis = out.dis.get(),
+              .pitch_ref = out.pitch,
+              .pitch_dis = out.pitch,
+              .w = sa.w_out,
+              .h = sa.h_out};
       }
       if (scale == 0 && params_.skip_scale0) continue;
-
-      const Rounding means = mean_rounding(scale, fmt_.bpc);
-      const Rounding squares = square_rounding(scale, fmt_.bpc);
-      const StatsArgs a{.ref = in_ref,
-                        .dis = in_dis,
-                        .pitch_ref = pitch_ref,
-                        .pitch_dis = pitch_dis,
-                        .w = static_cast<int>(w),
-                        .h = static_cast<int>(h),
-                        .mu_shift = means.shift,
-                        .mu_round = means.add,
-                        .sq_shift = squares.shift,
-                        .sq_round = squares.add,
-                        .gain_limit = params_.gain_limit,
-                        .lut = lut_,
-                        .sums = sums_.get() + scale * kSums};
-      const dim3 grid = grid_for(w, h, kStatsW, kStatsH);
-      const dim3 block(kStatsThreads);
-      switch (scale) {
-        case 0:
-          if (hbd) {
-            stats_kernel<0, std::uint16_t, std::uint64_t>
-                <<<grid, block, 0, s.handle()>>>(a, DeviceSum{});
-          } else {
-            stats_kernel<0, std::uint8_t, std::uint32_t>
-                <<<grid, block, 0, s.handle()>>>(a, DeviceSum{});
-          }
-          break;
-        case 1:
-          stats_kernel<1, std::uint16_t, std::uint64_t>
-              <<<grid, block, 0, s.handle()>>>(a, DeviceSum{});
-          break;
-        case 2:
-          stats_kernel<2, std::uint16_t, std::uint64_t>
-              <<<grid, block, 0, s.handle()>>>(a, DeviceSum{});
-          break;
-        default:
-          stats_kernel<3, std::uint16_t, std::uint64_t>
-              <<<grid, block, 0, s.handle()>>>(a, DeviceSum{});
-          break;
-      }
+      const StatsArgs a =
+          stats_args(scale, fmt_.bpc, in, params_.gain_limit, lut_, sums_.get() + scale * kSums);
+      const StatsKernel<DeviceSum> stats = stats_kernel_for<DeviceSum>(scale, fmt_.bpc);
+      stats<<<stats_grid(a), kStatsThreads, 0, s.handle()>>>(a, DeviceSum{});
       VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));
     }
     return gpu::copy_to_host_async(&results_[std::size_t{slot} * kScaleCount * kSums], sums_.get(),
@@ -172,8 +110,6 @@ class VifTwin final : public gpu::Twin {
 
  private:
   struct Scale {
-    unsigned w = 0;
-    unsigned h = 0;
     std::size_t pitch = 0;  // bytes
     gpu::DeviceBuffer<std::uint16_t> ref;
     gpu::DeviceBuffer<std::uint16_t> dis;

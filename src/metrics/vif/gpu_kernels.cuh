@@ -21,6 +21,9 @@
 //    test): integers, exact in any order.
 // subsample_kernel: the next scale, the filter at the even rows and columns
 // of this one (all that decimation keeps).
+// stats_args, subsample_args, the grids and *_kernel_for: each scale's
+// launch (arguments, grid, instantiation), one sequence for the twin and
+// the test.
 // The arithmetic is integer_vif.c's, operation for operation, as cpu.cpp's;
 // only the order of integer additions differs, which changes no bit.
 #pragma once
@@ -272,8 +275,8 @@ __device__ inline void load_tile(const StatsArgs& a, int x0, int y0, StatsTile<S
   constexpr int kPerWord = 4 / static_cast<int>(sizeof(Sample));
   // x0 is a multiple of kStatsW, so a row starts on a word when the half
   // width does, and the pitches and bases are whole words.
-  constexpr bool kWordRows = kRowBytes % 4 == 0 && (kHalf * sizeof(Sample)) % 4 == 0 &&
-                             (kStatsW * sizeof(Sample)) % 4 == 0;
+  static_assert((kStatsW * sizeof(Sample)) % 4 == 0, "tiles start on words");
+  constexpr bool kWordRows = kRowBytes % 4 == 0 && (kHalf * sizeof(Sample)) % 4 == 0;
   const int tid = static_cast<int>(threadIdx.x);
   const int xs = x0 - kHalf;
   const int ys = y0 - kHalf;
@@ -484,6 +487,104 @@ static __global__ void __launch_bounds__(kSubThreads) subsample_kernel(Subsample
                                                    a.pitch_out * oy);
     out_r[ox] = static_cast<std::uint16_t>(round_taps(acc_r));
     out_d[ox] = static_cast<std::uint16_t>(round_taps(acc_d));
+  }
+}
+
+// --- The pyramid's launches, as the twin makes them (gpu.cu) and the
+// device-free test repeats them on host threads ----------------------------
+
+// One scale's two planes as the kernels read them.
+struct ScalePlanes {
+  const void* ref;
+  const void* dis;
+  std::size_t pitch_ref;  // bytes
+  std::size_t pitch_dis;
+  int w;
+  int h;
+};
+
+// The statistics of scale `scale` of a `bpc`-bit picture, from `in`, into
+// `sums` (kSums), with the scale's roundings (params.hpp).
+inline StatsArgs stats_args(int scale, unsigned bpc, const ScalePlanes& in, double gain_limit,
+                            const std::uint16_t* lut, unsigned long long* sums) {
+  const Rounding means = mean_rounding(scale, bpc);
+  const Rounding squares = square_rounding(scale, bpc);
+  return {.ref = in.ref,
+          .dis = in.dis,
+          .pitch_ref = in.pitch_ref,
+          .pitch_dis = in.pitch_dis,
+          .w = in.w,
+          .h = in.h,
+          .mu_shift = means.shift,
+          .mu_round = means.add,
+          .sq_shift = squares.shift,
+          .sq_round = squares.add,
+          .gain_limit = gain_limit,
+          .lut = lut,
+          .sums = sums};
+}
+
+// Scale `scale` (1 to 3), half of `in` (scale - 1) each way, into 16-bit
+// planes of `pitch_out` bytes a row. The filter's vertical rounding is
+// that of the input scale's means.
+inline SubsampleArgs subsample_args(int scale, unsigned bpc, const ScalePlanes& in,
+                                    std::uint16_t* ref_out, std::uint16_t* dis_out,
+                                    std::size_t pitch_out) {
+  const Rounding vertical = mean_rounding(scale - 1, bpc);
+  return {.ref = in.ref,
+          .dis = in.dis,
+          .pitch_in_ref = in.pitch_ref,
+          .pitch_in_dis = in.pitch_dis,
+          .w_in = in.w,
+          .h_in = in.h,
+          .ref_out = ref_out,
+          .dis_out = dis_out,
+          .pitch_out = pitch_out,
+          .w_out = in.w / 2,
+          .h_out = in.h / 2,
+          .v_shift = vertical.shift,
+          .v_round = vertical.add};
+}
+
+inline dim3 stats_grid(const StatsArgs& a) {
+  return {ceil_div(static_cast<unsigned>(a.w), unsigned{kStatsW}),
+          ceil_div(static_cast<unsigned>(a.h), unsigned{kStatsH})};
+}
+inline dim3 subsample_grid(const SubsampleArgs& a) {
+  return {ceil_div(static_cast<unsigned>(a.w_out), unsigned{kSubW}),
+          ceil_div(static_cast<unsigned>(a.h_out), unsigned{kSubH})};
+}
+
+// The instantiations a scale of a `bpc`-bit picture runs: 8-bit samples
+// (with 32-bit vertical squares) where scale 0 is 8-bit, else 16-bit
+// containers; the subsampling to scale 1 reads scale 0's samples.
+template <typename Sum>
+using StatsKernel = void (*)(StatsArgs, Sum);
+using SubsampleKernel = void (*)(SubsampleArgs);
+
+template <typename Sum>
+static inline StatsKernel<Sum> stats_kernel_for(int scale, unsigned bpc) {
+  switch (scale) {
+    case 0:
+      return bpc > 8 ? &stats_kernel<0, std::uint16_t, std::uint64_t, Sum>
+                     : &stats_kernel<0, std::uint8_t, std::uint32_t, Sum>;
+    case 1:
+      return &stats_kernel<1, std::uint16_t, std::uint64_t, Sum>;
+    case 2:
+      return &stats_kernel<2, std::uint16_t, std::uint64_t, Sum>;
+    default:
+      return &stats_kernel<3, std::uint16_t, std::uint64_t, Sum>;
+  }
+}
+
+static inline SubsampleKernel subsample_kernel_for(int scale, unsigned bpc) {
+  switch (scale) {
+    case 1:
+      return bpc > 8 ? &subsample_kernel<1, std::uint16_t> : &subsample_kernel<1, std::uint8_t>;
+    case 2:
+      return &subsample_kernel<2, std::uint16_t>;
+    default:
+      return &subsample_kernel<3, std::uint16_t>;
   }
 }
 

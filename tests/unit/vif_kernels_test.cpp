@@ -2,8 +2,7 @@
 // the CPU, without a device (tests/unit/gpu_on_host.hpp): their own source,
 // so the tiles, the word and sample loads, the mirrored borders, the
 // barriers and the sums are the GPU twin's. The pyramid as gpu.cu launches
-// it (each scale's stats, which make the next scale; subsample_kernel for
-// scale 1 where scale 0's stats are skipped) must give, scale by
+// it (stats of each scale, subsample to the next) must give, scale by
 // scale, the CPU twin's num and den exactly: 8 to 16 bits; the smallest
 // picture; one tile exactly and one sample past it; pictures with tiles
 // inside them at scales 0 to 2 (the word loads) and the same pictures from
@@ -61,54 +60,53 @@ HostPlane copy_plane(const Plane& p, unsigned w, unsigned h, unsigned bytes_per_
   return out;
 }
 
-// The twin's launches (gpu.cu's VifTwin::launch, through the same
-// launch_pyramid) on the host.
+// The twin's launch (gpu.cu's VifTwin::launch, through the same helpers of
+// gpu_kernels.cuh) on the host.
 vif::FrameSums gpu_sums(const HostPlane& ref, const HostPlane& dis, unsigned width, unsigned height,
-                        unsigned bpc, double gain_limit, bool skip_scale0) {
-  vif::PyramidPlanes planes{.scale0 = {.ref = ref.base(),
-                                       .dis = dis.base(),
-                                       .pitch_ref = ref.pitch,
-                                       .pitch_dis = dis.pitch,
-                                       .w = static_cast<int>(width),
-                                       .h = static_cast<int>(height)},
-                            .ref = {},
-                            .dis = {},
-                            .pitch = {}};
+                        unsigned bpc, double gain_limit) {
+  const auto& lut = vif::log2_q11_table();
+  vif::ScalePlanes in{.ref = ref.base(),
+                      .dis = dis.base(),
+                      .pitch_ref = ref.pitch,
+                      .pitch_dis = dis.pitch,
+                      .w = static_cast<int>(width),
+                      .h = static_cast<int>(height)};
   std::vector<std::uint16_t> scale_ref[vif::kScaleCount];
   std::vector<std::uint16_t> scale_dis[vif::kScaleCount];
-  for (int scale = 1; scale < vif::kScaleCount; ++scale) {
-    // Rows padded by a few samples, as on the device; every sample starts
-    // as one no scale makes, so that a sample left unwritten shows.
-    const std::size_t w = width >> scale;
-    const std::size_t h = height >> scale;
-    planes.pitch[scale] = (w + 3) * 2;
-    scale_ref[scale].assign((w + 3) * h, 0xdead);
-    scale_dis[scale].assign((w + 3) * h, 0xbeef);
-    planes.ref[scale] = scale_ref[scale].data();
-    planes.dis[scale] = scale_dis[scale].data();
-  }
-  unsigned long long totals[vif::kScaleCount][vif::kSums] = {};
-  const Status done = vif::launch_pyramid<HostSum>(
-      planes, bpc, gain_limit, skip_scale0, vif::log2_q11_table().data(), &totals[0][0],
-      [](const char* /*what*/, auto kernel, dim3 grid, dim3 block, auto... args) {
-        gpu_on_host::run_grid(grid, block, [&] { kernel(args...); });
-        return Status::Ok();
-      });
-  EXPECT_TRUE(done.ok()) << done.message();
   vif::FrameSums out{};
   for (int scale = 0; scale < vif::kScaleCount; ++scale) {
-    const unsigned long long* t = totals[scale];
-    out[scale] =
-        vif::finish_scale(static_cast<std::int64_t>(t[0]), static_cast<std::int64_t>(t[1]),
-                          static_cast<std::int64_t>(t[2]), static_cast<std::int64_t>(t[3]));
+    if (scale > 0) {
+      // Rows padded by a few samples, as on the device.
+      const std::size_t pitch_out = (static_cast<std::size_t>(in.w / 2) + 3) * 2;
+      scale_ref[scale].assign(pitch_out / 2 * static_cast<std::size_t>(in.h / 2), 0);
+      scale_dis[scale].assign(pitch_out / 2 * static_cast<std::size_t>(in.h / 2), 0);
+      const vif::SubsampleArgs sa = vif::subsample_args(scale, bpc, in, scale_ref[scale].data(),
+                                                        scale_dis[scale].data(), pitch_out);
+      const vif::SubsampleKernel subsample = vif::subsample_kernel_for(scale, bpc);
+      gpu_on_host::run_grid(vif::subsample_grid(sa), dim3{vif::kSubThreads},
+                            [&] { subsample(sa); });
+      in = {.ref = scale_ref[scale].data(),
+            .dis = scale_dis[scale].data(),
+            .pitch_ref = pitch_out,
+            .pitch_dis = pitch_out,
+            .w = sa.w_out,
+            .h = sa.h_out};
+    }
+    unsigned long long totals[vif::kSums] = {0, 0, 0, 0};
+    const vif::StatsArgs a = vif::stats_args(scale, bpc, in, gain_limit, lut.data(), totals);
+    const vif::StatsKernel<HostSum> stats = vif::stats_kernel_for<HostSum>(scale, bpc);
+    gpu_on_host::run_grid(vif::stats_grid(a), dim3{vif::kStatsThreads},
+                          [&] { stats(a, HostSum{}); });
+    out[scale] = vif::finish_scale(
+        static_cast<std::int64_t>(totals[0]), static_cast<std::int64_t>(totals[1]),
+        static_cast<std::int64_t>(totals[2]), static_cast<std::int64_t>(totals[3]));
   }
   return out;
 }
 
-// With `more`, also from rows one sample off a word, and with scale 0's
-// statistics skipped (scale 1 then made by subsample_kernel).
+// With `unaligned`, also from rows one sample off a word.
 void expect_twins_equal(const Picture& ref, const Picture& dis, double gain_limit,
-                        const std::string& what, bool more = false) {
+                        const std::string& what, bool unaligned = false) {
   const PictureFormat fmt = ref.format();
   vif::CpuKernel cpu;
   ASSERT_TRUE(cpu.init(fmt.width, fmt.height, fmt.bpc).ok()) << what;
@@ -118,20 +116,16 @@ void expect_twins_equal(const Picture& ref, const Picture& dis, double gain_limi
   const std::size_t row = std::size_t{fmt.width} * bytes;
   // Word-aligned rows (the word loads where a tile is inside the picture),
   // then rows one sample off a word (the sample loads everywhere).
-  enum Run { kAligned, kUnaligned, kSkipScale0 };
-  for (const Run run : {kAligned, kUnaligned, kSkipScale0}) {
-    if (run != kAligned && !more) break;
-    const bool aligned = run != kUnaligned;
+  for (const bool aligned : {true, false}) {
+    if (!aligned && !unaligned) break;
     const std::size_t offset = aligned ? 0 : bytes;
     const std::size_t pitch = aligned ? round_up(row, std::size_t{64}) : row + bytes;
     const HostPlane r = copy_plane(ref.plane(0), fmt.width, fmt.height, bytes, offset, pitch);
     const HostPlane d = copy_plane(dis.plane(0), fmt.width, fmt.height, bytes, offset, pitch);
-    const bool skip = run == kSkipScale0;
-    const vif::FrameSums got = gpu_sums(r, d, fmt.width, fmt.height, fmt.bpc, gain_limit, skip);
-    for (int s = skip ? 1 : 0; s < vif::kScaleCount; ++s) {
-      const std::string where = what + (skip ? ", scale 0 skipped" : "") +
-                                (aligned ? ", aligned" : ", unaligned") + ", scale " +
-                                std::to_string(s);
+    const vif::FrameSums got = gpu_sums(r, d, fmt.width, fmt.height, fmt.bpc, gain_limit);
+    for (int s = 0; s < vif::kScaleCount; ++s) {
+      const std::string where =
+          what + (aligned ? ", aligned" : ", unaligned") + ", scale " + std::to_string(s);
       EXPECT_EQ(expected[s].num, got[s].num) << where;
       EXPECT_EQ(expected[s].den, got[s].den) << where;
     }

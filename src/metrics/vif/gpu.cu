@@ -1,7 +1,7 @@
 // Integer VIF on the GPU, bit for bit libvmaf's integer_vif.c (and so
 // cpu.cpp), by gpu_kernels.cuh's kernels: per scale, stats_kernel's four
-// integer sums (added with integer atomics, exact in any order) and the
-// next scale, in the order of launch_pyramid. The host finishes num and den in double
+// integer sums (added with integer atomics, exact in any order), and
+// subsample_kernel's next scale. The host finishes num and den in double
 // (scores.cpp, shared with the CPU extractor).
 #include <array>
 #include <cstdint>
@@ -61,27 +61,36 @@ class VifTwin final : public gpu::Twin {
 
   Status launch(const gpu::DeviceFrame& f, unsigned /*index*/, unsigned slot,
                 const gpu::Stream& s) override {
-    // Scale 0 reads the uploaded luma.
-    PyramidPlanes planes{.scale0 = {.ref = f.ref[0].data,
-                                    .dis = f.dist[0].data,
-                                    .pitch_ref = f.ref[0].pitch,
-                                    .pitch_dis = f.dist[0].pitch,
-                                    .w = static_cast<int>(fmt_.width),
-                                    .h = static_cast<int>(fmt_.height)},
-                         .ref = {},
-                         .dis = {},
-                         .pitch = {}};
-    for (int scale = 1; scale < kScaleCount; ++scale) {
-      planes.ref[scale] = scales_[scale].ref.get();
-      planes.dis[scale] = scales_[scale].dis.get();
-      planes.pitch[scale] = scales_[scale].pitch;
+    // Scale 0 reads the uploaded luma; each next scale is made from the one
+    // before.
+    ScalePlanes in{.ref = f.ref[0].data,
+                   .dis = f.dist[0].data,
+                   .pitch_ref = f.ref[0].pitch,
+                   .pitch_dis = f.dist[0].pitch,
+                   .w = static_cast<int>(fmt_.width),
+                   .h = static_cast<int>(fmt_.height)};
+    for (int scale = 0; scale < kScaleCount; ++scale) {
+      if (scale > 0) {
+        Scale& out = scales_[scale];
+        const SubsampleArgs sa =
+            subsample_args(scale, fmt_.bpc, in, out.ref.get(), out.dis.get(), out.pitch);
+        const SubsampleKernel subsample = subsample_kernel_for(scale, fmt_.bpc);
+        subsample<<<subsample_grid(sa), kSubThreads, 0, s.handle()>>>(sa);
+        VQX_RETURN_IF_ERROR(gpu::check_launch("vif subsample_kernel"));
+        in = {.ref = out.ref.get(),
+              .dis = out.dis.get(),
+              .pitch_ref = out.pitch,
+              .pitch_dis = out.pitch,
+              .w = sa.w_out,
+              .h = sa.h_out};
+      }
+      if (scale == 0 && params_.skip_scale0) continue;
+      const StatsArgs a =
+          stats_args(scale, fmt_.bpc, in, params_.gain_limit, lut_, sums_.get() + scale * kSums);
+      const StatsKernel<DeviceSum> stats = stats_kernel_for<DeviceSum>(scale, fmt_.bpc);
+      stats<<<stats_grid(a), kStatsThreads, 0, s.handle()>>>(a, DeviceSum{});
+      VQX_RETURN_IF_ERROR(gpu::check_launch("vif stats_kernel"));
     }
-    VQX_RETURN_IF_ERROR(launch_pyramid<DeviceSum>(
-        planes, fmt_.bpc, params_.gain_limit, params_.skip_scale0, lut_, sums_.get(),
-        [&](const char* what, auto kernel, dim3 grid, dim3 block, auto... args) {
-          kernel<<<grid, block, 0, s.handle()>>>(args...);
-          return gpu::check_launch(what);
-        }));
     return gpu::copy_to_host_async(&results_[std::size_t{slot} * kScaleCount * kSums], sums_.get(),
                                    sums_.bytes(), s);
   }

@@ -21,11 +21,9 @@
 //    test): integers, exact in any order.
 // subsample_kernel: the next scale, the filter at the even rows and columns
 // of this one (all that decimation keeps).
-// Each scale's statistics also make the next scale from their tile
-// (NextTile), as subsample_kernel would: one launch a scale; the twin
-// launches subsample_kernel only where scale 0's statistics are skipped.
-// launch_pyramid: the frame's launches in order, one sequence for the twin
-// and the test.
+// stats_args, subsample_args, the grids and *_kernel_for: each scale's
+// launch (arguments, grid, instantiation), one sequence for the twin and
+// the test.
 // The arithmetic is integer_vif.c's, operation for operation, as cpu.cpp's;
 // only the order of integer additions differs, which changes no bit.
 #pragma once
@@ -36,7 +34,6 @@
 
 #include "core/index_math.hpp"
 #include "metrics/vif/params.hpp"
-#include "vqx/status.hpp"
 
 // Unrolled loops on the device (the taps become constants); the host
 // compilers of the device-free test take the loops as they are.
@@ -74,12 +71,6 @@ struct StatsArgs {
   double gain_limit;
   const std::uint16_t* lut;  // log2_q11_table()
   unsigned long long* sums;  // kSums for this scale
-  // The next scale (w / 2 x h / 2, 16-bit samples, next_pitch bytes a row),
-  // made from the block's tile as subsample_kernel would make it; null: not
-  // made here (scale 3, or the twin makes it with subsample_kernel).
-  std::uint16_t* next_ref;
-  std::uint16_t* next_dis;
-  std::size_t next_pitch;
 };
 
 struct SubsampleArgs {
@@ -251,81 +242,6 @@ __device__ inline void filter_pair(const std::uint32_t* row, int c, Acc (&acc)[2
   }
 }
 
-// The next scale's part under a stats tile (Scale < 3): filter Scale + 1
-// at the tile's even rows and columns, kStatsW / 2 x kStatsH / 2 outputs.
-// Its vertical pass keeps the kCols input columns those outputs read
-// (output column c reads columns 2c .. 2c + 2 kHalf), for ref and dist.
-// The tile's samples mirror the picture's borders as subsample_kernel
-// does for every sample a next-scale output inside the picture reads.
-template <int Scale>
-struct NextTile {
-  static constexpr bool kMade = Scale + 1 < kScaleCount;
-  static constexpr int kHalf = kMade ? kFilters[Scale + 1].half : 0;
-  static constexpr int kRows = kStatsH / 2;
-  static constexpr int kOutCols = kStatsW / 2;
-  static constexpr int kCols = kStatsW - 1 + 2 * kHalf;
-  static constexpr int kVerticalItems = kMade ? 2 * kCols : 0;  // (picture, column)
-  static constexpr int kHorizontalItems = 2 * kRows * kOutCols;
-  static_assert(kHalf <= kFilters[Scale].half, "inside the stats tile's margin");
-  std::uint16_t v[2][kRows][kMade ? kCols : 1];
-};
-
-// Item `i` of the next scale's vertical pass: the kRows even rows of one
-// column of ref or dist, each input sample read once (rounded as the
-// scale's means: the filter's vertical rounding, as subsample_args).
-template <int Scale>
-__device__ inline void next_vertical(const StatsTile<Scale>& t, int i, const StatsArgs& a,
-                                     NextTile<Scale>& n) {
-  if constexpr (NextTile<Scale>::kMade) {
-    using Next = NextTile<Scale>;
-    constexpr int kTaps = 2 * Next::kHalf + 1;
-    constexpr int kOff = StatsTile<Scale>::kHalf - Next::kHalf;  // tile row/column of input 0
-    constexpr int kReads = 2 * Next::kRows - 1 + 2 * Next::kHalf;
-    const int pic = i / Next::kCols;
-    const int q = i % Next::kCols;
-    const auto& src = pic == 0 ? t.ref : t.dis;
-    std::uint32_t acc[Next::kRows] = {};
-    VQX_VIF_UNROLL
-    for (int j = 0; j < kReads; ++j) {
-      const std::uint32_t v = src[kOff + j][kOff + q];
-      VQX_VIF_UNROLL
-      for (int o = 0; o < Next::kRows; ++o) {
-        const int k = j - 2 * o;
-        if (k >= 0 && k < kTaps) acc[o] += tap<Scale + 1>(k) * v;
-      }
-    }
-    VQX_VIF_UNROLL
-    for (int o = 0; o < Next::kRows; ++o) {
-      n.v[pic][o][q] = static_cast<std::uint16_t>((acc[o] + a.mu_round) >> a.mu_shift);
-    }
-  }
-}
-
-// Item `i` of the next scale's horizontal pass: one output of ref or dist,
-// written where it lies inside the next scale.
-template <int Scale>
-__device__ inline void next_horizontal(const NextTile<Scale>& n, int i, int x0, int y0,
-                                       const StatsArgs& a) {
-  if constexpr (NextTile<Scale>::kMade) {
-    using Next = NextTile<Scale>;
-    constexpr int kTaps = 2 * Next::kHalf + 1;
-    const int pic = i / (Next::kRows * Next::kOutCols);
-    const int o = (i / Next::kOutCols) % Next::kRows;
-    const int c = i % Next::kOutCols;
-    const int ox = x0 / 2 + c;
-    const int oy = y0 / 2 + o;
-    if (ox >= a.w / 2 || oy >= a.h / 2) return;
-    std::uint32_t acc = 0;
-    VQX_VIF_UNROLL
-    for (int k = 0; k < kTaps; ++k) {
-      acc += tap<Scale + 1>(k) * static_cast<std::uint32_t>(n.v[pic][o][2 * c + k]);
-    }
-    std::uint16_t* out = pic == 0 ? a.next_ref : a.next_dis;
-    reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(out) + a.next_pitch * oy)[ox] =
-        static_cast<std::uint16_t>(round_taps(acc));
-  }
-}
-
 // Stores a word of samples (4 bytes or 2 16-bit samples) as 16-bit samples.
 template <typename Sample>
 __device__ inline void store_word(std::uint16_t* to, std::uint32_t w) {
@@ -414,10 +330,7 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
   using Tile = kernel_detail::StatsTile<Scale>;
   constexpr int kTaps = 2 * Tile::kHalf + 1;
   constexpr int kCols = Tile::kCols;
-  using Next = kernel_detail::NextTile<Scale>;
   __shared__ Tile t;
-  __shared__ Next next;
-  const bool make_next = a.next_ref != nullptr;
 
   const int tid = static_cast<int>(threadIdx.x);
   const int x0 = static_cast<int>(blockIdx.x) * kStatsW;
@@ -428,16 +341,8 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
   // Vertical: kVertRows rows of column c from rows r0 to r0 + kVertRows +
   // kTaps - 2 of the tile; the means rounded to 16 bits, the second moments
   // by the scale's rounding.
-  // The next scale's vertical items follow the statistics' (which leave
-  // the last round's threads partly idle).
   constexpr int kReads = kVertRows + kTaps - 1;
-  constexpr int kVerticalItems = (kStatsH / kVertRows) * kCols;
-  const int items = kVerticalItems + (make_next ? Next::kVerticalItems : 0);
-  for (int i = tid; i < items; i += kStatsThreads) {
-    if (i >= kVerticalItems) {
-      kernel_detail::next_vertical<Scale>(t, i - kVerticalItems, a, next);
-      continue;
-    }
+  for (int i = tid; i < (kStatsH / kVertRows) * kCols; i += kStatsThreads) {
     const int c = i % kCols;
     const int r0 = (i / kCols) * kVertRows;
     std::uint32_t mu1[kVertRows] = {};
@@ -501,11 +406,6 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
           kernel_detail::pixel_terms(mu1[o], mu2[o], xx[o], yy[o], xy[o], a, sums);
         }
       }
-    }
-  }
-  if (make_next) {
-    for (int i = tid; i < Next::kHorizontalItems; i += kStatsThreads) {
-      kernel_detail::next_horizontal<Scale>(next, i, x0, y0, a);
     }
   }
   unsigned long long v[kSums];
@@ -604,7 +504,7 @@ struct ScalePlanes {
 };
 
 // The statistics of scale `scale` of a `bpc`-bit picture, from `in`, into
-// `sums` (kSums), with the scale's roundings (params.hpp); no next scale.
+// `sums` (kSums), with the scale's roundings (params.hpp).
 inline StatsArgs stats_args(int scale, unsigned bpc, const ScalePlanes& in, double gain_limit,
                             const std::uint16_t* lut, unsigned long long* sums) {
   const Rounding means = mean_rounding(scale, bpc);
@@ -621,10 +521,7 @@ inline StatsArgs stats_args(int scale, unsigned bpc, const ScalePlanes& in, doub
           .sq_round = squares.add,
           .gain_limit = gain_limit,
           .lut = lut,
-          .sums = sums,
-          .next_ref = nullptr,
-          .next_dis = nullptr,
-          .next_pitch = 0};
+          .sums = sums};
 }
 
 // Scale `scale` (1 to 3), half of `in` (scale - 1) each way, into 16-bit
@@ -660,7 +557,7 @@ inline dim3 subsample_grid(const SubsampleArgs& a) {
 
 // The instantiations a scale of a `bpc`-bit picture runs: 8-bit samples
 // (with 32-bit vertical squares) where scale 0 is 8-bit, else 16-bit
-// containers.
+// containers; the subsampling to scale 1 reads scale 0's samples.
 template <typename Sum>
 using StatsKernel = void (*)(StatsArgs, Sum);
 using SubsampleKernel = void (*)(SubsampleArgs);
@@ -680,51 +577,15 @@ static inline StatsKernel<Sum> stats_kernel_for(int scale, unsigned bpc) {
   }
 }
 
-// The pyramid of one frame: scale 0's planes as uploaded, and the 16-bit
-// planes scales 1 to 3 are made into ([0] unused).
-struct PyramidPlanes {
-  ScalePlanes scale0;
-  std::uint16_t* ref[kScaleCount];
-  std::uint16_t* dis[kScaleCount];
-  std::size_t pitch[kScaleCount];  // bytes
-};
-
-// The frame's launches in order, each through
-// launch(what, kernel, grid, block, args...) -> Status (the first error
-// stops them and is returned). Each scale's statistics also make the next scale
-// from their tiles; where scale 0's are skipped (vif_skip_scale0),
-// subsample_kernel makes scale 1 instead. `sums`: kSums per scale.
-template <typename Sum, typename Launch>
-Status launch_pyramid(const PyramidPlanes& p, unsigned bpc, double gain_limit, bool skip_scale0,
-                      const std::uint16_t* lut, unsigned long long* sums, Launch&& launch) {
-  ScalePlanes in = p.scale0;
-  for (int scale = 0; scale < kScaleCount; ++scale) {
-    if (scale > 0) {
-      if (scale == 1 && skip_scale0) {
-        const SubsampleArgs sa = subsample_args(1, bpc, in, p.ref[1], p.dis[1], p.pitch[1]);
-        const SubsampleKernel subsample =
-            bpc > 8 ? &subsample_kernel<1, std::uint16_t> : &subsample_kernel<1, std::uint8_t>;
-        VQX_RETURN_IF_ERROR(
-            launch("vif subsample_kernel", subsample, subsample_grid(sa), dim3{kSubThreads}, sa));
-      }
-      in = {.ref = p.ref[scale],
-            .dis = p.dis[scale],
-            .pitch_ref = p.pitch[scale],
-            .pitch_dis = p.pitch[scale],
-            .w = in.w / 2,
-            .h = in.h / 2};
-    }
-    if (scale == 0 && skip_scale0) continue;
-    StatsArgs a = stats_args(scale, bpc, in, gain_limit, lut, sums + scale * kSums);
-    if (scale + 1 < kScaleCount) {
-      a.next_ref = p.ref[scale + 1];
-      a.next_dis = p.dis[scale + 1];
-      a.next_pitch = p.pitch[scale + 1];
-    }
-    VQX_RETURN_IF_ERROR(launch("vif stats_kernel", stats_kernel_for<Sum>(scale, bpc), stats_grid(a),
-                               dim3{kStatsThreads}, a, Sum{}));
+static inline SubsampleKernel subsample_kernel_for(int scale, unsigned bpc) {
+  switch (scale) {
+    case 1:
+      return bpc > 8 ? &subsample_kernel<1, std::uint16_t> : &subsample_kernel<1, std::uint8_t>;
+    case 2:
+      return &subsample_kernel<2, std::uint16_t>;
+    default:
+      return &subsample_kernel<3, std::uint16_t>;
   }
-  return Status::Ok();
 }
 
 }  // namespace vqx::vif

@@ -66,6 +66,8 @@ struct Context::Impl {
   Status finish();  // flush()'s work
   // What the JSON records under "settings" (src/output/report.hpp).
   [[nodiscard]] ReportSettings run_settings() const;
+  // Whether any family's frames go to the GPU.
+  [[nodiscard]] bool gpu_frames() const { return gpu && !gpu->empty(); }
   [[nodiscard]] bool frame_is_sampled(unsigned i) const {
     return settings.subsample <= 1 || i % settings.subsample == 0;
   }
@@ -216,9 +218,8 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   // Shared with the workers in a GPU context, whose workers have little
   // else to do (on the CPU they are busy with earlier frames, and a share
   // queued behind those would hold this thread up instead).
-  const bool gpu_run = s.gpu && !s.gpu->empty();
   VQX_RETURN_IF_ERROR(
-      check_sample_range(ref, dist, index, gpu_run ? s.scheduler->fork_join() : nullptr));
+      check_sample_range(ref, dist, index, s.gpu_frames() ? s.scheduler->fork_join() : nullptr));
   if (!s.format) {
     if (ref.format().chroma == ChromaFormat::k400 &&
         any_reads_chroma(s.registrations.extractors())) {
@@ -249,7 +250,7 @@ Status Context::read_pictures(Picture ref, Picture dist, unsigned index) {
   const bool sampled = s.frame_is_sampled(index);
   // Shared by the CPU work and the GPU upload: recycled when both are done.
   std::shared_ptr<FramePictures> pictures = s.scheduler->share(std::move(ref), std::move(dist));
-  if (s.gpu && !s.gpu->empty()) {
+  if (s.gpu_frames()) {
     // The GPU's share, computed later: planes in the pipeline's pinned
     // memory are uploaded straight from the pictures, which it holds until
     // the copy is done; the others are staged (copied) before this returns.
@@ -300,7 +301,7 @@ Status Context::Impl::finish() {
   Impl& s = *this;
   VQX_RETURN_IF_ERROR(s.scheduler->wait_idle());
   if (s.next_index == 0) return Error(Errc::kInvalidArgument, "no frames were read");
-  if (s.gpu && !s.gpu->empty()) VQX_RETURN_IF_ERROR(s.gpu->finish());
+  if (s.gpu_frames()) VQX_RETURN_IF_ERROR(s.gpu->finish());
   for (auto& r : s.registrations.extractors()) {
     if (!r.spec.temporal || r.on_gpu) continue;
     SlotWriter w(s.collector, r.metric_ids, &r.aggregate_names, &s.aggregates);

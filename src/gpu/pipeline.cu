@@ -626,13 +626,27 @@ class DevicePipeline final : public Pipeline, private Resources {
     return part_count < needed;
   }
 
-  // Uploads a constant table once per context (before any frame).
+  // Uploads (or builds) a constant table once per context (before any frame).
   Status upload_constant(const ConstantTable& table) {
     for (const auto& c : constants_) {
       if (c.name == table.name) return Status::Ok();
     }
     Constant c;
     c.name = table.name;
+    if (table.host == nullptr) {
+      // Built on the device, and optional (twin.hpp): left out where there
+      // is no memory for it.
+      auto memory = DeviceBuffer<std::uint8_t>::allocate(table.bytes);
+      if (!memory.ok()) {
+        (void)vendor::last_error();
+        return Status::Ok();
+      }
+      c.memory = std::move(memory).value();
+      VQX_RETURN_IF_ERROR(table.build(c.memory.get(), upload_stream_));
+      VQX_RETURN_IF_ERROR(upload_stream_.synchronize());
+      constants_.push_back(std::move(c));
+      return Status::Ok();
+    }
     VQX_ASSIGN_OR_RETURN(c.memory, DeviceBuffer<std::uint8_t>::allocate(table.bytes));
     VQX_ASSIGN_OR_RETURN(auto staging, PinnedBuffer<std::uint8_t>::allocate(table.bytes));
     std::memcpy(staging.get(), table.host, table.bytes);

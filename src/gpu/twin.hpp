@@ -52,10 +52,19 @@ struct DeviceFrame {
 // never upload); twins naming the same table share it, so a name stands
 // for one content (a table that depends on the picture size names the
 // size).
+//
+// A table too large to compute on the host (ciede's Lab colour of every
+// 8-bit Y'CbCr triple: 2^24 of them) is built on the device instead: `host`
+// is null and `build` queues the kernels that write all `bytes` of it on
+// the stream it is given (the pipeline's, once, before the twins' init()).
+// Such a table is optional: where it cannot be allocated (a small device),
+// it is left out and constant() reports it missing, so the twin must work
+// without it (the same numbers, computed per pixel).
 struct ConstantTable {
   const char* name;
   const void* host;
   std::size_t bytes;
+  Status (*build)(void* device, const Stream& s) = nullptr;
 };
 
 // What the pipeline offers a twin at init().

@@ -112,6 +112,38 @@ TEST(GpuFaults, NearlyFullDeviceRefuses4KClearlyThenAFreshContextScores) {
   expect_next_context_scores(video, "4K after running out of device memory");
 }
 
+// ciede's Lab table of every 8-bit colour (192 MiB) is optional
+// (src/gpu/twin.hpp's ConstantTable): on a device without room for it the
+// twin computes each pixel's colours, with the same numbers, instead of
+// failing the context.
+TEST(GpuFaults, CiedeWithoutRoomForItsLabTableScoresAsTheCpu) {
+  VQX_REQUIRE_GPU();
+  const Video video = make_video({176, 144, 8, ChromaFormat::k420}, Content::kSmooth, 3, 6, 9);
+  RunOptions o;
+  o.features = {"ciede"};
+  o.backend = Backend::kCpu;
+  auto cpu = score(o, video);
+  ASSERT_TRUE(cpu.ok()) << cpu.status().message();
+  {
+    auto hold = gpu::MemoryHold::take(0, 128 * kMiB);  // less than the table needs
+    ASSERT_TRUE(hold.ok()) << hold.status().message();
+    auto free = gpu::memory_info(0);
+    ASSERT_TRUE(free.ok());
+    std::printf("held %zu MiB; %zu MiB left free\n", (*hold)->bytes() / kMiB,
+                free->free_bytes / kMiB);
+    constexpr std::size_t kTableBytes = (std::size_t{1} << 24) * 3 * sizeof(float);
+    ASSERT_LT(free->free_bytes, kTableBytes) << "room for the table: the test shows nothing";
+    o.backend = gpu_backend();
+    auto gpu = score(o, video);
+    ASSERT_TRUE(gpu.ok()) << gpu.status().message();
+    expect_twins_agree(*cpu, *gpu, "ciede without its Lab table");
+  }
+  o.backend = gpu_backend();
+  auto gpu = score(o, video);  // with the table
+  ASSERT_TRUE(gpu.ok()) << gpu.status().message();
+  expect_twins_agree(*cpu, *gpu, "ciede with its Lab table");
+}
+
 struct Injection {
   gpu::FaultPoint point;
   unsigned nth;

@@ -60,22 +60,29 @@ void run_grid(dim3 grid, dim3 block, const Kernel& kernel) {
   for (auto& t : pool) t.join();
 }
 
+// Runs block `index` of a grid whose kernel never synchronises: its
+// threads in turn, on the calling thread.
+template <typename Kernel>
+void run_block(dim3 index, dim3 block, const Kernel& kernel) {
+  blockDim = {block.x, block.y, 1};
+  blockIdx = index;
+  for (unsigned ty = 0; ty < block.y; ++ty) {
+    for (unsigned tx = 0; tx < block.x; ++tx) {
+      threadIdx = {tx, ty, 0};
+      kernel();
+    }
+  }
+}
+
 // Runs `kernel()` as a grid whose kernel never synchronises: every thread in
 // turn, on the calling thread (much faster than run_grid, which starts a
 // host thread per GPU thread of a block).
 template <typename Kernel>
 void run_each(dim3 grid, dim3 block, const Kernel& kernel) {
-  blockDim = {block.x, block.y, 1};
   for (unsigned bz = 0; bz < grid.z; ++bz) {
     for (unsigned by = 0; by < grid.y; ++by) {
       for (unsigned bx = 0; bx < grid.x; ++bx) {
-        blockIdx = {bx, by, bz};
-        for (unsigned ty = 0; ty < block.y; ++ty) {
-          for (unsigned tx = 0; tx < block.x; ++tx) {
-            threadIdx = {tx, ty, 0};
-            kernel();
-          }
-        }
+        run_block({bx, by, bz}, block, kernel);
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/index_math.hpp"
 #include "gpu/chain_sums.cuh"
@@ -30,9 +31,20 @@ class CiedeTwin final : public gpu::Twin {
     return fmt.plane_count();
   }
 
-  Status init(const PictureFormat& fmt, unsigned slots, const gpu::Resources& /*res*/) override {
+  // 8-bit pictures: every colour's Lab value, built on the device once per
+  // context (192 MiB; left out where the device lacks the memory).
+  std::vector<gpu::ConstantTable> constant_tables(const PictureFormat& fmt) override {
+    if (fmt.bpc != 8) return {};
+    return {{kLabTableName, nullptr, std::size_t{kLabTableEntries} * sizeof(Lab), &build_table}};
+  }
+
+  Status init(const PictureFormat& fmt, unsigned slots, const gpu::Resources& res) override {
     VQX_RETURN_IF_ERROR(check_format(fmt));
     fmt_ = fmt;
+    if (fmt.bpc == 8) {
+      auto table = res.constant(kLabTableName);
+      table_ = table.ok() ? static_cast<const Lab*>(table.value()) : nullptr;
+    }
     scale_ = yuv_scale(fmt.bpc);
     layout_ = {fmt.chroma, fmt.width, fmt.height, fmt.plane_width(1), fmt.plane_height(1)};
     const std::array<std::size_t, 1> lengths = {std::size_t{fmt.width} * fmt.height};
@@ -62,6 +74,14 @@ class CiedeTwin final : public gpu::Twin {
   }
 
  private:
+  static constexpr const char* kLabTableName = "ciede: Lab of every 8-bit colour";
+
+  static Status build_table(void* device, const gpu::Stream& s) {
+    lab_table_kernel<<<dim3(kValues8, kValues8), kValues8, 0, s.handle()>>>(
+        yuv_scale(8), static_cast<Lab*>(device));
+    return gpu::check_launch("ciede lab_table_kernel");
+  }
+
   template <typename Sample>
   static YuvPlanes<Sample> planes(const std::array<gpu::DevicePlane, 3>& p) {
     YuvPlanes<Sample> v{};
@@ -76,13 +96,14 @@ class CiedeTwin final : public gpu::Twin {
   Status differences_of(const gpu::DeviceFrame& f, const gpu::Stream& s) {
     const dim3 grid(ceil_div(fmt_.width, kPixelsX), ceil_div(fmt_.height, kPixelsY));
     differences_kernel<Sample><<<grid, dim3(kPixelsX, kPixelsY), 0, s.handle()>>>(
-        planes<Sample>(f.ref), planes<Sample>(f.dist), layout_, scale_, sums_.terms(0));
+        planes<Sample>(f.ref), planes<Sample>(f.dist), layout_, scale_, table_, sums_.terms(0));
     return gpu::check_launch("ciede differences_kernel");
   }
 
   PictureFormat fmt_;
   YuvScale scale_{};
   Layout layout_{};
+  const Lab* table_ = nullptr;  // 8-bit pictures: lab_table_kernel's, if the device had room
   chain::ChainSums<double> sums_;
   gpu::PinnedBuffer<double> results_;  // per result slot: the frame's sum
 };

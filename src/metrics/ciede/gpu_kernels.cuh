@@ -9,7 +9,11 @@
 //    sum), else the CIEDE2000 difference of their Lab colours
 //    (color_steps.hpp's lab_of, delta_e_steps.hpp's ciede2000: the
 //    functions the CPU's batches call), written at terms[y * w + x], the
-//    order in which libvmaf adds them.
+//    order in which libvmaf adds them. For 8-bit pictures the Lab colours
+//    come from a table of every (y, u, v) (lab_table_kernel: lab_of of each
+//    triple, built once per context), which leaves a pixel only its
+//    colour difference; where the table could not be had, and for deeper
+//    samples, lab_of is computed per pixel.
 // The terms' sum is libvmaf's double chain, computed exactly by
 // gpu/chain_sum.cuh (docs/gpu.md, "Chains of additions").
 #pragma once
@@ -61,10 +65,38 @@ __device__ void samples_at(const YuvPlanes<Sample>& pic, const Layout& l, unsign
   out[2] = s.inside ? pic.at(2, s.col, s.row) : 0;
 }
 
+// The Lab table of 8-bit colours: entry (u * 256 + v) * 256 + y, so that
+// neighbouring pixels, which mostly share their chroma and have close
+// lumas, read neighbouring entries.
+inline constexpr unsigned kValues8 = 256;  // values of an 8-bit sample
+inline constexpr unsigned kLabTableEntries = kValues8 * kValues8 * kValues8;
+__device__ inline unsigned lab_table_index(const std::int32_t* yuv) {
+  const auto y = static_cast<unsigned>(yuv[0]);
+  const auto u = static_cast<unsigned>(yuv[1]);
+  const auto v = static_cast<unsigned>(yuv[2]);
+  return (u * kValues8 + v) * kValues8 + y;
+}
+
+// Grid: (kValues8, kValues8), block (v, u); block: kValues8 threads,
+// thread y.
+static __global__ void __launch_bounds__(kValues8) lab_table_kernel(YuvScale scale, Lab* table) {
+  const std::int32_t yuv[3] = {static_cast<std::int32_t>(threadIdx.x),
+                               static_cast<std::int32_t>(blockIdx.y),
+                               static_cast<std::int32_t>(blockIdx.x)};
+  table[lab_table_index(yuv)] = steps::lab_of(yuv[0], yuv[1], yuv[2], scale);
+}
+
+// A pixel's Lab colour: from the table if there is one (8-bit samples).
+__device__ inline Lab lab_at(const std::int32_t* yuv, const YuvScale& scale, const Lab* table) {
+  return table != nullptr ? table[lab_table_index(yuv)]
+                          : steps::lab_of(yuv[0], yuv[1], yuv[2], scale);
+}
+
+// `table`: lab_table_kernel's, or null.
 template <typename Sample>
 static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
     differences_kernel(YuvPlanes<Sample> ref, YuvPlanes<Sample> dist, Layout l, YuvScale scale,
-                       float* terms) {
+                       const Lab* table, float* terms) {
   const unsigned x = blockIdx.x * kPixelsX + threadIdx.x;
   const unsigned y = blockIdx.y * kPixelsY + threadIdx.y;
   if (x >= l.width || y >= l.height) return;
@@ -74,9 +106,7 @@ static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
   samples_at(dist, l, x, y, d);
   float term = 0.0f;
   if (r[0] != d[0] || r[1] != d[1] || r[2] != d[2]) {
-    const Lab c1 = steps::lab_of(r[0], r[1], r[2], scale);
-    const Lab c2 = steps::lab_of(d[0], d[1], d[2], scale);
-    term = steps::ciede2000(c1, c2);
+    term = steps::ciede2000(lab_at(r, scale, table), lab_at(d, scale, table));
   }
   terms[std::size_t{y} * l.width + x] = term;
 }

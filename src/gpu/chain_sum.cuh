@@ -157,26 +157,37 @@ static __global__ void __launch_bounds__(kStepThreads)
 inline constexpr unsigned kRunSets = 2;
 inline constexpr unsigned kRunStepCount = kRunSets * kCandidates;  // Steps per run
 
-// One thread per run, set and candidate binade:
-// steps[run * kRunStepCount + set * kCandidates + i].
+// The Step of the `kRun` terms from `first` of chain k for binade e.
+template <typename Acc, typename Term>
+__device__ inline Step run_step(const Chains<Term>& ch, unsigned k, std::size_t first, int e) {
+  Step st{0U, 0U};
+  for (unsigned j = 0; j < kRun; ++j) {
+    st = compose<Acc>(st, term_step<Acc, Term>(term_at(ch, k, first + j), e));
+  }
+  return st;
+}
+
+// One thread per run and candidate binade i: both sets' Steps i,
+// steps[run * kRunStepCount + set * kCandidates + i]. A run's estimate is
+// mostly its chunk's (the sum crosses a power of two in few runs), and then
+// its two sets are the same binades: formed once.
 template <typename Acc, typename Term>
 static __global__ void __launch_bounds__(kStepThreads)
     run_steps_kernel(Chains<Term> ch, unsigned runs, const int* estimates, const int* run_estimates,
                      Step* steps) {
   const unsigned g = blockIdx.x * kStepThreads + threadIdx.x;
-  const unsigned run = g / kRunStepCount;
+  const unsigned run = g / kCandidates;
   if (run >= runs) return;
-  const unsigned set = (g % kRunStepCount) / kCandidates;
   const int i = static_cast<int>(g % kCandidates);
   const unsigned c = run / kRunsPerChunk;
   const unsigned k = chain_of(ch, c);
-  const int e = (set == 0 ? estimates[c] : run_estimates[run]) - kBelow + i;
+  const int e0 = estimates[c] - kBelow + i;
+  const int e1 = run_estimates[run] - kBelow + i;
   const std::size_t first = chunk_start(ch, k, c) + std::size_t{kRun} * (run % kRunsPerChunk);
-  Step st{0U, 0U};
-  for (unsigned j = 0; j < kRun; ++j) {
-    st = compose<Acc>(st, term_step<Acc, Term>(term_at(ch, k, first + j), e));
-  }
-  steps[g] = st;
+  const Step st0 = run_step<Acc, Term>(ch, k, first, e0);
+  Step* out = steps + std::size_t{run} * kRunStepCount + i;
+  out[0] = st0;
+  out[kCandidates] = e1 == e0 ? st0 : run_step<Acc, Term>(ch, k, first, e1);
 }
 
 // One thread per chunk and candidate binade: its runs' set-0 Steps composed.

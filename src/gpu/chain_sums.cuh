@@ -74,7 +74,7 @@ class ChainSums {
     VQX_RETURN_IF_ERROR(gpu::check_launch(names_[2].c_str()));
     const unsigned runs = chunks_ * kRunsPerChunk;
     run_steps_kernel<Acc, Term>
-        <<<ceil_div(runs * kRunStepCount, kStepThreads), kStepThreads, 0, s.handle()>>>(
+        <<<ceil_div(runs * kCandidates, kStepThreads), kStepThreads, 0, s.handle()>>>(
             chains_, runs, estimates_.get(), run_estimates_.get(), run_steps_.get());
     VQX_RETURN_IF_ERROR(gpu::check_launch(names_[3].c_str()));
     chunk_steps_kernel<Acc>

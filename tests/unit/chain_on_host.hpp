@@ -70,7 +70,7 @@ inline std::vector<Acc> kernel_sums(const std::vector<std::vector<Term>>& chains
     for (int& e : estimates) e = *estimate_override;
     for (int& e : run_estimates) e = *estimate_override;
   }
-  gpu_on_host::run_each({ceil_div(runs * chain::kRunStepCount, chain::kStepThreads)},
+  gpu_on_host::run_each({ceil_div(runs * chain::kCandidates, chain::kStepThreads)},
                         {chain::kStepThreads}, [&] {
                           chain::run_steps_kernel<Acc, Term>(
                               ch, runs, estimates.data(), run_estimates.data(), run_steps.data());

@@ -19,18 +19,22 @@ namespace vqx::ssimulacra2 {
 // 4-outputs-at-a-time form of the recursion).
 inline constexpr int kBlockOutputs = 4;
 
+// The recursive Gaussian's three filters (k = 1, 3, 5), whose outputs are
+// added.
+inline constexpr int kFilters = 3;
+
 struct BlurCoefficients {
   // Per filter (k = 1, 3, 5): the weight of the input sum, and d1 (the
   // previous output's weight is -d1, the one before's -1). Vertical pass.
-  std::array<float, 3> n2;
-  std::array<float, 3> d1;
+  std::array<float, kFilters> n2;
+  std::array<float, kFilters> d1;
   // Horizontal pass, output j (0..3) of a block from the four input sums of
   // the block and the last two outputs before it: input i's weight is
   // in[k][j - i] (0 for i > j), prev1's prev1[k][j], prev2's prev2[k][j].
   // Entry 0 of each is the plain one-step recursion.
-  std::array<std::array<float, kBlockOutputs>, 3> in;
-  std::array<std::array<float, kBlockOutputs>, 3> prev1;
-  std::array<std::array<float, kBlockOutputs>, 3> prev2;
+  std::array<std::array<float, kBlockOutputs>, kFilters> in;
+  std::array<std::array<float, kBlockOutputs>, kFilters> prev1;
+  std::array<std::array<float, kBlockOutputs>, kFilters> prev2;
   int radius;
 };
 
@@ -83,22 +87,28 @@ constexpr bool starts_block(int n, int end) {
 
 template <typename V>
 struct LineState {
-  V p1[3] = {};  // each filter's output at n - 1
-  V p2[3] = {};  // and at n - 2
+  V p1[kFilters] = {};  // each filter's output at n - 1
+  V p2[kFilters] = {};  // and at n - 2
 };
 
-// One output by the plain recursion from its input sum s: per filter
-// (n2 s - p2) + (-d1) p1, the last step fused, as libjxl; the three filters'
-// outputs added as y0 + (y1 + y2).
+// Filter f's output by the plain recursion from its input sum s, (n2 s -
+// p2) + (-d1) p1, the last step fused, as libjxl; p1 and p2 (its outputs
+// at n - 1 and n - 2) moved on.
+template <typename V>
+VQX_S2_INLINE constexpr V filter_single_step(V s, const BlurCoefficients& k, int f, V& p1, V& p2) {
+  const V t = (s * k.in[f][0]) - p2;
+  const V y = fused(splat<V>(k.prev1[f][0]), p1, t);
+  p2 = p1;
+  p1 = y;
+  return y;
+}
+
+// One output by the plain recursion: the three filters' outputs added as
+// y0 + (y1 + y2).
 template <typename V>
 VQX_S2_INLINE constexpr V single_step(V s, const BlurCoefficients& k, LineState<V>& st) {
-  V y[3];
-  for (int f = 0; f < 3; ++f) {
-    const V t = (s * k.in[f][0]) - st.p2[f];
-    y[f] = fused(splat<V>(k.prev1[f][0]), st.p1[f], t);
-    st.p2[f] = st.p1[f];
-    st.p1[f] = y[f];
-  }
+  V y[kFilters];
+  for (int f = 0; f < kFilters; ++f) y[f] = filter_single_step(s, k, f, st.p1[f], st.p2[f]);
   return y[0] + (y[1] + y[2]);
 }
 
@@ -115,36 +125,29 @@ VQX_S2_INLINE constexpr V block_output(const V* s, const BlurCoefficients& k, V 
   return fused(splat<V>(k.prev1[F][J]), p1, o);
 }
 
-template <int J, typename V>
-VQX_S2_INLINE constexpr V block_sum(const V* s, const BlurCoefficients& k, const LineState<V>& st) {
-  const V y0 = block_output<0, J>(s, k, st.p1[0], st.p2[0]);
-  const V y1 = block_output<1, J>(s, k, st.p1[1], st.p2[1]);
-  const V y2 = block_output<2, J>(s, k, st.p1[2], st.p2[2]);
-  return y0 + (y1 + y2);
-}
-
+// Filter F's outputs n .. n + 3 from the block's four input sums s, and
+// p1, p2 (its outputs at n - 1 and n - 2) moved on to n + 3 and n + 2.
 template <int F, typename V>
-VQX_S2_INLINE constexpr void block_advance(const V* s, const BlurCoefficients& k,
-                                           LineState<V>& st) {
-  const V y2 = block_output<F, 2>(s, k, st.p1[F], st.p2[F]);
-  const V y3 = block_output<F, 3>(s, k, st.p1[F], st.p2[F]);
-  st.p2[F] = y2;
-  st.p1[F] = y3;
+VQX_S2_INLINE constexpr void filter_block_step(const V* s, const BlurCoefficients& k, V& p1, V& p2,
+                                               V* out) {
+  out[0] = block_output<F, 0>(s, k, p1, p2);
+  out[1] = block_output<F, 1>(s, k, p1, p2);
+  out[2] = block_output<F, 2>(s, k, p1, p2);
+  out[3] = block_output<F, 3>(s, k, p1, p2);
+  p2 = out[2];
+  p1 = out[3];
 }
 
 // Outputs n .. n + 3 from their four input sums s and the two outputs
-// before n. (Outputs 2 and 3 are computed twice, once for the sum and once
-// for the state: the compiler merges the two.)
+// before n: the three filters' outputs added as y0 + (y1 + y2).
 template <typename V>
 VQX_S2_INLINE constexpr void block_step(const V* s, const BlurCoefficients& k, LineState<V>& st,
                                         V* out) {
-  out[0] = block_sum<0>(s, k, st);
-  out[1] = block_sum<1>(s, k, st);
-  out[2] = block_sum<2>(s, k, st);
-  out[3] = block_sum<3>(s, k, st);
-  block_advance<0>(s, k, st);
-  block_advance<1>(s, k, st);
-  block_advance<2>(s, k, st);
+  V y[kFilters][kBlockOutputs];
+  filter_block_step<0>(s, k, st.p1[0], st.p2[0], y[0]);
+  filter_block_step<1>(s, k, st.p1[1], st.p2[1], y[1]);
+  filter_block_step<2>(s, k, st.p1[2], st.p2[2], y[2]);
+  for (int j = 0; j < kBlockOutputs; ++j) out[j] = y[0][j] + (y[1][j] + y[2][j]);
 }
 
 // ---------------------------------------------------------------------------

@@ -110,7 +110,7 @@ GpuResult gpu_frame(const Picture& ref, const Picture& dist, const Params& param
     const Planes v{vertical.data(), top.pitch, top.plane(), l.width, l.height};
     const int ends = blocks_end(l.width);
     run_grid({blocks(l.height, kBlurRows), kChannels, 1},
-             {static_cast<unsigned>(kBlurRows), kQuantities * kFilters, 1},
+             {static_cast<unsigned>(kBlurRows), kQuantities, 1},
              [&] { horizontal_kernel(planes(xyb, s), blur, ends, h); });
     run_grid({blocks(l.width, kVerticalThreads), kChannels * kQuantities, 1},
              {kVerticalThreads, 1, 1}, [&] { vertical_kernel(h, blur, v); });

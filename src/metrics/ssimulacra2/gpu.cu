@@ -182,7 +182,7 @@ class Ssimulacra2Twin final : public gpu::Twin {
     const Planes b = blurred(vertical_, l);
     const dim3 rows(ceil_div(static_cast<unsigned>(v.height), static_cast<unsigned>(kBlurRows)),
                     kChannels);
-    horizontal_kernel<<<rows, dim3(kBlurRows, kQuantities * kFilters), 0, s.handle()>>>(
+    horizontal_kernel<<<rows, dim3(kBlurRows, kQuantities), 0, s.handle()>>>(
         xyb(l), blur_, blocks_end(v.width), h);
     VQX_RETURN_IF_ERROR(gpu::check_launch("ssimulacra2 horizontal_kernel"));
     const dim3 columns(ceil_div(static_cast<unsigned>(v.width), kVerticalThreads),

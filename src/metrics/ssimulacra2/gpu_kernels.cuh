@@ -12,12 +12,11 @@
 //    1's linear RGB and its XYB into scale 1's planes;
 //  * next_level_kernel: the same from scale s's linear RGB to scale s + 1;
 //  * per scale, horizontal_kernel: a block per 32 rows and channel, a thread
-//    per row, quantity (a^2, b^2, ab, a, b: recursion.hpp's quantity) and
-//    filter of the three, walking its row through recursion.hpp's single
-//    and block steps in the CPU's schedule (blocks_end), columns staged
-//    through shared memory 16 at a time (the inputs in, the outputs out,
-//    the filters' outputs added there as the CPU adds them, so that the
-//    device reads and writes whole rows);
+//    per row and quantity (a^2, b^2, ab, a, b: recursion.hpp's quantity),
+//    walking its row through recursion.hpp's single and block steps in the
+//    CPU's schedule (blocks_end), columns staged through shared memory 32 at
+//    a time (the inputs in, the outputs out, so that the device reads and
+//    writes whole rows);
 //  * vertical_kernel: a thread per column, quantity and channel, walking
 //    its column through vertical_filter;
 //  * row_sums_kernel: per row and channel, 8 threads add the error-map
@@ -225,27 +224,26 @@ static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
 // ---------------------------------------------------------------------------
 // The blur
 
-// Horizontal: rows per block (a thread per row, quantity and filter),
-// columns per step, and the columns of the staged tile before and after the
-// step's (the inputs reach 2N back at the warm-up and N - 1 ahead).
+// Horizontal: rows per block (a thread per row and quantity), columns per
+// step, and the columns of the staged tile before and after the step's (the
+// inputs reach 2N back at the warm-up and N - 1 ahead).
 inline constexpr int kBlurRows = 32;
-inline constexpr int kChunk = 16;
+inline constexpr int kChunk = 32;
 inline constexpr int kLead = 16;
 inline constexpr int kTile = kChunk + 2 * kLead;
-inline constexpr unsigned kHorizontalThreads = kBlurRows * kQuantities * kFilters;
 static_assert(kLead >= 2 * kBlurRadius && kLead >= kBlurRadius - 1, "the tile holds every input");
 static_assert(kChunk % kBlockOutputs == 0, "a block of outputs never straddles two steps");
 
 using TileRow = float[kTile + 1];  // padded: the rows' threads read different banks
 using ChunkRow = float[kChunk + 1];
 
-// Row `row` of the tile, quantity Q, filter F: its outputs first .. end - 1
-// of the step starting at column c0, into out (column n at n - c0; warm-up
-// outputs, n < 0, dropped).
-template <unsigned Q, int F>
+// Row `row` of the tile, quantity Q: outputs first .. end - 1 of the step
+// starting at column c0, into out (column n at n - c0; warm-up outputs,
+// n < 0, dropped).
+template <unsigned Q>
 __device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int c0, int first,
-                                int end, const BlurCoefficients& k, int blocks, float& p1,
-                                float& p2, ChunkRow* out) {
+                                int end, const BlurCoefficients& k, int blocks,
+                                LineState<float>& st, ChunkRow* out) {
   const int base = c0 - kLead;  // the tile's first column
   const auto input = [&](int n) {
     const int l = n - kBlurRadius - 1 - base;
@@ -258,56 +256,33 @@ __device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int
       float s[kBlockOutputs];
       float o[kBlockOutputs];
       for (int i = 0; i < kBlockOutputs; ++i) s[i] = input(n + i);
-      filter_block_step<F>(s, k, p1, p2, o);
+      block_step(s, k, st, o);
       for (int i = 0; i < kBlockOutputs; ++i) out[row][n + i - c0] = o[i];
       n += kBlockOutputs;
     } else {
-      const float v = filter_single_step(input(n), k, F, p1, p2);
+      const float v = single_step(input(n), k, st);
       if (n >= 0) out[row][n - c0] = v;
       ++n;
     }
   }
 }
 
-template <unsigned Q>
-__device__ void horizontal_step(int f, const TileRow* a, const TileRow* b, int row, int c0,
-                                int first, int end, const BlurCoefficients& k, int blocks,
-                                float& p1, float& p2, ChunkRow* out) {
-  switch (f) {
-    case 0:
-      horizontal_step<Q, 0>(a, b, row, c0, first, end, k, blocks, p1, p2, out);
-      break;
-    case 1:
-      horizontal_step<Q, 1>(a, b, row, c0, first, end, k, blocks, p1, p2, out);
-      break;
-    default:
-      horizontal_step<Q, 2>(a, b, row, c0, first, end, k, blocks, p1, p2, out);
-      break;
-  }
-}
-
 // Grid: (ceil(height / kBlurRows), kChannels); block: (kBlurRows,
-// kQuantities * kFilters), thread (row, f * kQuantities + q): each warp one
-// quantity and filter. `blocks` is blocks_end(width). The three filters of
-// a row and quantity run in three threads (their recursions are
-// independent), and their outputs are added as the CPU adds them, y0 + (y1
-// + y2), when the step's outputs are written.
-static __global__ void __launch_bounds__(kHorizontalThreads)
+// kQuantities). `blocks` is blocks_end(width).
+static __global__ void __launch_bounds__(kBlurRows* kQuantities)
     horizontal_kernel(Planes xyb, BlurCoefficients k, int blocks, Planes out) {
   __shared__ TileRow s_a[kBlurRows];
   __shared__ TileRow s_b[kBlurRows];
-  __shared__ ChunkRow s_out[kFilters][kQuantities][kBlurRows];
+  __shared__ ChunkRow s_out[kQuantities][kBlurRows];
   const int row = static_cast<int>(threadIdx.x);
-  const unsigned q = threadIdx.y % kQuantities;
-  const int f = static_cast<int>(threadIdx.y / kQuantities);
+  const unsigned q = threadIdx.y;
   const unsigned c = blockIdx.y;
   const int y0 = static_cast<int>(blockIdx.x) * kBlurRows;
   const int w = xyb.width;
   const int h = xyb.height;
   const int t = static_cast<int>(threadIdx.y) * kBlurRows + row;
-  constexpr int kThreads = static_cast<int>(kHorizontalThreads);
-  float p1 = 0.0f;  // the filter's output at n - 1
-  float p2 = 0.0f;  // and at n - 2
+  constexpr int kThreads = kBlurRows * static_cast<int>(kQuantities);
+  LineState<float> st;
   for (int c0 = 0; c0 < w; c0 += kChunk) {
     for (int i = t; i < kBlurRows * kTile; i += kThreads) {
       const int r = i / kTile;
@@ -321,37 +296,33 @@ static __global__ void __launch_bounds__(kHorizontalThreads)
     if (y0 + row < h) {
       const int first = c0 == 0 ? 1 - kBlurRadius : c0;
       const int end = c0 + kChunk < w ? c0 + kChunk : w;
-      ChunkRow* o = s_out[f][q];
+      ChunkRow* o = s_out[q];
       switch (q) {
         case kAA:
-          horizontal_step<kAA>(f, s_a, s_b, row, c0, first, end, k, blocks, p1, p2, o);
+          horizontal_step<kAA>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
           break;
         case kBB:
-          horizontal_step<kBB>(f, s_a, s_b, row, c0, first, end, k, blocks, p1, p2, o);
+          horizontal_step<kBB>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
           break;
         case kAB:
-          horizontal_step<kAB>(f, s_a, s_b, row, c0, first, end, k, blocks, p1, p2, o);
+          horizontal_step<kAB>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
           break;
         case kA:
-          horizontal_step<kA>(f, s_a, s_b, row, c0, first, end, k, blocks, p1, p2, o);
+          horizontal_step<kA>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
           break;
         default:
-          horizontal_step<kB>(f, s_a, s_b, row, c0, first, end, k, blocks, p1, p2, o);
+          horizontal_step<kB>(s_a, s_b, row, c0, first, end, k, blocks, st, o);
           break;
       }
     }
     __syncthreads();
-    // The step's outputs, the filters added, a row's consecutive columns by
-    // consecutive threads. (The next step's writes of s_out come after its
-    // first barrier, which every thread reaches only once it has read these.)
-    for (int i = t; i < static_cast<int>(kQuantities) * kBlurRows * kChunk; i += kThreads) {
-      const int col = i % kChunk;
-      const int r = (i / kChunk) % kBlurRows;
-      const auto qq = static_cast<unsigned>(i / (kChunk * kBlurRows));
-      const int x = c0 + col;
-      if (x < w && y0 + r < h) {
-        out.row(blurred_plane(c, qq), y0 + r)[x] =
-            s_out[0][qq][r][col] + (s_out[1][qq][r][col] + s_out[2][qq][r][col]);
+    // Thread `row` now writes column c0 + row of its quantity's rows: whole
+    // rows per warp. (The next step's writes of s_out come after its first
+    // barrier, which every thread reaches only once it has written these.)
+    const int x = c0 + row;
+    if (x < w) {
+      for (int r = 0; r < kBlurRows && y0 + r < h; ++r) {
+        out.row(blurred_plane(c, q), y0 + r)[x] = s_out[q][r][row];
       }
     }
   }
@@ -369,8 +340,8 @@ static __global__ void __launch_bounds__(kVerticalThreads)
   if (x >= in.width) return;
   const unsigned plane = blockIdx.y;
   const int h = in.height;
-  float p1[3] = {0.0f, 0.0f, 0.0f};
-  float p2[3] = {0.0f, 0.0f, 0.0f};
+  float p1[kFilters] = {0.0f, 0.0f, 0.0f};
+  float p2[kFilters] = {0.0f, 0.0f, 0.0f};
   for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kVerticalBatch) {
     float s[kVerticalBatch];
     for (int i = 0; i < kVerticalBatch; ++i) {
@@ -381,8 +352,8 @@ static __global__ void __launch_bounds__(kVerticalThreads)
       s[i] = tv + bv;
     }
     for (int i = 0; i < kVerticalBatch && n0 + i < h; ++i) {
-      float y[3];
-      for (int f = 0; f < 3; ++f) {
+      float y[kFilters];
+      for (int f = 0; f < kFilters; ++f) {
         y[f] = vertical_filter(s[i], k.n2[f], k.d1[f], p1[f], p2[f]);
         p2[f] = p1[f];
         p1[f] = y[f];

@@ -11,6 +11,7 @@
 #include "gpu/faults.hpp"
 #include "gpu/pipeline.hpp"
 #include "gpu_test_util.hpp"
+#include "metrics/ciede/color.hpp"
 
 namespace vqx::gputest {
 namespace {
@@ -131,7 +132,7 @@ TEST(GpuFaults, CiedeWithoutRoomForItsLabTableScoresAsTheCpu) {
     ASSERT_TRUE(free.ok());
     std::printf("held %zu MiB; %zu MiB left free\n", (*hold)->bytes() / kMiB,
                 free->free_bytes / kMiB);
-    constexpr std::size_t kTableBytes = (std::size_t{1} << 24) * 3 * sizeof(float);
+    constexpr std::size_t kTableBytes = std::size_t{ciede::kLabTableEntries} * sizeof(ciede::Lab);
     ASSERT_LT(free->free_bytes, kTableBytes) << "room for the table: the test shows nothing";
     o.backend = gpu_backend();
     auto gpu = score(o, video);

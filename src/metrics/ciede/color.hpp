@@ -12,6 +12,11 @@ struct Lab {
   float b;
 };
 
+// The 8-bit colours: every (y, u, v) triple of 8-bit samples, the entries
+// of the GPU twin's Lab table (gpu_kernels.cuh).
+inline constexpr unsigned kValues8 = 256;  // values of an 8-bit sample
+inline constexpr unsigned kLabTableEntries = kValues8 * kValues8 * kValues8;
+
 // The sample offsets and scales of one bit depth.
 struct YuvScale {
   double luma_offset;

@@ -65,11 +65,9 @@ __device__ void samples_at(const YuvPlanes<Sample>& pic, const Layout& l, unsign
   out[2] = s.inside ? pic.at(2, s.col, s.row) : 0;
 }
 
-// The Lab table of 8-bit colours: entry (u * 256 + v) * 256 + y, so that
-// neighbouring pixels, which mostly share their chroma and have close
-// lumas, read neighbouring entries.
-inline constexpr unsigned kValues8 = 256;  // values of an 8-bit sample
-inline constexpr unsigned kLabTableEntries = kValues8 * kValues8 * kValues8;
+// The Lab table of 8-bit colours (color.hpp's kLabTableEntries): entry
+// (u * 256 + v) * 256 + y, so that neighbouring pixels, which mostly share
+// their chroma and have close lumas, read neighbouring entries.
 __device__ inline unsigned lab_table_index(const std::int32_t* yuv) {
   const auto y = static_cast<unsigned>(yuv[0]);
   const auto u = static_cast<unsigned>(yuv[1]);

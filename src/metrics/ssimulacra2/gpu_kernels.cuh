@@ -16,9 +16,11 @@
 //    walking its row through recursion.hpp's single and block steps in the
 //    CPU's schedule (blocks_end), columns staged through shared memory 32 at
 //    a time (the inputs in, the outputs out, so that the device reads and
-//    writes whole rows);
+//    writes whole rows), the next 32 columns loaded while these are
+//    filtered;
 //  * vertical_kernel: a thread per column, quantity and channel, walking
-//    its column through vertical_filter;
+//    its column through vertical_filter, the next 16 rows' inputs loaded
+//    while these are filtered;
 //  * row_sums_kernel: per row and channel, 8 threads add the error-map
 //    terms (pixel_errors, pixel_terms) of the pixels x = l, l + 8, ... of
 //    the row's body, the tail's terms are added in order, then the lanes in
@@ -267,9 +269,54 @@ __device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int
   }
 }
 
+// The tile of chunk c0 as each thread loads it: warp w (the threads of
+// quantity w) takes rows w, w + kQuantities, ..., a lane columns lane and
+// lane + 32, both pictures, 0 outside the picture. Held in registers one
+// chunk ahead: the loads of the next chunk are issued before this chunk's
+// recursion and are in flight while it runs.
+inline constexpr int kBlurThreads = kBlurRows * static_cast<int>(kQuantities);
+inline constexpr int kTileRowsPerWarp =
+    (kBlurRows + static_cast<int>(kQuantities) - 1) / static_cast<int>(kQuantities);
+inline constexpr int kTileColsPerLane = kTile / kBlurRows;
+static_assert(kTile % kBlurRows == 0, "a warp loads whole tile rows");
+
+struct TileLoads {
+  float a[kTileRowsPerWarp][kTileColsPerLane];
+  float b[kTileRowsPerWarp][kTileColsPerLane];
+};
+
+__device__ inline void load_tile(const Planes& xyb, unsigned c, int y0, int c0, unsigned warp,
+                                 int lane, TileLoads& v) {
+  for (int m = 0; m < kTileRowsPerWarp; ++m) {
+    const int r = static_cast<int>(warp) + m * static_cast<int>(kQuantities);
+    const bool row_inside = r < kBlurRows && y0 + r < xyb.height;
+    const float* ra = row_inside ? xyb.row(colour_plane(0, c), y0 + r) : nullptr;
+    const float* rb = row_inside ? xyb.row(colour_plane(1, c), y0 + r) : nullptr;
+    for (int j = 0; j < kTileColsPerLane; ++j) {
+      const int x = c0 - kLead + lane + j * kBlurRows;
+      const bool inside = row_inside && x >= 0 && x < xyb.width;
+      v.a[m][j] = inside ? ra[x] : 0.0f;
+      v.b[m][j] = inside ? rb[x] : 0.0f;
+    }
+  }
+}
+
+__device__ inline void store_tile(const TileLoads& v, unsigned warp, int lane, TileRow* a,
+                                  TileRow* b) {
+  for (int m = 0; m < kTileRowsPerWarp; ++m) {
+    const int r = static_cast<int>(warp) + m * static_cast<int>(kQuantities);
+    if (r < kBlurRows) {
+      for (int j = 0; j < kTileColsPerLane; ++j) {
+        a[r][lane + j * kBlurRows] = v.a[m][j];
+        b[r][lane + j * kBlurRows] = v.b[m][j];
+      }
+    }
+  }
+}
+
 // Grid: (ceil(height / kBlurRows), kChannels); block: (kBlurRows,
 // kQuantities). `blocks` is blocks_end(width).
-static __global__ void __launch_bounds__(kBlurRows* kQuantities)
+static __global__ void __launch_bounds__(kBlurThreads)
     horizontal_kernel(Planes xyb, BlurCoefficients k, int blocks, Planes out) {
   __shared__ TileRow s_a[kBlurRows];
   __shared__ TileRow s_b[kBlurRows];
@@ -280,19 +327,15 @@ static __global__ void __launch_bounds__(kBlurRows* kQuantities)
   const int y0 = static_cast<int>(blockIdx.x) * kBlurRows;
   const int w = xyb.width;
   const int h = xyb.height;
-  const int t = static_cast<int>(threadIdx.y) * kBlurRows + row;
-  constexpr int kThreads = kBlurRows * static_cast<int>(kQuantities);
   LineState<float> st;
+  TileLoads next;
+  load_tile(xyb, c, y0, 0, q, row, next);
   for (int c0 = 0; c0 < w; c0 += kChunk) {
-    for (int i = t; i < kBlurRows * kTile; i += kThreads) {
-      const int r = i / kTile;
-      const int col = i % kTile;
-      const int x = c0 - kLead + col;
-      const bool inside = x >= 0 && x < w && y0 + r < h;
-      s_a[r][col] = inside ? xyb.row(colour_plane(0, c), y0 + r)[x] : 0.0f;
-      s_b[r][col] = inside ? xyb.row(colour_plane(1, c), y0 + r)[x] : 0.0f;
-    }
+    // The previous chunk's recursion has read the tile (the barrier after
+    // it), so its successor goes in.
+    store_tile(next, q, row, s_a, s_b);
     __syncthreads();
+    if (c0 + kChunk < w) load_tile(xyb, c, y0, c0 + kChunk, q, row, next);
     if (y0 + row < h) {
       const int first = c0 == 0 ? 1 - kBlurRadius : c0;
       const int end = c0 + kChunk < w ? c0 + kChunk : w;
@@ -328,10 +371,25 @@ static __global__ void __launch_bounds__(kBlurRows* kQuantities)
   }
 }
 
-// Vertical: a thread per column; kVerticalBatch rows' inputs read before
-// they are used, so that the loads overlap.
+// Vertical: a thread per column; the input sums of kVerticalBatch rows
+// are read a batch ahead of their use, so that the next batch's loads are
+// in flight while this one's recursion runs.
 inline constexpr unsigned kVerticalThreads = 128;
 inline constexpr int kVerticalBatch = 16;
+
+// The input sums of rows n0 .. n0 + kVerticalBatch - 1 of column x: rows
+// n - N - 1 and n + N - 1 of the input, 0 outside it.
+__device__ inline void vertical_inputs(const Planes& in, unsigned plane, int x, int n0,
+                                       float (&s)[kVerticalBatch]) {
+  const int h = in.height;
+  for (int i = 0; i < kVerticalBatch; ++i) {
+    const int top = n0 + i - kBlurRadius - 1;
+    const int bottom = n0 + i + kBlurRadius - 1;
+    const float tv = top >= 0 && top < h ? in.row(plane, top)[x] : 0.0f;
+    const float bv = bottom >= 0 && bottom < h ? in.row(plane, bottom)[x] : 0.0f;
+    s[i] = tv + bv;
+  }
+}
 
 // Grid: (ceil(width / kVerticalThreads), kChannels * kQuantities).
 static __global__ void __launch_bounds__(kVerticalThreads)
@@ -342,15 +400,12 @@ static __global__ void __launch_bounds__(kVerticalThreads)
   const int h = in.height;
   float p1[kFilters] = {0.0f, 0.0f, 0.0f};
   float p2[kFilters] = {0.0f, 0.0f, 0.0f};
+  float next[kVerticalBatch];
+  vertical_inputs(in, plane, x, 1 - kBlurRadius, next);
   for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kVerticalBatch) {
     float s[kVerticalBatch];
-    for (int i = 0; i < kVerticalBatch; ++i) {
-      const int top = n0 + i - kBlurRadius - 1;
-      const int bottom = n0 + i + kBlurRadius - 1;
-      const float tv = top >= 0 && top < h ? in.row(plane, top)[x] : 0.0f;
-      const float bv = bottom >= 0 && bottom < h ? in.row(plane, bottom)[x] : 0.0f;
-      s[i] = tv + bv;
-    }
+    for (int i = 0; i < kVerticalBatch; ++i) s[i] = next[i];
+    if (n0 + kVerticalBatch < h) vertical_inputs(in, plane, x, n0 + kVerticalBatch, next);
     for (int i = 0; i < kVerticalBatch && n0 + i < h; ++i) {
       float y[kFilters];
       for (int f = 0; f < kFilters; ++f) {
@@ -399,15 +454,24 @@ static __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
       const float* in[kMapInputs] = {a, b, mu1, mu2, s11, s22, s12};
       for (int i = 0; i < kMapInputs; ++i) v[i] = in[i][x];
     };
-    // The lane's pixels in order, kSumBatch of them loaded before their
-    // terms are added (so that the loads overlap).
+    // The lane's pixels in order, kSumBatch of them loaded together, a
+    // batch ahead of their terms (so that the loads overlap each other and
+    // the arithmetic).
     double acc[kMapSums] = {};
     constexpr int kStride = static_cast<int>(kMapSumLanes);
-    for (int x0 = lane; x0 < body; x0 += kSumBatch * kStride) {
-      float v[kSumBatch][kMapInputs];
+    const auto load_batch = [&](int x0, float(&v)[kSumBatch][kMapInputs]) {
       for (int i = 0; i < kSumBatch; ++i) {
         if (x0 + i * kStride < body) load(x0 + i * kStride, v[i]);
       }
+    };
+    float next[kSumBatch][kMapInputs] = {};
+    load_batch(lane, next);
+    for (int x0 = lane; x0 < body; x0 += kSumBatch * kStride) {
+      float v[kSumBatch][kMapInputs];
+      for (int i = 0; i < kSumBatch; ++i) {
+        for (int j = 0; j < kMapInputs; ++j) v[i][j] = next[i][j];
+      }
+      if (x0 + kSumBatch * kStride < body) load_batch(x0 + kSumBatch * kStride, next);
       for (int i = 0; i < kSumBatch && x0 + i * kStride < body; ++i) {
         const PixelTerms t = terms(v[i]);
         for (unsigned m = 0; m < kMapSums; ++m) acc[m] += t.v[m];

@@ -60,24 +60,43 @@ struct Chains {
   std::size_t length[kMaxChains];
 };
 
-// The chain that chunk c belongs to.
+// Entry k of one of Chains' per-chain arrays. Read with constant indices
+// only (the loop is unrolled), so that the kernel argument stays in the
+// argument space: an index known only at run time would make the compiler
+// copy the whole argument to each thread's local memory.
+template <typename T>
+__device__ inline T chain_entry(const T (&a)[kMaxChains], unsigned k) {
+  T v = a[0];
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+  for (unsigned j = 1; j < kMaxChains; ++j) v = k == j ? a[j] : v;
+  return v;
+}
+
+// The chain that chunk c belongs to (the chains' first chunks ascend).
 template <typename Term>
 __device__ inline unsigned chain_of(const Chains<Term>& ch, unsigned c) {
   unsigned k = 0;
-  while (k + 1 < ch.count && c >= ch.first_chunk[k + 1]) ++k;
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+  for (unsigned j = 1; j < kMaxChains; ++j) k = j < ch.count && c >= ch.first_chunk[j] ? j : k;
   return k;
 }
 
 // Term i of chain k, counted from the chain's start.
 template <typename Term>
 __device__ inline Term term_at(const Chains<Term>& ch, unsigned k, std::size_t i) {
-  return i < ch.length[k] ? ch.terms[std::size_t{kChunk} * ch.first_chunk[k] + i] : Term{0};
+  return i < chain_entry(ch.length, k)
+             ? ch.terms[std::size_t{kChunk} * chain_entry(ch.first_chunk, k) + i]
+             : Term{0};
 }
 
 // Position of chunk c's first term in its chain k.
 template <typename Term>
 __device__ inline std::size_t chunk_start(const Chains<Term>& ch, unsigned k, unsigned c) {
-  return std::size_t{kChunk} * (c - ch.first_chunk[k]);
+  return std::size_t{kChunk} * (c - chain_entry(ch.first_chunk, k));
 }
 
 // One block per chunk, one thread per run: the run's terms in double from
@@ -113,10 +132,11 @@ static __global__ void __launch_bounds__(kEstimateThreads)
   __shared__ double s_part[kEstimateThreads];
   const unsigned k = blockIdx.x;
   const unsigned t = threadIdx.x;
-  const unsigned count = ch.chunks[k];
+  const unsigned count = chain_entry(ch.chunks, k);
+  const unsigned first = chain_entry(ch.first_chunk, k);
   const unsigned per = (count + kEstimateThreads - 1) / kEstimateThreads;
-  const unsigned lo = ch.first_chunk[k] + (t * per < count ? t * per : count);
-  const unsigned hi = ch.first_chunk[k] + ((t + 1) * per < count ? (t + 1) * per : count);
+  const unsigned lo = first + (t * per < count ? t * per : count);
+  const unsigned hi = first + ((t + 1) * per < count ? (t + 1) * per : count);
   double part = 0.0;
   for (unsigned c = lo; c < hi; ++c) part += totals[c];
   s_part[t] = part;
@@ -231,9 +251,9 @@ static __global__ void __launch_bounds__(kWalkThreads)
   __shared__ unsigned s_detail;  // thread 0's word: the batch's chunk to add in detail, or n
   const unsigned k = blockIdx.x;
   const unsigned t = threadIdx.x;
-  const unsigned end = ch.first_chunk[k] + ch.chunks[k];
+  const unsigned end = chain_entry(ch.first_chunk, k) + chain_entry(ch.chunks, k);
   Acc s = 0;  // thread 0's running sum
-  for (unsigned base = ch.first_chunk[k]; base < end; base += kWalkBatch) {
+  for (unsigned base = chain_entry(ch.first_chunk, k); base < end; base += kWalkBatch) {
     const unsigned n = end - base < kWalkBatch ? end - base : kWalkBatch;
     for (unsigned i = t; i < n * kCandidates; i += kWalkThreads) {
       s_chunks[i] = chunk_steps[std::size_t{base} * kCandidates + i];

@@ -35,6 +35,7 @@
 #include <cstdint>
 
 #include "core/chain_sum.hpp"
+#include "core/device_unroll.hpp"
 
 namespace vqx::chain {
 
@@ -67,9 +68,7 @@ struct Chains {
 template <typename T>
 __device__ inline T chain_entry(const T (&a)[kMaxChains], unsigned k) {
   T v = a[0];
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
+  VQX_UNROLL
   for (unsigned j = 1; j < kMaxChains; ++j) v = k == j ? a[j] : v;
   return v;
 }
@@ -78,9 +77,7 @@ __device__ inline T chain_entry(const T (&a)[kMaxChains], unsigned k) {
 template <typename Term>
 __device__ inline unsigned chain_of(const Chains<Term>& ch, unsigned c) {
   unsigned k = 0;
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
+  VQX_UNROLL
   for (unsigned j = 1; j < kMaxChains; ++j) k = j < ch.count && c >= ch.first_chunk[j] ? j : k;
   return k;
 }

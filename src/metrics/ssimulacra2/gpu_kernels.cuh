@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/ssimulacra2/maps.hpp"
 #include "metrics/ssimulacra2/params.hpp"
@@ -185,13 +186,18 @@ static __global__ void __launch_bounds__(kPixelsX* kPixelsY)
   const int oy = static_cast<int>(blockIdx.y * kPixelsY + threadIdx.y);
   const unsigned p = blockIdx.z;
   if (ox >= lin1.width || oy >= lin1.height) return;
-  const YcbcrView<Sample>& src = p == 0 ? a : b;
+  // A copy, not a reference: a reference chosen at run time between two
+  // kernel arguments would have both copied to local memory.
+  const YcbcrView<Sample> src = p == 0 ? a : b;
   // Columns and rows of the quad, an index past the picture clamped (the
   // box then counts the last column or row twice; its XYB is written once).
   const int xs[2] = {2 * ox, 2 * ox + 1 < xyb0.width ? 2 * ox + 1 : 2 * ox};
   const int ys[2] = {2 * oy, 2 * oy + 1 < xyb0.height ? 2 * oy + 1 : 2 * oy};
   Rgb q[2][2];
+  // Unrolled, so that q, xs and ys stay in registers.
+  VQX_UNROLL
   for (int r = 0; r < 2; ++r) {
+    VQX_UNROLL
     for (int c = 0; c < 2; ++c) {
       q[r][c] = linear_pixel(src, args, xs[c], ys[r]);
       if ((c == 0 || xs[1] != xs[0]) && (r == 0 || ys[1] != ys[0])) {

@@ -32,16 +32,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/vif/params.hpp"
-
-// Unrolled loops on the device (the taps become constants); the host
-// compilers of the device-free test take the loops as they are.
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define VQX_VIF_UNROLL _Pragma("unroll")
-#else
-#define VQX_VIF_UNROLL
-#endif
 
 namespace vqx::vif {
 
@@ -230,10 +223,10 @@ __device__ inline MomentPair pair_at(const std::uint32_t* row, int c) {
 template <int Scale, typename Acc>
 __device__ inline void filter_pair(const std::uint32_t* row, int c, Acc (&acc)[2]) {
   constexpr int kTaps = 2 * kFilters[Scale].half + 1;
-  VQX_VIF_UNROLL
+  VQX_UNROLL
   for (int m = 0; m < (kTaps + 1) / 2; ++m) {
     const MomentPair v = pair_at(row, c + 2 * m);
-    VQX_VIF_UNROLL
+    VQX_UNROLL
     for (int o = 0; o < 2; ++o) {
       const int k = 2 * m - o;  // the even column's tap; the odd column's is k + 1
       if (k >= 0) mac(acc[o], tap<Scale>(k), v.even);
@@ -350,11 +343,11 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
     SqAcc xx[kVertRows] = {};
     SqAcc yy[kVertRows] = {};
     SqAcc xy[kVertRows] = {};
-    VQX_VIF_UNROLL
+    VQX_UNROLL
     for (int j = 0; j < kReads; ++j) {
       const std::uint32_t p = t.ref[r0 + j][c];
       const std::uint32_t q = t.dis[r0 + j][c];
-      VQX_VIF_UNROLL
+      VQX_UNROLL
       for (int o = 0; o < kVertRows; ++o) {
         const int k = j - o;  // the tap this row is to output row r0 + o
         if (k < 0 || k >= kTaps) continue;
@@ -367,7 +360,7 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
         mac(xy[o], fp, q);
       }
     }
-    VQX_VIF_UNROLL
+    VQX_UNROLL
     for (int o = 0; o < kVertRows; ++o) {
       const auto square = [&](SqAcc v) {
         return static_cast<std::uint32_t>((static_cast<std::uint64_t>(v) + a.sq_round) >>
@@ -400,7 +393,7 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
     kernel_detail::filter_pair<Scale>(t.moment[3][r], c, yy);
     kernel_detail::filter_pair<Scale>(t.moment[4][r], c, xy);
     if (y0 + r < a.h) {
-      VQX_VIF_UNROLL
+      VQX_UNROLL
       for (int o = 0; o < 2; ++o) {
         if (x0 + c + o < a.w) {
           kernel_detail::pixel_terms(mu1[o], mu2[o], xx[o], yy[o], xy[o], a, sums);
@@ -447,17 +440,17 @@ static __global__ void __launch_bounds__(kSubThreads) subsample_kernel(Subsample
     const int x = mirrored(2 * ox0 - kHalf + t, a.w_in, kHalf);
     std::uint32_t in_r[kLoads];
     std::uint32_t in_d[kLoads];
-    VQX_VIF_UNROLL
+    VQX_UNROLL
     for (int i = 0; i < kLoads; ++i) {
       const int y = mirrored(y0 + i, a.h_in, kHalf);
       in_r[i] = load<Sample>(a.ref, a.pitch_in_ref, x, y);
       in_d[i] = load<Sample>(a.dis, a.pitch_in_dis, x, y);
     }
-    VQX_VIF_UNROLL
+    VQX_UNROLL
     for (int o = 0; o < kSubH; ++o) {
       std::uint32_t acc_r = 0;
       std::uint32_t acc_d = 0;
-      VQX_VIF_UNROLL
+      VQX_UNROLL
       for (int k = 0; k < kTaps; ++k) {
         acc_r += tap<Filter>(k) * in_r[2 * o + k];
         acc_d += tap<Filter>(k) * in_d[2 * o + k];
@@ -476,7 +469,7 @@ static __global__ void __launch_bounds__(kSubThreads) subsample_kernel(Subsample
     if (ox >= a.w_out || oy >= a.h_out) continue;
     std::uint32_t acc_r = 0;
     std::uint32_t acc_d = 0;
-    VQX_VIF_UNROLL
+    VQX_UNROLL
     for (int k = 0; k < kTaps; ++k) {
       acc_r += tap<Filter>(k) * static_cast<std::uint32_t>(v_ref[o][2 * c + k]);
       acc_d += tap<Filter>(k) * static_cast<std::uint32_t>(v_dis[o][2 * c + k]);

@@ -11,7 +11,7 @@
 //     columns mirrored, reflect101), each a float sum from 0 in tap order:
 //     the CPU's weighted_rows_moments() (float_common/convolve*.cpp) at
 //     those columns; a thread per column, for all the block's rows (each
-//     source row read once);
+//     source row read once, all of them loaded before any is used);
 //  2. the horizontal pass of the five, the same way (filter_row()), then
 //     pixel_terms() (pointwise.hpp) at each output;
 //  3. thread r adds row r's terms to its two chains (numerator and
@@ -22,6 +22,7 @@
 
 #include <cstddef>
 
+#include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/float_common/gpu_kernels.cuh"
 #include "metrics/float_common/pointwise.hpp"
@@ -71,11 +72,10 @@ static __global__ void __launch_bounds__(kStatThreads)
     if (t < cols) {
       const int x = reflect101(x0 - r + t, width);
       const int rows = height - y0 < kStatRows ? height - y0 : kStatRows;
+      const int reads = count + rows - 1;
       float m[kStatRows][kStatMoments] = {};
-      for (int j = 0; j < count + rows - 1; ++j) {
-        const int yy = reflect101(y0 - r + j, height);
-        const float a = ref.at(x, yy);
-        const float b = dist.at(x, yy);
+      // Source row j's products into the outputs whose taps reach it.
+      const auto add_row = [&](int j, float a, float b) {
         const float aa = a * a;
         const float bb = b * b;
         const float ab = a * b;
@@ -88,6 +88,29 @@ static __global__ void __launch_bounds__(kStatThreads)
           m[ry][kStatXx] += f * aa;
           m[ry][kStatYy] += f * bb;
           m[ry][kStatXy] += f * ab;
+        }
+      };
+      const auto source_row = [&](int j) { return reflect101(y0 - r + j, height); };
+      if constexpr (kCount > 0) {
+        // Every source row of the column loaded before any is used: the
+        // loads overlap (one wait for memory a step, not one a row).
+        constexpr int kReads = kCount + kStatRows - 1;
+        float a[kReads];
+        float b[kReads];
+        VQX_UNROLL
+        for (int j = 0; j < kReads; ++j) {
+          const int yy = source_row(j < reads ? j : 0);
+          a[j] = ref.at(x, yy);
+          b[j] = dist.at(x, yy);
+        }
+        VQX_UNROLL
+        for (int j = 0; j < kReads; ++j) {
+          if (j < reads) add_row(j, a[j], b[j]);
+        }
+      } else {
+        for (int j = 0; j < reads; ++j) {
+          const int yy = source_row(j);
+          add_row(j, ref.at(x, yy), dist.at(x, yy));
         }
       }
       for (int ry = 0; ry < rows; ++ry) {

@@ -19,8 +19,8 @@
 //    writes whole rows), the next 32 columns loaded while these are
 //    filtered;
 //  * vertical_kernel: a thread per column, quantity and channel, walking
-//    its column through vertical_filter, the next 16 rows' inputs loaded
-//    while these are filtered;
+//    its column through vertical_filter, each input row loaded once, the
+//    next 16 rows loaded while these are filtered;
 //  * row_sums_kernel: per row and channel, 8 threads add the error-map
 //    terms (pixel_errors, pixel_terms) of the pixels x = l, l + 8, ... of
 //    the row's body, the tail's terms are added in order, then the lanes in
@@ -377,23 +377,23 @@ static __global__ void __launch_bounds__(kBlurThreads)
   }
 }
 
-// Vertical: a thread per column; the input sums of kVerticalBatch rows
-// are read a batch ahead of their use, so that the next batch's loads are
-// in flight while this one's recursion runs.
+// Vertical: a thread per column. Output n's input sum adds rows n - N - 1
+// (top) and n + N - 1 (bottom); the top row is the bottom row of output
+// n - 2N, so each row is loaded once: the bottom rows of kVerticalBatch
+// outputs at a time, a batch ahead of their use (the next batch's loads are
+// in flight while this one's recursion runs), the previous batch's kept
+// for the tops.
 inline constexpr unsigned kVerticalThreads = 128;
 inline constexpr int kVerticalBatch = 16;
+static_assert(kVerticalBatch >= 2 * kBlurRadius, "a top row is in this batch or the one before");
 
-// The input sums of rows n0 .. n0 + kVerticalBatch - 1 of column x: rows
-// n - N - 1 and n + N - 1 of the input, 0 outside it.
-__device__ inline void vertical_inputs(const Planes& in, unsigned plane, int x, int n0,
-                                       float (&s)[kVerticalBatch]) {
-  const int h = in.height;
+// Rows n0 + N - 1 .. of column x, the bottom rows of outputs n0 ..
+// n0 + kVerticalBatch - 1; 0 outside the input.
+__device__ inline void vertical_bottoms(const Planes& in, unsigned plane, int x, int n0,
+                                        float (&v)[kVerticalBatch]) {
   for (int i = 0; i < kVerticalBatch; ++i) {
-    const int top = n0 + i - kBlurRadius - 1;
-    const int bottom = n0 + i + kBlurRadius - 1;
-    const float tv = top >= 0 && top < h ? in.row(plane, top)[x] : 0.0f;
-    const float bv = bottom >= 0 && bottom < h ? in.row(plane, bottom)[x] : 0.0f;
-    s[i] = tv + bv;
+    const int y = n0 + i + kBlurRadius - 1;
+    v[i] = y >= 0 && y < in.height ? in.row(plane, y)[x] : 0.0f;
   }
 }
 
@@ -406,28 +406,38 @@ static __global__ void __launch_bounds__(kVerticalThreads)
   const int h = in.height;
   float p1[kFilters] = {0.0f, 0.0f, 0.0f};
   float p2[kFilters] = {0.0f, 0.0f, 0.0f};
+  // The bottoms of the batch before (the first batch's tops lie above the
+  // input: 0), of this batch, and of the next (loading).
+  float before[kVerticalBatch] = {};
+  float bottoms[kVerticalBatch];
   float next[kVerticalBatch];
-  vertical_inputs(in, plane, x, 1 - kBlurRadius, next);
+  vertical_bottoms(in, plane, x, 1 - kBlurRadius, next);
   for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kVerticalBatch) {
-    float s[kVerticalBatch];
-    for (int i = 0; i < kVerticalBatch; ++i) s[i] = next[i];
-    if (n0 + kVerticalBatch < h) vertical_inputs(in, plane, x, n0 + kVerticalBatch, next);
+    for (int i = 0; i < kVerticalBatch; ++i) bottoms[i] = next[i];
+    if (n0 + kVerticalBatch < h) vertical_bottoms(in, plane, x, n0 + kVerticalBatch, next);
     for (int i = 0; i < kVerticalBatch && n0 + i < h; ++i) {
+      // Output n0 + i's top row is output n0 + i - 2N's bottom row.
+      const int j = i - 2 * kBlurRadius;
+      const float top = j < 0 ? before[j + kVerticalBatch] : bottoms[j];
+      const float s = top + bottoms[i];
       float y[kFilters];
       for (int f = 0; f < kFilters; ++f) {
-        y[f] = vertical_filter(s[i], k.n2[f], k.d1[f], p1[f], p2[f]);
+        y[f] = vertical_filter(s, k.n2[f], k.d1[f], p1[f], p2[f]);
         p2[f] = p1[f];
         p1[f] = y[f];
       }
       if (n0 + i >= 0) out.row(plane, n0 + i)[x] = y[0] + (y[1] + y[2]);
     }
+    for (int i = 0; i < kVerticalBatch; ++i) before[i] = bottoms[i];
   }
 }
 
 // ---------------------------------------------------------------------------
 // The error maps' sums
 
-inline constexpr int kSumRows = 32;   // rows per block, kMapSumLanes threads each
+// Rows per block, kMapSumLanes threads each: 16, so that a 1080-row scale
+// 0 makes 204 blocks, more than the H200's 132 SMs.
+inline constexpr int kSumRows = 16;
 inline constexpr int kSumBatch = 4;   // pixels a lane loads at once
 inline constexpr int kMapInputs = 7;  // a, b, mu1, mu2, s11, s22, s12
 static_assert(kMapSums <= kMapSumLanes, "a row's lanes finish its sums");

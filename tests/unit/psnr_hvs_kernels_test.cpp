@@ -70,7 +70,7 @@ Values gpu_values(const Picture& ref, const Picture& dist) {
                                          dist.plane(p).stride_bytes()};
     const unsigned n = blocks[p];
     float* out = terms[p].data();
-    gpu_on_host::run_each({ceil_div(n, psnr_hvs::kBlockThreads)}, {psnr_hvs::kBlockThreads},
+    gpu_on_host::run_grid({ceil_div(n, psnr_hvs::kBlocksPerCta)}, {psnr_hvs::kBlockThreads},
                           [&] { psnr_hvs::terms_kernel<Sample>(r, d, bx, n, bw, out); });
   }
   const std::vector<float> sums = chain_on_host::kernel_sums<float>(terms);

@@ -87,7 +87,7 @@ class PsnrHvsTwin final : public gpu::Twin {
     const SampleView<Sample> ref{static_cast<const std::uint8_t*>(f.ref[p].data), f.ref[p].pitch};
     const SampleView<Sample> dist{static_cast<const std::uint8_t*>(f.dist[p].data),
                                   f.dist[p].pitch};
-    terms_kernel<Sample><<<ceil_div(blocks_[p], kBlockThreads), kBlockThreads, 0, s.handle()>>>(
+    terms_kernel<Sample><<<ceil_div(blocks_[p], kBlocksPerCta), kBlockThreads, 0, s.handle()>>>(
         ref, dist, blocks_x_[p], blocks_[p], weights_[p], sums_.terms(p));
     return gpu::check_launch("psnr_hvs terms_kernel");
   }

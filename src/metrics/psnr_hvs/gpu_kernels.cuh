@@ -2,13 +2,18 @@
 // runs it on the CPU, one thread per GPU thread
 // (tests/unit/psnr_hvs_kernels_test.cpp), against the CPU twin.
 //
-//  * terms_kernel: one thread per 8x8 block of a plane (origins every 7
-//    samples, raster order): the block's samples of both pictures, their
-//    variance ratios, DCTs and masking levels, then the 64 terms, written
-//    at terms[block * 64 + coefficient], the order in which libvmaf adds
-//    them. Every operation is pointwise.hpp's, which the CPU twin calls;
-//    the masking level's double square root is the device's correctly
-//    rounded one.
+//  * terms_kernel: two threads per 8x8 block of a plane (origins every 7
+//    samples, raster order), one per picture: its samples, variance ratio,
+//    DCT and masking level; the two exchange half of their coefficients
+//    and their levels through shared memory, and each makes 32 of the 64
+//    terms (the reference's thread coefficients 0 to 31, the distorted's
+//    32 to 63), staged in shared memory so that the thread block writes
+//    its blocks' terms as one run, at terms[block * 64 + coefficient],
+//    the order in which libvmaf adds them. Every operation is
+//    pointwise.hpp's, which the CPU twin calls; the masking level's double
+//    square root is the device's correctly rounded one. (One thread a
+//    block held both pictures' 128 values in 199 registers: 12 % of the
+//    warp slots, and its terms were written 256 bytes apart.)
 // The terms' sum is libvmaf's float chain, computed exactly by
 // gpu/chain_sum.cuh (docs/gpu.md, "Chains of additions").
 #pragma once
@@ -47,40 +52,83 @@ struct BlockWeights {
 };
 
 inline constexpr unsigned kBlockThreads = 64;
+inline constexpr unsigned kBlocksPerCta = kBlockThreads / 2;  // 8x8 blocks a thread block makes
+inline constexpr int kHalfArea = kBlockArea / 2;
 
 // The double square root, correctly rounded: CUDA's and HIP's sqrt(double)
 // (IEEE on every device), the CPU's std::sqrt (x86 sqrtsd).
 __device__ inline double root(double v) { return sqrt(v); }
 
+// v[j] of the thread's half: coefficients j (the reference's thread) or
+// 32 + j (the distorted's); constant indices and a select, so that v stays
+// in registers.
+__device__ inline std::int32_t half_at(const std::int32_t* v, bool upper, int j) {
+  return upper ? v[kHalfArea + j] : v[j];
+}
+__device__ inline float half_at(const std::array<float, kBlockArea>& v, bool upper, int j) {
+  return upper ? v[static_cast<std::size_t>(kHalfArea + j)] : v[static_cast<std::size_t>(j)];
+}
+
+// Grid: ceil(blocks / kBlocksPerCta); block: kBlockThreads. Thread t takes
+// picture t % 2 of 8x8 block blockIdx.x * kBlocksPerCta + t / 2.
 template <typename Sample>
 static __global__ void __launch_bounds__(kBlockThreads)
     terms_kernel(SampleView<Sample> ref, SampleView<Sample> dist, unsigned blocks_x,
                  unsigned blocks, BlockWeights w, float* terms) {
-  const unsigned b = blockIdx.x * kBlockThreads + threadIdx.x;
-  if (b >= blocks) return;
-  const unsigned x0 = (b % blocks_x) * kStep;
-  const unsigned y0 = (b / blocks_x) * kStep;
-  std::int32_t r[kBlockArea];
-  std::int32_t d[kBlockArea];
-  std::int32_t tmp[kBlockArea];
-  for (int i = 0; i < kBlock; ++i) {
-    for (int j = 0; j < kBlock; ++j) {
-      r[i * kBlock + j] = ref.at(x0 + static_cast<unsigned>(j), y0 + static_cast<unsigned>(i));
-      d[i * kBlock + j] = dist.at(x0 + static_cast<unsigned>(j), y0 + static_cast<unsigned>(i));
+  // The other picture's half of the coefficients (the distorted's 0 to 31
+  // for the reference's thread, the reference's 32 to 63 for the other),
+  // both levels, and the terms.
+  __shared__ std::int32_t s_half[kBlocksPerCta][2][kHalfArea];
+  __shared__ float s_level[kBlocksPerCta][2];
+  __shared__ float s_terms[kBlocksPerCta * kBlockArea];
+  const unsigned local = threadIdx.x / 2;
+  const unsigned pic = threadIdx.x % 2;  // 0: reference, 1: distorted
+  const bool upper = pic == 1;
+  const unsigned first = blockIdx.x * kBlocksPerCta;
+  const unsigned b = first + local;
+  std::int32_t v[kBlockArea];
+  if (b < blocks) {
+    const unsigned x0 = (b % blocks_x) * kStep;
+    const unsigned y0 = (b / blocks_x) * kStep;
+    // A copy, not a reference: a reference chosen at run time between two
+    // kernel arguments would have both copied to local memory.
+    const SampleView<Sample> src = upper ? dist : ref;
+    for (int i = 0; i < kBlock; ++i) {
+      for (int j = 0; j < kBlock; ++j) {
+        v[i * kBlock + j] = src.at(x0 + static_cast<unsigned>(j), y0 + static_cast<unsigned>(i));
+      }
+    }
+    const float ratio = variance_ratio(v);
+    std::int32_t tmp[kBlockArea];
+    fdct8x8(v, tmp);
+    s_level[local][pic] =
+        level_of_root(root(level_radicand(masking_energy(v, w.mask.data()), ratio)));
+    // The half the other thread makes terms of.
+    for (int j = 0; j < kHalfArea; ++j) s_half[local][pic][j] = half_at(v, !upper, j);
+  }
+  __syncthreads();
+  if (b < blocks) {
+    const float ref_level = s_level[local][0];
+    const float dist_level = s_level[local][1];
+    const float level = dist_level > ref_level ? dist_level : ref_level;
+    const std::int32_t* other = s_half[local][1 - pic];
+    float* out = s_terms + std::size_t{local} * kBlockArea + (upper ? kHalfArea : 0);
+    for (int j = 0; j < kHalfArea; ++j) {
+      const std::int32_t own = half_at(v, upper, j);
+      const std::int32_t r = upper ? other[j] : own;
+      const std::int32_t d = upper ? own : other[j];
+      const float mask = half_at(w.mask, upper, j);
+      const float csf = half_at(w.csf, upper, j);
+      // Coefficient 0 (the reference's thread, j = 0) is the DC's.
+      out[j] = !upper && j == 0 ? dc_term(r, d, csf) : ac_term(r, d, level, mask, csf);
     }
   }
-  const float ref_ratio = variance_ratio(r);
-  const float dist_ratio = variance_ratio(d);
-  fdct8x8(r, tmp);
-  fdct8x8(d, tmp);
-  const float ref_level =
-      level_of_root(root(level_radicand(masking_energy(r, w.mask.data()), ref_ratio)));
-  const float dist_level =
-      level_of_root(root(level_radicand(masking_energy(d, w.mask.data()), dist_ratio)));
-  const float level = dist_level > ref_level ? dist_level : ref_level;
-  float* out = terms + std::size_t{b} * kBlockArea;
-  out[0] = dc_term(r[0], d[0], w.csf[0]);
-  for (int k = 1; k < kBlockArea; ++k) out[k] = ac_term(r[k], d[k], level, w.mask[k], w.csf[k]);
+  __syncthreads();
+  // The thread block's terms are one run of the output.
+  const unsigned count = (blocks - first < kBlocksPerCta ? blocks - first : kBlocksPerCta) *
+                         static_cast<unsigned>(kBlockArea);
+  float* dst = terms + std::size_t{first} * kBlockArea;
+  for (unsigned i = threadIdx.x; i < count; i += kBlockThreads) dst[i] = s_terms[i];
 }
 
 }  // namespace vqx::psnr_hvs

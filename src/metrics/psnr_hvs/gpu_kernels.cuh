@@ -75,9 +75,9 @@ template <typename Sample>
 static __global__ void __launch_bounds__(kBlockThreads)
     terms_kernel(SampleView<Sample> ref, SampleView<Sample> dist, unsigned blocks_x,
                  unsigned blocks, BlockWeights w, float* terms) {
-  // The other picture's half of the coefficients (the distorted's 0 to 31
-  // for the reference's thread, the reference's 32 to 63 for the other),
-  // both levels, and the terms.
+  // s_half[b][p]: what picture p's thread hands the other, the half of
+  // its coefficients that thread makes terms of (the reference's 32 to 63,
+  // the distorted's 0 to 31); both levels; the terms.
   __shared__ std::int32_t s_half[kBlocksPerCta][2][kHalfArea];
   __shared__ float s_level[kBlocksPerCta][2];
   __shared__ float s_terms[kBlocksPerCta * kBlockArea];

@@ -59,13 +59,11 @@ inline constexpr int kHalfArea = kBlockArea / 2;
 // (IEEE on every device), the CPU's std::sqrt (x86 sqrtsd).
 __device__ inline double root(double v) { return sqrt(v); }
 
-// v[j] of the thread's half: coefficients j (the reference's thread) or
-// 32 + j (the distorted's); constant indices and a select, so that v stays
-// in registers.
-__device__ inline std::int32_t half_at(const std::int32_t* v, bool upper, int j) {
-  return upper ? v[kHalfArea + j] : v[j];
-}
-__device__ inline float half_at(const std::array<float, kBlockArea>& v, bool upper, int j) {
+// Entry j of the thread's half of 64 values (a block's coefficients or
+// weights): j (the reference's thread) or 32 + j (the distorted's);
+// constant indices and a select, so that the values stay in registers.
+template <typename Values>
+__device__ inline auto half_at(const Values& v, bool upper, int j) {
   return upper ? v[static_cast<std::size_t>(kHalfArea + j)] : v[static_cast<std::size_t>(j)];
 }
 

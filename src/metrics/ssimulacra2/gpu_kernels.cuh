@@ -14,13 +14,13 @@
 //  * per scale, horizontal_kernel: a block per 32 rows and channel, a thread
 //    per row and quantity (a^2, b^2, ab, a, b: recursion.hpp's quantity),
 //    walking its row through recursion.hpp's single and block steps in the
-//    CPU's schedule (blocks_end), columns staged through shared memory 32 at
-//    a time (the inputs in, the outputs out, so that the device reads and
-//    writes whole rows), the next 32 columns loaded while these are
-//    filtered;
+//    CPU's schedule (blocks_end), columns staged through shared memory
+//    kChunk at a time (the inputs in, the outputs out, so that the device
+//    reads and writes whole rows), the next kChunk columns loaded while
+//    these are filtered;
 //  * vertical_kernel: a thread per column, quantity and channel, walking
 //    its column through vertical_filter, each input row loaded once, the
-//    next 16 rows loaded while these are filtered;
+//    next kVerticalBatch rows loaded while these are filtered;
 //  * row_sums_kernel: per row and channel, 8 threads add the error-map
 //    terms (pixel_errors, pixel_terms) of the pixels x = l, l + 8, ... of
 //    the row's body, the tail's terms are added in order, then the lanes in
@@ -276,8 +276,8 @@ __device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int
 }
 
 // The tile of chunk c0 as each thread loads it: warp w (the threads of
-// quantity w) takes rows w, w + kQuantities, ..., a lane columns lane and
-// lane + 32, both pictures, 0 outside the picture. Held in registers one
+// quantity w) takes rows w, w + kQuantities, ..., a lane columns lane,
+// lane + kBlurRows, ..., both pictures, 0 outside the picture. Held in registers one
 // chunk ahead: the loads of the next chunk are issued before this chunk's
 // recursion and are in flight while it runs.
 inline constexpr int kBlurThreads = kBlurRows * static_cast<int>(kQuantities);

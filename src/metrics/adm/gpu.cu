@@ -8,10 +8,10 @@
 //            margin): restored and additive parts, their CSF weighting, and
 //            per pixel the sums over the bands of |c|/30 and |c|/15 that the
 //            masking threshold is built from;
-//   sums     over the summed area: the 3x3 masking threshold, the masked
-//            cubes (numerators) and the reference cubes (denominator); each
-//            block adds its part of a row to that row's sums with integer
-//            atomics (exact);
+//   sums     over the summed area (gpu_kernels.cuh): the 3x3 masking
+//            threshold, the masked cubes (numerators) and the reference
+//            cubes (denominator); each block adds its part of a row to that
+//            row's sums with integer atomics (exact);
 //   rows     libvmaf rounds every row's sum before adding it to the total:
 //            one block per (scale, sum, band) rounds each row's sum and adds
 //            them up (exact integers, so in any order).
@@ -26,153 +26,22 @@
 #include "gpu/runtime.hpp"
 #include "metrics/adm/cpu.hpp"
 #include "metrics/adm/gpu.hpp"
+#include "metrics/adm/gpu_kernels.cuh"
 #include "metrics/adm/scores.hpp"
 
 namespace vqx::adm {
 
 namespace {
 
-constexpr int kBlockX = 32;
-constexpr int kBlockY = 8;
-constexpr int kRowThreads = 256;
-constexpr int kKinds = 3;                    // dlm, aim, den
-constexpr int kRowSums = kKinds * 3;         // per row: kind * 3 + band
 constexpr int kTotals = kScales * kRowSums;  // what comes back per frame
 
 // The border rule (-1 -> 1, n -> n - 1, n + 1 -> n - 2) is
 // reflect101_repeat_end (core/index_math.hpp); the fixed-point steps and
 // libvmaf's int32 wrap-around (wrap_abs, ...) are params.hpp's, as on the CPU.
 
-struct Band3 {  // the three detail bands (h, v, d) of one image, one scale
-  void* b[3];
-};
-
-struct Geometry {
-  int in_w, in_h, w, h;
-  int dec_x0, dec_x1, dec_y0, dec_y1;
-  int sum_x0, sum_x1, sum_y0, sum_y1;
-};
-
 Geometry to_device(const ScaleGeometry& g) {
   return {g.in_w,        g.in_h,      g.w,           g.h,         g.dec_x.begin, g.dec_x.end,
           g.dec_y.begin, g.dec_y.end, g.sum_x.begin, g.sum_x.end, g.sum_y.begin, g.sum_y.end};
-}
-
-// ---------------------------------------------------------------------------
-// DWT.
-
-__constant__ std::int32_t c_lo[4] = {kDb2Lo[0], kDb2Lo[1], kDb2Lo[2], kDb2Lo[3]};
-__constant__ std::int32_t c_hi[4] = {kDb2Hi[0], kDb2Hi[1], kDb2Hi[2], kDb2Hi[3]};
-
-struct Dwt0Args {
-  const void* src[2];  // ref, dist
-  std::size_t pitch[2];
-  int bpc;
-  Geometry g;
-  Band3 out[2];            // int16 bands
-  std::int32_t* a_out[2];  // approximation, w x h
-};
-
-// Scale 0 from picture samples: vertical pass in 32-bit unsigned wrap-around
-// arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16
-// bits; horizontal pass in int32 with rounding by 2^15.
-template <typename Sample>
-__global__ void __launch_bounds__(kBlockX* kBlockY) dwt0_kernel(Dwt0Args a) {
-  const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
-  const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
-  if (j >= a.g.w || i >= a.g.h) return;
-  const Dwt0Bias bias = dwt0_bias(a.bpc);
-  int rows[4];
-  int cols[4];
-  for (int k = 0; k < 4; ++k) {
-    rows[k] = reflect101_repeat_end(2 * i - 1 + k, a.g.in_h);
-    cols[k] = reflect101_repeat_end(2 * j - 1 + k, a.g.in_w);
-  }
-  for (int side = 0; side < 2; ++side) {
-    std::int32_t lo[4];
-    std::int32_t hi[4];
-    for (int c = 0; c < 4; ++c) {
-      std::uint32_t l = bias.lo;
-      std::uint32_t h = bias.hi;
-      for (int k = 0; k < 4; ++k) {
-        const std::uint32_t u = reinterpret_cast<const Sample*>(
-            static_cast<const std::uint8_t*>(a.src[side]) + a.pitch[side] * rows[k])[cols[c]];
-        l += static_cast<std::uint32_t>(c_lo[k]) * u;
-        h += static_cast<std::uint32_t>(c_hi[k]) * u;
-      }
-      lo[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> a.bpc);
-      hi[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(h) >> a.bpc);
-    }
-    std::int32_t sa = kDwt0HorzAdd, sv = kDwt0HorzAdd, sh = kDwt0HorzAdd, sd = kDwt0HorzAdd;
-    for (int k = 0; k < 4; ++k) {
-      sa += c_lo[k] * lo[k];
-      sv += c_hi[k] * lo[k];
-      sh += c_lo[k] * hi[k];
-      sd += c_hi[k] * hi[k];
-    }
-    const int o = i * a.g.w + j;
-    a.a_out[side][o] = sa >> kDwt0HorzShift;
-    static_cast<std::int16_t*>(a.out[side].b[0])[o] =
-        static_cast<std::int16_t>(sh >> kDwt0HorzShift);
-    static_cast<std::int16_t*>(a.out[side].b[1])[o] =
-        static_cast<std::int16_t>(sv >> kDwt0HorzShift);
-    static_cast<std::int16_t*>(a.out[side].b[2])[o] =
-        static_cast<std::int16_t>(sd >> kDwt0HorzShift);
-  }
-}
-
-struct DwtNArgs {
-  const std::int32_t* src[2];  // previous approximation, in_w x in_h
-  Geometry g;
-  std::int64_t vadd, hadd;
-  int vsh, hsh;
-  Band3 out[2];            // int32 bands
-  std::int32_t* a_out[2];  // null at the last scale
-};
-
-// Scales 1..3 from the previous approximation, in int64 with arithmetic
-// shifts (adm_dwt2_s123_combined).
-__global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs a) {
-  const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
-  const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
-  if (j >= a.g.w || i >= a.g.h) return;
-  int rows[4];
-  int cols[4];
-  for (int k = 0; k < 4; ++k) {
-    rows[k] = reflect101_repeat_end(2 * i - 1 + k, a.g.in_h);
-    cols[k] = reflect101_repeat_end(2 * j - 1 + k, a.g.in_w);
-  }
-  for (int side = 0; side < 2; ++side) {
-    std::int64_t lo[4];
-    std::int64_t hi[4];
-    for (int c = 0; c < 4; ++c) {
-      std::int64_t l = 0;
-      std::int64_t h = 0;
-      for (int k = 0; k < 4; ++k) {
-        const std::int64_t s = a.src[side][rows[k] * a.g.in_w + cols[c]];
-        l += c_lo[k] * s;
-        h += c_hi[k] * s;
-      }
-      lo[c] = static_cast<std::int32_t>((l + a.vadd) >> a.vsh);
-      hi[c] = static_cast<std::int32_t>((h + a.vadd) >> a.vsh);
-    }
-    std::int64_t sa = 0, sv = 0, sh = 0, sd = 0;
-    for (int k = 0; k < 4; ++k) {
-      sa += c_lo[k] * lo[k];
-      sv += c_hi[k] * lo[k];
-      sh += c_lo[k] * hi[k];
-      sd += c_hi[k] * hi[k];
-    }
-    const int o = i * a.g.w + j;
-    if (a.a_out[side] != nullptr)
-      a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[0])[o] =
-        static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[1])[o] =
-        static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[2])[o] =
-        static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -296,91 +165,15 @@ __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs
 }
 
 // ---------------------------------------------------------------------------
-// Sums.
+// Sums: gpu_kernels.cuh's sums_kernel, each block's row sums added here.
 
-struct SumsArgs {
-  Band3 ref, restored, additive;
-  const std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;
-  Geometry g;
-  std::uint32_t q[3];
-  CubeRounding cube[3];
-  std::uint64_t den_sq_add, den_cub_add;  // scales 1..3
-  int den_sq_shift, den_cub_shift;
-  bool aim;
-  unsigned long long* rows;  // kRowSums x h
+struct DeviceSum {
+  __device__ void add(unsigned long long* rows, std::size_t stride,
+                      const unsigned long long (&v)[kRowSums]) const {
+    // Without aim, sums 3..5 are 0 and add nothing.
+    vqx::gpu::add_exact_block(rows, stride, v);
+  }
 };
-
-// max(|x| - thr, 0)^3 with libvmaf's roundings (as masking.cpp, with the
-// native 64-bit shift where the CPU has shift_right).
-__device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr,
-                                           const CubeRounding& r) {
-  std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
-  m = m < 0 ? 0 : m;
-  const auto sq = static_cast<std::int32_t>((std::int64_t{m} * m + r.sq_add) >> r.sq_shift);
-  return (std::int64_t{sq} * m + r.cub_add) >> r.cub_shift;
-}
-
-// The 3x3 sum of the filter terms with the centre replaced by ctr.
-__device__ inline std::int32_t threshold(const std::int32_t* flt, const std::int32_t* ctr, int w,
-                                         int up, int i, int down, int jm, int j, int jp) {
-  std::int32_t s = 0;
-  for (int r : {up, i, down}) s += flt[r * w + jm] + flt[r * w + j] + flt[r * w + jp];
-  return s - flt[i * w + j] + ctr[i * w + j];
-}
-
-template <typename T>
-__device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s) {
-  if constexpr (sizeof(T) == 2) {
-    return static_cast<std::int32_t>(a.q[band]) * s;
-  } else {
-    return static_cast<std::int32_t>((static_cast<std::int64_t>(a.q[band]) * s + kCsfNAdd) >>
-                                     kCsfNShift);
-  }
-}
-
-// A block adds kSumPixels pixels of a row per thread (columns kRowThreads
-// apart, so that a warp's loads stay together): one block reduction for
-// kSumPixels * kRowThreads pixels.
-constexpr int kSumPixels = 4;
-
-template <typename T>
-__global__ void __launch_bounds__(kRowThreads) sums_kernel(SumsArgs a) {
-  const int i = a.g.sum_y0 + static_cast<int>(blockIdx.y);
-  const int w = a.g.w;
-  const int up = reflect101_repeat_end(i - 1, a.g.h);
-  const int down = reflect101_repeat_end(i + 1, a.g.h);
-  unsigned long long v[kRowSums] = {};
-  for (int p = 0; p < kSumPixels; ++p) {
-    const int j =
-        a.g.sum_x0 + static_cast<int>((blockIdx.x * kSumPixels + p) * kRowThreads + threadIdx.x);
-    if (j >= a.g.sum_x1) break;
-    const int jm = reflect101_repeat_end(j - 1, w);
-    const int jp = reflect101_repeat_end(j + 1, w);
-    const int o = i * w + j;
-    const std::int32_t thr_a = threshold(a.flt_a, a.ctr_a, w, up, i, down, jm, j, jp);
-    const std::int32_t thr_r = a.aim ? threshold(a.flt_r, a.ctr_r, w, up, i, down, jm, j, jp) : 0;
-    for (int b = 0; b < 3; ++b) {
-      // Integer sums modulo 2^64 (the numerators' int64 terms in two's
-      // complement): exact in any order.
-      const std::int32_t xr = weigh<T>(a, b, static_cast<const T*>(a.restored.b[b])[o]);
-      v[b] += static_cast<unsigned long long>(masked_cube(xr, thr_a, a.cube[b]));
-      if (a.aim) {
-        const std::int32_t xa = weigh<T>(a, b, static_cast<const T*>(a.additive.b[b])[o]);
-        v[3 + b] += static_cast<unsigned long long>(masked_cube(xa, thr_r, a.cube[b]));
-      }
-      const std::int32_t ref = static_cast<const T*>(a.ref.b[b])[o];
-      if constexpr (sizeof(T) == 2) {
-        const std::uint64_t m = static_cast<std::uint16_t>(wrap_abs(ref));
-        v[6 + b] += m * m * m;
-      } else {
-        const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(ref));
-        v[6 + b] += rounded_cube(m, a.den_sq_add, a.den_sq_shift, a.den_cub_add, a.den_cub_shift);
-      }
-    }
-  }
-  // Without aim, sums 3..5 are 0 and add nothing.
-  vqx::gpu::add_exact_block(a.rows + i, static_cast<std::size_t>(a.g.h), v);
-}
 
 // ---------------------------------------------------------------------------
 // Per-row rounding and the totals.
@@ -414,10 +207,6 @@ __global__ void __launch_bounds__(kRowThreads) rows_kernel(RowsArgs a) {
 }
 
 // ---------------------------------------------------------------------------
-
-dim3 grid2(int w, int h) {
-  return {static_cast<unsigned>(ceil_div(w, kBlockX)), static_cast<unsigned>(ceil_div(h, kBlockY))};
-}
 
 class AdmTwin final : public gpu::Twin {
  public:
@@ -526,11 +315,7 @@ class AdmTwin final : public gpu::Twin {
       Dwt0Args a{{f.ref[0].data, f.dist[0].data}, {f.ref[0].pitch, f.dist[0].pitch},
                  static_cast<int>(fmt_.bpc),      g,
                  {bands(0, 0), bands(0, 1)},      {approx, approx + n}};
-      if (fmt_.bpc == 8) {
-        dwt0_kernel<std::uint8_t><<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
-      } else {
-        dwt0_kernel<std::uint16_t><<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
-      }
+      dwt0_kernel_for(fmt_.bpc)<<<pixel_grid(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
     } else {
       const ScaleGeometry& prev = setup_->geometry(scale - 1);
       const std::size_t pn = static_cast<std::size_t>(prev.w) * static_cast<std::size_t>(prev.h);
@@ -545,7 +330,7 @@ class AdmTwin final : public gpu::Twin {
                  r.horz_shift,
                  {bands(scale, 0), bands(scale, 1)},
                  {approx, approx == nullptr ? nullptr : approx + n}};
-      dwtn_kernel<<<grid2(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
+      dwtn_kernel<<<pixel_grid(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
     }
     VQX_RETURN_IF_ERROR(gpu::check_launch("adm dwt_kernel"));
     if (scale == 0 && params_.skip_scale0) return Status::Ok();
@@ -568,7 +353,7 @@ class AdmTwin final : public gpu::Twin {
     d.cos_sq = setup_->decouple().cos_1deg_sq;
     for (int b = 0; b < 3; ++b) d.q[b] = scale == 0 ? csf.q_scale0[b] : csf.q[scale][b];
     d.aim = aim;
-    const dim3 dgrid = grid2(g.dec_x1 - g.dec_x0, g.dec_y1 - g.dec_y0);
+    const dim3 dgrid = pixel_grid(g.dec_x1 - g.dec_x0, g.dec_y1 - g.dec_y0);
     if (scale == 0) {
       decouple_kernel<std::int16_t><<<dgrid, dim3(kBlockX, kBlockY), 0, s.handle()>>>(d);
     } else {
@@ -595,15 +380,9 @@ class AdmTwin final : public gpu::Twin {
     m.den_sq_shift = k.ref.sq_shift;
     m.den_cub_add = k.ref.cub_add;
     m.den_cub_shift = k.ref.cub_shift;
-    m.aim = aim;
     m.rows = rows_.get() + sc.row_offset;
-    const dim3 sgrid(static_cast<unsigned>(ceil_div(g.sum_x1 - g.sum_x0, kSumPixels * kRowThreads)),
-                     static_cast<unsigned>(g.sum_y1 - g.sum_y0));
-    if (scale == 0) {
-      sums_kernel<std::int16_t><<<sgrid, kRowThreads, 0, s.handle()>>>(m);
-    } else {
-      sums_kernel<std::int32_t><<<sgrid, kRowThreads, 0, s.handle()>>>(m);
-    }
+    sums_kernel_for<DeviceSum>(scale, aim)<<<sums_grid(g), kRowThreads, 0, s.handle()>>>(
+        m, DeviceSum{});
     return gpu::check_launch("adm sums_kernel");
   }
 

@@ -83,6 +83,9 @@ inline constexpr std::int32_t kRecipNumerator = 1 << 30;
 [[nodiscard]] constexpr std::int32_t wrap_abs(std::int32_t v) {
   return v < 0 ? static_cast<std::int32_t>(0U - static_cast<std::uint32_t>(v)) : v;
 }
+[[nodiscard]] constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
 [[nodiscard]] constexpr std::int32_t wrap_sub(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }

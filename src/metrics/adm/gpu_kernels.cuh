@@ -1,0 +1,425 @@
+// Integer ADM's transform and sums kernels, free of the runtime, so that a
+// device-free test runs them on the CPU, one host thread per GPU thread
+// (tests/unit/adm_kernels_test.cpp), against the CPU twin's row kernels
+// (dwt.hpp, masking.hpp).
+//
+// dwt0_kernel, dwtn_kernel: one thread per output sample of the four bands
+// of a scale (scale 0 from the picture, scales 1 to 3 from the previous
+// approximation): the 4x4 window under it (load_window), a vertical pass
+// of its four columns, then the horizontal pass.
+// sums_kernel: over one scale's summed area, per row, the masked cubes of
+// the restored part (detail loss) and of the additive part (additive
+// impairment) against the 3x3 masking thresholds, and the reference cubes
+// (denominator). A block makes kSumPixels * kRowThreads pixels of a row,
+// each thread kSumPixels of them, kRowThreads apart (a warp's loads stay
+// together):
+//  * it first adds the masking terms of the three rows under each of its
+//    columns and of the columns either side of the block into shared
+//    memory (the 3x3 sum as column sums, as threshold_row on the CPU; int32
+//    sums that wrap, so that any order gives the same bits), and issues
+//    every pixel's other loads before any is used;
+//  * after one barrier, each pixel's threshold is its three column sums,
+//    less the centre term, plus the centre tap; its cubes go to the row's
+//    kRowSums sums through `Sum` (the device's gpu/reduce.cuh integer
+//    atomics in gpu.cu, a host one in the test): integers, exact in any
+//    order.
+// The arithmetic is integer_adm.c's, operation for operation, as
+// masking.cpp's.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/device_unroll.hpp"
+#include "core/index_math.hpp"
+#include "metrics/adm/params.hpp"
+
+namespace vqx::adm {
+
+// The kernels are static: this header is compiled by the twin's .cu and, as
+// host code, by the device-free test (see ciede/gpu_kernels.cuh).
+
+// The transform's (and the twin's decoupling's) blocks: one thread a pixel.
+inline constexpr int kBlockX = 32;
+inline constexpr int kBlockY = 8;
+inline constexpr int kRowThreads = 256;
+inline constexpr int kKinds = 3;             // dlm, aim, den
+inline constexpr int kRowSums = kKinds * 3;  // per row: kind * 3 + band
+// Pixels of a row per thread in sums_kernel (kRowThreads apart).
+inline constexpr int kSumPixels = 4;
+inline constexpr int kSumSpan = kSumPixels * kRowThreads;  // pixels of a row per block
+
+struct Band3 {  // the three detail bands (h, v, d) of one image, one scale
+  void* b[3];
+};
+
+struct Geometry {
+  int in_w, in_h, w, h;
+  int dec_x0, dec_x1, dec_y0, dec_y1;
+  int sum_x0, sum_x1, sum_y0, sum_y1;
+};
+
+struct Dwt0Args {
+  const void* src[2];  // ref, dist
+  std::size_t pitch[2];
+  int bpc;
+  Geometry g;
+  Band3 out[2];            // int16 bands
+  std::int32_t* a_out[2];  // approximation, w x h
+};
+
+struct DwtNArgs {
+  const std::int32_t* src[2];  // previous approximation, in_w x in_h
+  Geometry g;
+  std::int64_t vadd, hadd;
+  int vsh, hsh;
+  Band3 out[2];            // int32 bands
+  std::int32_t* a_out[2];  // null at the last scale
+};
+
+struct SumsArgs {
+  Band3 ref, restored, additive;
+  const std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;
+  Geometry g;
+  std::uint32_t q[3];
+  CubeRounding cube[3];
+  std::uint64_t den_sq_add, den_cub_add;  // scales 1..3
+  int den_sq_shift, den_cub_shift;
+  unsigned long long* rows;  // kRowSums x h
+};
+
+namespace kernel_detail {
+
+// The Daubechies-2 taps, constants once the loops over them are unrolled.
+__device__ inline std::int32_t db2_lo(int k) {
+  constexpr std::array<std::int32_t, 4> kTable = kDb2Lo;
+  return kTable[static_cast<std::size_t>(k)];
+}
+__device__ inline std::int32_t db2_hi(int k) {
+  constexpr std::array<std::int32_t, 4> kTable = kDb2Hi;
+  return kTable[static_cast<std::size_t>(k)];
+}
+
+// Whether output (i, j)'s 4x4 window (input rows 2i - 1 to 2i + 2,
+// columns 2j - 1 to 2j + 2) lies inside an in_w x in_h input.
+__device__ inline bool window_inside(int in_w, int in_h, int i, int j) {
+  return i >= 1 && 2 * i + 2 < in_h && j >= 1 && 2 * j + 2 < in_w;
+}
+
+// The 4x4 window under output (i, j) of an input whose rows are `pitch`
+// bytes apart: u[k][c] is input row 2i - 1 + k, column 2j - 1 + c, with the
+// boundary rule (reflect101_repeat_end). Inside the input (Inside: see
+// window_inside) the rows and columns follow each other: one address a row
+// and constant offsets, where the edges need an index each.
+template <typename Sample, bool Inside, typename V>
+__device__ inline void load_window(const void* src, std::size_t pitch, int in_w, int in_h, int i,
+                                   int j, V (&u)[4][4]) {
+  const auto* base = static_cast<const std::uint8_t*>(src);
+  if constexpr (Inside) {
+    const std::uint8_t* row = base + pitch * static_cast<std::size_t>(2 * i - 1);
+    VQX_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      const Sample* r = reinterpret_cast<const Sample*>(row) + (2 * j - 1);
+      VQX_UNROLL
+      for (int c = 0; c < 4; ++c) u[k][c] = static_cast<V>(r[c]);
+      row += pitch;
+    }
+  } else {
+    int rows[4];
+    int cols[4];
+    VQX_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      rows[k] = reflect101_repeat_end(2 * i - 1 + k, in_h);
+      cols[k] = reflect101_repeat_end(2 * j - 1 + k, in_w);
+    }
+    VQX_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      const Sample* r =
+          reinterpret_cast<const Sample*>(base + pitch * static_cast<std::size_t>(rows[k]));
+      VQX_UNROLL
+      for (int c = 0; c < 4; ++c) u[k][c] = static_cast<V>(r[cols[c]]);
+    }
+  }
+}
+
+// max(|x| - thr, 0)^3 with libvmaf's roundings (as masking.cpp, with the
+// native 64-bit shift where the CPU has shift_right).
+__device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr,
+                                           const CubeRounding& r) {
+  std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
+  m = m < 0 ? 0 : m;
+  const auto sq = static_cast<std::int32_t>((std::int64_t{m} * m + r.sq_add) >> r.sq_shift);
+  return (std::int64_t{sq} * m + r.cub_add) >> r.cub_shift;
+}
+
+template <typename T>
+__device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s) {
+  if constexpr (sizeof(T) == 2) {
+    return static_cast<std::int32_t>(a.q[band]) * s;
+  } else {
+    return static_cast<std::int32_t>((static_cast<std::int64_t>(a.q[band]) * s + kCsfNAdd) >>
+                                     kCsfNShift);
+  }
+}
+
+// What one pixel's sums read beside the column sums: the centre taps and the
+// three bands of the restored, additive and reference parts.
+struct PixelLoads {
+  std::int32_t ctr_a, ctr_r;
+  std::int32_t restored[3], additive[3], ref[3];
+};
+
+template <typename T, bool Aim>
+__device__ inline PixelLoads load_pixel(const SumsArgs& a, std::size_t o) {
+  PixelLoads p{};
+  p.ctr_a = a.ctr_a[o];
+  if constexpr (Aim) p.ctr_r = a.ctr_r[o];
+  VQX_UNROLL
+  for (int b = 0; b < 3; ++b) {
+    p.restored[b] = static_cast<const T*>(a.restored.b[b])[o];
+    if constexpr (Aim) p.additive[b] = static_cast<const T*>(a.additive.b[b])[o];
+    p.ref[b] = static_cast<const T*>(a.ref.b[b])[o];
+  }
+  return p;
+}
+
+// One pixel's kRowSums terms, added to v, from its thresholds.
+template <typename T, bool Aim>
+__device__ inline void add_pixel(const SumsArgs& a, const PixelLoads& p, std::int32_t thr_a,
+                                 std::int32_t thr_r, unsigned long long (&v)[kRowSums]) {
+  VQX_UNROLL
+  for (int b = 0; b < 3; ++b) {
+    // Integer sums modulo 2^64 (the numerators' int64 terms in two's
+    // complement): exact in any order.
+    v[b] += static_cast<unsigned long long>(
+        masked_cube(weigh<T>(a, b, p.restored[b]), thr_a, a.cube[b]));
+    if constexpr (Aim) {
+      v[3 + b] += static_cast<unsigned long long>(
+          masked_cube(weigh<T>(a, b, p.additive[b]), thr_r, a.cube[b]));
+    }
+    if constexpr (sizeof(T) == 2) {
+      const std::uint64_t m = static_cast<std::uint16_t>(wrap_abs(p.ref[b]));
+      v[6 + b] += m * m * m;
+    } else {
+      const std::uint64_t m = static_cast<std::uint32_t>(wrap_abs(p.ref[b]));
+      v[6 + b] += rounded_cube(m, a.den_sq_add, a.den_sq_shift, a.den_cub_add, a.den_cub_shift);
+    }
+  }
+}
+
+}  // namespace kernel_detail
+
+namespace kernel_detail {
+
+// Scale 0 from picture samples: vertical pass in 32-bit unsigned wrap-around
+// arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16
+// bits; horizontal pass in int32 with rounding by 2^15.
+template <typename Sample, bool Inside>
+__device__ inline void dwt0_pixel(const Dwt0Args& a, int i, int j) {
+  const Dwt0Bias bias = dwt0_bias(a.bpc);
+  VQX_UNROLL
+  for (int side = 0; side < 2; ++side) {
+    std::uint32_t u[4][4];
+    load_window<Sample, Inside>(a.src[side], a.pitch[side], a.g.in_w, a.g.in_h, i, j, u);
+    std::int32_t lo[4];
+    std::int32_t hi[4];
+    VQX_UNROLL
+    for (int c = 0; c < 4; ++c) {
+      std::uint32_t l = bias.lo;
+      std::uint32_t h = bias.hi;
+      VQX_UNROLL
+      for (int k = 0; k < 4; ++k) {
+        l += static_cast<std::uint32_t>(db2_lo(k)) * u[k][c];
+        h += static_cast<std::uint32_t>(db2_hi(k)) * u[k][c];
+      }
+      lo[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> a.bpc);
+      hi[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(h) >> a.bpc);
+    }
+    std::int32_t sa = kDwt0HorzAdd, sv = kDwt0HorzAdd, sh = kDwt0HorzAdd, sd = kDwt0HorzAdd;
+    VQX_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      sa += db2_lo(k) * lo[k];
+      sv += db2_hi(k) * lo[k];
+      sh += db2_lo(k) * hi[k];
+      sd += db2_hi(k) * hi[k];
+    }
+    const std::size_t o = static_cast<std::size_t>(i) * a.g.w + j;
+    a.a_out[side][o] = sa >> kDwt0HorzShift;
+    static_cast<std::int16_t*>(a.out[side].b[0])[o] =
+        static_cast<std::int16_t>(sh >> kDwt0HorzShift);
+    static_cast<std::int16_t*>(a.out[side].b[1])[o] =
+        static_cast<std::int16_t>(sv >> kDwt0HorzShift);
+    static_cast<std::int16_t*>(a.out[side].b[2])[o] =
+        static_cast<std::int16_t>(sd >> kDwt0HorzShift);
+  }
+}
+
+// Scales 1..3 from the previous approximation, in int64 with arithmetic
+// shifts (adm_dwt2_s123_combined).
+template <bool Inside>
+__device__ inline void dwtn_pixel(const DwtNArgs& a, int i, int j) {
+  const std::size_t pitch = static_cast<std::size_t>(a.g.in_w) * sizeof(std::int32_t);
+  VQX_UNROLL
+  for (int side = 0; side < 2; ++side) {
+    std::int64_t u[4][4];
+    load_window<std::int32_t, Inside>(a.src[side], pitch, a.g.in_w, a.g.in_h, i, j, u);
+    std::int64_t lo[4];
+    std::int64_t hi[4];
+    VQX_UNROLL
+    for (int c = 0; c < 4; ++c) {
+      std::int64_t l = 0;
+      std::int64_t h = 0;
+      VQX_UNROLL
+      for (int k = 0; k < 4; ++k) {
+        l += db2_lo(k) * u[k][c];
+        h += db2_hi(k) * u[k][c];
+      }
+      lo[c] = static_cast<std::int32_t>((l + a.vadd) >> a.vsh);
+      hi[c] = static_cast<std::int32_t>((h + a.vadd) >> a.vsh);
+    }
+    std::int64_t sa = 0, sv = 0, sh = 0, sd = 0;
+    VQX_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      sa += db2_lo(k) * lo[k];
+      sv += db2_hi(k) * lo[k];
+      sh += db2_lo(k) * hi[k];
+      sd += db2_hi(k) * hi[k];
+    }
+    const std::size_t o = static_cast<std::size_t>(i) * a.g.w + j;
+    if (a.a_out[side] != nullptr)
+      a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[0])[o] =
+        static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[1])[o] =
+        static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
+    static_cast<std::int32_t*>(a.out[side].b[2])[o] =
+        static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
+  }
+}
+
+}  // namespace kernel_detail
+
+// The transform of scale 0 (dwt0_kernel) and of scales 1 to 3
+// (dwtn_kernel), one thread an output. Grid: pixel_grid(w, h); block:
+// (kBlockX, kBlockY). The windows inside the input and those at its edges
+// are separate code (their loads differ), so that the first are not
+// addressed as the second.
+template <typename Sample>
+static __global__ void __launch_bounds__(kBlockX* kBlockY) dwt0_kernel(Dwt0Args a) {
+  const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
+  const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
+  if (j >= a.g.w || i >= a.g.h) return;
+  if (kernel_detail::window_inside(a.g.in_w, a.g.in_h, i, j)) {
+    kernel_detail::dwt0_pixel<Sample, true>(a, i, j);
+  } else {
+    kernel_detail::dwt0_pixel<Sample, false>(a, i, j);
+  }
+}
+
+static __global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs a) {
+  const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
+  const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
+  if (j >= a.g.w || i >= a.g.h) return;
+  if (kernel_detail::window_inside(a.g.in_w, a.g.in_h, i, j)) {
+    kernel_detail::dwtn_pixel<true>(a, i, j);
+  } else {
+    kernel_detail::dwtn_pixel<false>(a, i, j);
+  }
+}
+
+using Dwt0Kernel = void (*)(Dwt0Args);
+static inline Dwt0Kernel dwt0_kernel_for(unsigned bpc) {
+  return bpc == 8 ? &dwt0_kernel<std::uint8_t> : &dwt0_kernel<std::uint16_t>;
+}
+
+// One thread a pixel of a w x h area.
+inline dim3 pixel_grid(int w, int h) {
+  return {static_cast<unsigned>(ceil_div(w, kBlockX)), static_cast<unsigned>(ceil_div(h, kBlockY))};
+}
+
+// Grid: (ceil(sum width / kSumSpan), sum height); block: kRowThreads.
+// T: int16 bands (scale 0) or int32 (scales 1 to 3). Aim: the additive
+// impairment is computed (else its sums stay 0). Sum::add(rows, stride, v)
+// adds a thread's kRowSums values to rows[k * stride] (every thread calls
+// it).
+template <typename T, bool Aim, typename Sum>
+static __global__ void __launch_bounds__(kRowThreads, 4) sums_kernel(SumsArgs a, Sum sum) {
+  // Column sums of the block's columns and one either side: column
+  // first + k - 1 at index k.
+  __shared__ std::int32_t col_a[kSumSpan + 2];
+  __shared__ std::int32_t col_r[kSumSpan + 2];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int w = a.g.w;
+  const int i = a.g.sum_y0 + static_cast<int>(blockIdx.y);
+  const std::size_t row_start[3] = {
+      static_cast<std::size_t>(reflect101_repeat_end(i - 1, a.g.h)) * w,
+      static_cast<std::size_t>(i) * w,
+      static_cast<std::size_t>(reflect101_repeat_end(i + 1, a.g.h)) * w};
+  const int first = a.g.sum_x0 + static_cast<int>(blockIdx.x) * kSumSpan;
+
+  // Index k of the column sums: column first + k - 1, mirrored; only those
+  // up to sum_x1 (the right neighbour of the last pixel) are needed.
+  const auto column_sums = [&](int k) {
+    const int x = first + k - 1;
+    if (x > a.g.sum_x1) return;
+    const int c = reflect101_repeat_end(x, w);
+    const auto column = [&](const std::int32_t* flt) {
+      return wrap_add(wrap_add(flt[row_start[0] + c], flt[row_start[1] + c]),
+                      flt[row_start[2] + c]);
+    };
+    col_a[k] = column(a.flt_a);
+    if constexpr (Aim) col_r[k] = column(a.flt_r);
+  };
+  VQX_UNROLL
+  for (int p = 0; p < kSumPixels; ++p) column_sums(1 + p * kRowThreads + tid);
+  if (tid < 2) column_sums(tid == 0 ? 0 : kSumSpan + 1);
+
+  // Each pixel's other loads, issued before the barrier.
+  kernel_detail::PixelLoads in[kSumPixels];
+  std::int32_t centre_a[kSumPixels];
+  std::int32_t centre_r[kSumPixels] = {};
+  VQX_UNROLL
+  for (int p = 0; p < kSumPixels; ++p) {
+    const int j = first + p * kRowThreads + tid;
+    const std::size_t o = row_start[1] + static_cast<std::size_t>(j < a.g.sum_x1 ? j : a.g.sum_x0);
+    in[p] = kernel_detail::load_pixel<T, Aim>(a, o);
+    centre_a[p] = a.flt_a[o];
+    if constexpr (Aim) centre_r[p] = a.flt_r[o];
+  }
+  __syncthreads();
+
+  unsigned long long v[kRowSums] = {};
+  VQX_UNROLL
+  for (int p = 0; p < kSumPixels; ++p) {
+    const int k = 1 + p * kRowThreads + tid;
+    if (first + k - 1 >= a.g.sum_x1) break;
+    // The 3x3 sum with the centre term replaced by the centre tap.
+    const auto threshold = [&](const std::int32_t* col, std::int32_t centre, std::int32_t ctr) {
+      return wrap_add(wrap_sub(wrap_add(wrap_add(col[k - 1], col[k]), col[k + 1]), centre), ctr);
+    };
+    const std::int32_t thr_a = threshold(col_a, centre_a[p], in[p].ctr_a);
+    const std::int32_t thr_r = Aim ? threshold(col_r, centre_r[p], in[p].ctr_r) : 0;
+    kernel_detail::add_pixel<T, Aim>(a, in[p], thr_a, thr_r, v);
+  }
+  sum.add(a.rows + i, static_cast<std::size_t>(a.g.h), v);
+}
+
+template <typename Sum>
+using SumsKernel = void (*)(SumsArgs, Sum);
+
+// The instantiation a scale runs.
+template <typename Sum>
+static inline SumsKernel<Sum> sums_kernel_for(int scale, bool aim) {
+  if (scale == 0) {
+    return aim ? &sums_kernel<std::int16_t, true, Sum> : &sums_kernel<std::int16_t, false, Sum>;
+  }
+  return aim ? &sums_kernel<std::int32_t, true, Sum> : &sums_kernel<std::int32_t, false, Sum>;
+}
+
+inline dim3 sums_grid(const Geometry& g) {
+  return {ceil_div(static_cast<unsigned>(g.sum_x1 - g.sum_x0), unsigned{kSumSpan}),
+          static_cast<unsigned>(g.sum_y1 - g.sum_y0)};
+}
+
+}  // namespace vqx::adm

@@ -1,0 +1,362 @@
+// The ADM twin's transform and sums kernels (src/metrics/adm/gpu_kernels.cuh),
+// run here on the CPU, without a device (tests/unit/gpu_on_host.hpp): their
+// own source, so their windows, loads, barrier and sums are the GPU twin's.
+//  * The transform: every band of every scale must equal the CPU twin's row
+//    kernels (dwt.hpp) exactly: 8 to 16 bits, even and odd sizes from the
+//    smallest, so that windows inside the picture and at each of its edges
+//    are taken, on random pictures and their approximations.
+//  * The sums: each row's nine sums must equal the CPU twin's row kernels
+//    (masking.hpp: threshold_row, masked_cubes_*, ref_cubes_*) exactly:
+//    16-bit bands (scale 0) and 32-bit ones (scales 1 to 3), with and
+//    without the additive impairment, summed areas that span the whole band
+//    (mirrored neighbours on both sides), exactly one block and one or
+//    several blocks and a few pixels, on random bands and masking terms.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/index_math.hpp"
+#include "metrics/adm/cpu.hpp"
+#include "metrics/adm/csf.hpp"
+#include "metrics/adm/dwt.hpp"
+#include "metrics/adm/masking.hpp"
+#include "test_util.hpp"
+// What nvcc and hipcc provide, before the kernel.
+#include "gpu_on_host.hpp"
+#include "metrics/adm/gpu_kernels.cuh"
+
+#undef __shared__
+
+namespace vqx {
+namespace {
+
+// --- The transform ---------------------------------------------------------
+
+// The four output bands of one side of one scale, w x h each (a as int32,
+// h, v and d as T).
+template <typename T>
+struct Bands {
+  int w, h;
+  std::vector<std::int32_t> a;
+  std::vector<T> b[3];  // h, v, d (the kernels' Band3 order)
+  Bands(int width, int height) : w(width), h(height) {
+    const auto n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+    a.assign(n, 0);
+    for (auto& x : b) x.assign(n, 0);
+  }
+  adm::Band3 band3() { return {{b[0].data(), b[1].data(), b[2].data()}}; }
+  std::size_t at(int i, int j) const { return static_cast<std::size_t>(i) * w + j; }
+};
+
+// The CPU's rows of an output row i: input rows 2i - 1 .. 2i + 2 mirrored.
+template <typename S>
+std::array<const S*, 4> input_rows(const S* base, std::size_t pitch_elems, int in_h, int i) {
+  std::array<const S*, 4> rows{};
+  for (int k = 0; k < 4; ++k) {
+    rows[static_cast<std::size_t>(k)] =
+        base + pitch_elems * static_cast<std::size_t>(reflect101_repeat_end(2 * i - 1 + k, in_h));
+  }
+  return rows;
+}
+
+template <typename T>
+void expect_band_rows_equal(const Bands<T>& gpu, int i, const std::int32_t* a, const T* h,
+                            const T* v, const T* d, const std::string& what) {
+  for (int j = 0; j < gpu.w; ++j) {
+    const std::size_t o = gpu.at(i, j);
+    ASSERT_EQ(gpu.a[o], a[j]) << what << ", a at " << i << "," << j;
+    ASSERT_EQ(gpu.b[0][o], h[j]) << what << ", h at " << i << "," << j;
+    ASSERT_EQ(gpu.b[1][o], v[j]) << what << ", v at " << i << "," << j;
+    ASSERT_EQ(gpu.b[2][o], d[j]) << what << ", d at " << i << "," << j;
+  }
+}
+
+// Scales 1 to 3 from `in` (the previous scale's approximation, of both
+// sides: the kernel transforms two at once), against the CPU's rows.
+void expect_scale_n_equal(const std::vector<std::int32_t>& in, int in_w, int in_h, int scale,
+                          const std::string& what, std::vector<std::int32_t>& next) {
+  const adm::ScaleGeometry geo = adm::scale_geometry(in_w, in_h);
+  Bands<std::int32_t> out[2] = {{geo.w, geo.h}, {geo.w, geo.h}};
+  const adm::DwtRounding r = adm::dwt_rounding(scale);
+  adm::DwtNArgs args{};
+  args.src[0] = in.data();
+  args.src[1] = in.data();
+  args.g.in_w = in_w;
+  args.g.in_h = in_h;
+  args.g.w = geo.w;
+  args.g.h = geo.h;
+  args.vadd = r.vert_add;
+  args.hadd = r.horz_add;
+  args.vsh = r.vert_shift;
+  args.hsh = r.horz_shift;
+  args.out[0] = out[0].band3();
+  args.out[1] = out[1].band3();
+  args.a_out[0] = out[0].a.data();
+  args.a_out[1] = out[1].a.data();
+  gpu_on_host::run_each(adm::pixel_grid(geo.w, geo.h), {adm::kBlockX, adm::kBlockY},
+                        [&] { adm::dwtn_kernel(args); });
+  std::vector<std::int32_t> lo(static_cast<std::size_t>(in_w) + 4);
+  std::vector<std::int32_t> hi(lo.size());
+  std::vector<std::int32_t> a(static_cast<std::size_t>(geo.w));
+  std::vector<std::int32_t> h(a.size()), v(a.size()), d(a.size());
+  for (int i = 0; i < geo.h; ++i) {
+    const auto rows = input_rows(in.data(), static_cast<std::size_t>(in_w), in_h, i);
+    adm::reference::dwt_scale_n_row(rows.data(), in_w, scale, {lo.data() + 1, hi.data() + 1},
+                                    {a.data(), v.data(), h.data(), d.data()});
+    for (const auto& side : out) {
+      expect_band_rows_equal(side, i, a.data(), h.data(), v.data(), d.data(),
+                             what + ", scale " + std::to_string(scale));
+    }
+  }
+  next = out[0].a;
+}
+
+template <typename Sample>
+void expect_transform_equal(unsigned w, unsigned h, unsigned bpc, std::mt19937& rng) {
+  const std::string what =
+      std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit";
+  const PictureFormat fmt = testutil::format(w, h, bpc, ChromaFormat::k420);
+  const Picture ref = testutil::random_picture(fmt, rng, 0);
+  const Picture dis = testutil::random_picture(fmt, rng, 0);
+  const adm::ScaleGeometry geo = adm::scale_geometry(static_cast<int>(w), static_cast<int>(h));
+  Bands<std::int16_t> out[2] = {{geo.w, geo.h}, {geo.w, geo.h}};
+  adm::Dwt0Args args{};
+  const Picture* pics[2] = {&ref, &dis};
+  for (int side = 0; side < 2; ++side) {
+    args.src[side] = pics[side]->plane(0).row<std::uint8_t>(0);
+    args.pitch[side] = pics[side]->plane(0).stride_bytes();
+    args.out[side] = out[side].band3();
+    args.a_out[side] = out[side].a.data();
+  }
+  args.bpc = static_cast<int>(bpc);
+  args.g.in_w = static_cast<int>(w);
+  args.g.in_h = static_cast<int>(h);
+  args.g.w = geo.w;
+  args.g.h = geo.h;
+  gpu_on_host::run_each(adm::pixel_grid(geo.w, geo.h), {adm::kBlockX, adm::kBlockY},
+                        [&] { adm::dwt0_kernel_for(bpc)(args); });
+
+  std::vector<std::int16_t> lo(static_cast<std::size_t>(w) + 4);
+  std::vector<std::int16_t> hi(lo.size());
+  std::vector<std::int32_t> a(static_cast<std::size_t>(geo.w));
+  std::vector<std::int16_t> bh(a.size()), bv(a.size()), bd(a.size());
+  for (int side = 0; side < 2; ++side) {
+    const Plane& plane = pics[side]->plane(0);
+    for (int i = 0; i < geo.h; ++i) {
+      const auto rows = input_rows(plane.row<Sample>(0), plane.stride_bytes() / sizeof(Sample),
+                                   static_cast<int>(h), i);
+      adm::reference::dwt_scale0_row(rows.data(), static_cast<int>(w), static_cast<int>(bpc),
+                                     {lo.data() + 1, hi.data() + 1},
+                                     {a.data(), bv.data(), bh.data(), bd.data()});
+      expect_band_rows_equal(out[side], i, a.data(), bh.data(), bv.data(), bd.data(),
+                             what + (side == 0 ? ", ref" : ", dis") + ", scale 0");
+    }
+  }
+  // The deeper scales, each from the approximation the kernel made.
+  std::vector<std::int32_t> in = out[1].a;
+  int in_w = geo.w;
+  int in_h = geo.h;
+  for (int scale = 1; scale < adm::kScales; ++scale) {
+    std::vector<std::int32_t> next;
+    expect_scale_n_equal(in, in_w, in_h, scale, what, next);
+    in = std::move(next);
+    in_w = (in_w + 1) / 2;
+    in_h = (in_h + 1) / 2;
+  }
+}
+
+TEST(AdmKernels, TransformEqualsTheCpuTwin) {
+  struct Size {
+    unsigned w, h;
+  };
+  // The smallest picture ADM takes (kMinSize), odd sides, and a picture of
+  // several blocks of outputs each way with partial ones (the blocks are
+  // kBlockX x kBlockY outputs, of 2 kBlockX x 2 kBlockY samples).
+  const std::vector<Size> sizes = {{adm::kMinSize, adm::kMinSize},
+                                   {adm::kMinSize + 1, adm::kMinSize + 4},
+                                   {2 * 2 * adm::kBlockX + 6, 3 * 2 * adm::kBlockY + 3}};
+  std::mt19937 rng(31);
+  for (const Size s : sizes) {
+    expect_transform_equal<std::uint8_t>(s.w, s.h, 8, rng);
+    for (const unsigned bpc : {10U, 12U, 16U})
+      expect_transform_equal<std::uint16_t>(s.w, s.h, bpc, rng);
+  }
+}
+
+// --- The sums ----------------------------------------------------------------
+
+struct HostSum {
+  void add(unsigned long long* rows, std::size_t stride,
+           const unsigned long long (&v)[adm::kRowSums]) const {
+    for (int k = 0; k < adm::kRowSums; ++k) {
+      std::atomic_ref<unsigned long long>(rows[k * stride]).fetch_add(v[k]);
+    }
+  }
+};
+
+// One scale's inputs of the sums: three bands of each part, and the masking
+// terms of the additive ("a") and restored ("r") parts, w x h each.
+template <typename T>
+struct Inputs {
+  int w = 0;
+  int h = 0;
+  std::vector<T> ref, restored, additive;  // 3 bands, one after the other
+  std::vector<std::int32_t> flt_a, ctr_a, flt_r, ctr_r;
+
+  Inputs(int width, int height, std::mt19937& rng, std::int32_t band_max) : w(width), h(height) {
+    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+    std::uniform_int_distribution<std::int32_t> band(-band_max, band_max);
+    // Masking terms as large as a sum of nine of them allows without int32
+    // overflow (the CPU's row kernel adds them as int32).
+    std::uniform_int_distribution<std::int32_t> term(0, (1 << 26) - 1);
+    for (auto* v : {&ref, &restored, &additive}) {
+      v->resize(3 * n);
+      for (T& x : *v) x = static_cast<T>(band(rng));
+    }
+    for (auto* v : {&flt_a, &ctr_a, &flt_r, &ctr_r}) {
+      v->resize(n);
+      for (std::int32_t& x : *v) x = term(rng);
+    }
+  }
+  adm::DetailRow<T> row(const std::vector<T>& bands, int i) const {
+    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+    const T* r = bands.data() + static_cast<std::size_t>(i) * w;
+    return {r, r + n, r + 2 * n};
+  }
+  adm::Band3 band3(std::vector<T>& bands) const {
+    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+    return {{bands.data(), bands.data() + n, bands.data() + 2 * n}};
+  }
+};
+
+// Row i of a w x h plane of terms with one column either side, mirrored as
+// the kernels mirror (reflect101_repeat_end), at index 1.
+std::vector<std::int32_t> padded_row(const std::vector<std::int32_t>& plane, int w, int i) {
+  std::vector<std::int32_t> row(static_cast<std::size_t>(w) + 2);
+  for (int j = -1; j <= w; ++j) {
+    row[static_cast<std::size_t>(j + 1)] =
+        plane[static_cast<std::size_t>(i) * w + reflect101_repeat_end(j, w)];
+  }
+  return row;
+}
+
+struct Case {
+  int w, h, scale;
+  bool aim;
+};
+
+template <typename T>
+void expect_rows_equal(const Case& c, std::mt19937& rng) {
+  const std::string what = std::to_string(c.w) + "x" + std::to_string(c.h) + " scale " +
+                           std::to_string(c.scale) + (c.aim ? ", aim" : ", no aim");
+  // A band of w x h is what a picture of 2w x 2h makes at scale 0 (and
+  // the approximation of that size at the deeper scales).
+  const adm::ScaleGeometry geo = adm::scale_geometry(2 * c.w, 2 * c.h);
+  ASSERT_EQ(geo.w, c.w);
+  const adm::SumConsts k = adm::sum_consts(c.scale, geo);
+  const auto weights = adm::make_csf_weights(adm::AdmParams{});
+  ASSERT_TRUE(weights.ok());
+  Inputs<T> in(c.w, c.h, rng, sizeof(T) == 2 ? 32767 : (1 << 22));
+
+  // The twin's launch (gpu.cu).
+  std::vector<unsigned long long> rows(static_cast<std::size_t>(adm::kRowSums) * c.h, 0);
+  adm::SumsArgs a{};
+  a.ref = in.band3(in.ref);
+  a.restored = in.band3(in.restored);
+  a.additive = in.band3(in.additive);
+  a.flt_a = in.flt_a.data();
+  a.ctr_a = in.ctr_a.data();
+  a.flt_r = in.flt_r.data();
+  a.ctr_r = in.ctr_r.data();
+  a.g = {geo.in_w,        geo.in_h,      geo.w,           geo.h,
+         geo.dec_x.begin, geo.dec_x.end, geo.dec_y.begin, geo.dec_y.end,
+         geo.sum_x.begin, geo.sum_x.end, geo.sum_y.begin, geo.sum_y.end};
+  for (int b = 0; b < 3; ++b) {
+    a.q[b] = c.scale == 0 ? weights->q_scale0[b] : weights->q[c.scale][b];
+    a.cube[b] = k.cubes[b];
+  }
+  a.den_sq_add = k.ref.sq_add;
+  a.den_sq_shift = k.ref.sq_shift;
+  a.den_cub_add = k.ref.cub_add;
+  a.den_cub_shift = k.ref.cub_shift;
+  a.rows = rows.data();
+  const auto kernel = adm::sums_kernel_for<HostSum>(c.scale, c.aim);
+  gpu_on_host::run_grid(adm::sums_grid(a.g), {adm::kRowThreads}, [&] { kernel(a, HostSum{}); });
+
+  // The CPU's row kernels.
+  const int begin = geo.sum_x.begin;
+  const int end = geo.sum_x.end;
+  std::vector<std::int32_t> scratch(static_cast<std::size_t>(c.w) + 2);
+  std::vector<std::int32_t> thr(static_cast<std::size_t>(c.w));
+  const auto threshold = [&](const std::vector<std::int32_t>& flt,
+                             const std::vector<std::int32_t>& ctr, int i) {
+    const auto up = padded_row(flt, c.w, reflect101_repeat_end(i - 1, c.h));
+    const auto mid = padded_row(flt, c.w, i);
+    const auto down = padded_row(flt, c.w, reflect101_repeat_end(i + 1, c.h));
+    adm::reference::threshold_row(up.data() + 1, mid.data() + 1, down.data() + 1,
+                                  ctr.data() + static_cast<std::size_t>(i) * c.w, begin, end,
+                                  scratch.data(), thr.data());
+  };
+  const auto cubes = [&](adm::DetailRow<T> x) {
+    if constexpr (sizeof(T) == 2) {
+      return adm::reference::masked_cubes_scale0(x, thr.data(), begin, end, weights->q_scale0,
+                                                 k.cubes);
+    } else {
+      return adm::reference::masked_cubes_scale_n(x, thr.data(), begin, end, weights->q[c.scale],
+                                                  k.cubes);
+    }
+  };
+  for (int i = 0; i < c.h; ++i) {
+    const bool summed = i >= geo.sum_y.begin && i < geo.sum_y.end;
+    std::vector<unsigned long long> want(adm::kRowSums, 0);
+    if (summed) {
+      threshold(in.flt_a, in.ctr_a, i);
+      const adm::BandSums dlm = cubes(in.row(in.restored, i));
+      adm::BandSums aim{};
+      if (c.aim) {
+        threshold(in.flt_r, in.ctr_r, i);
+        aim = cubes(in.row(in.additive, i));
+      }
+      adm::BandSumsU den{};
+      if constexpr (sizeof(T) == 2) {
+        den = adm::reference::ref_cubes_scale0(in.row(in.ref, i), begin, end);
+      } else {
+        den = adm::reference::ref_cubes_scale_n(in.row(in.ref, i), begin, end, k.ref);
+      }
+      for (int b = 0; b < 3; ++b) {
+        want[b] = static_cast<unsigned long long>(dlm[b]);
+        want[3 + b] = static_cast<unsigned long long>(aim[b]);
+        want[6 + b] = den[b];
+      }
+    }
+    for (int s = 0; s < adm::kRowSums; ++s) {
+      ASSERT_EQ(rows[static_cast<std::size_t>(s) * c.h + i], want[s])
+          << what << ", row " << i << ", sum " << s;
+    }
+  }
+}
+
+TEST(AdmKernels, RowSumsEqualTheCpuTwin) {
+  // Band widths: the whole band summed (a border of 0 below 15), the summed
+  // area exactly one block (1278: 127 either side), one block and 2 pixels
+  // (1280), and several blocks and a part (2900).
+  static_assert(adm::kSumSpan == 1024, "the widths below are chosen for 1024 pixels a block");
+  const std::vector<Case> cases = {{10, 5, 0, true},    {10, 5, 2, true},   {1278, 4, 0, true},
+                                   {1280, 4, 0, true},  {1280, 4, 1, true}, {1280, 4, 0, false},
+                                   {1280, 4, 3, false}, {2900, 3, 0, true}, {2900, 3, 1, true}};
+  std::mt19937 rng(29);
+  for (const Case& c : cases) {
+    if (c.scale == 0) {
+      expect_rows_equal<std::int16_t>(c, rng);
+    } else {
+      expect_rows_equal<std::int32_t>(c, rng);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vqx

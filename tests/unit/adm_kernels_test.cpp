@@ -285,7 +285,7 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
   a.den_cub_shift = k.ref.cub_shift;
   a.rows = rows.data();
   const auto kernel = adm::sums_kernel_for<HostSum>(c.scale, c.aim);
-  gpu_on_host::run_grid(adm::sums_grid(a.g), {adm::kRowThreads}, [&] { kernel(a, HostSum{}); });
+  gpu_on_host::run_grid(adm::sums_grid(a.g), {adm::kSumThreads}, [&] { kernel(a, HostSum{}); });
 
   // The CPU's row kernels.
   const int begin = geo.sum_x.begin;
@@ -340,14 +340,27 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
   }
 }
 
+// The smallest band width whose summed area is `span` wide (none: 0).
+int band_width_summing(int span) {
+  for (int w = span; w < 2 * span + 64; ++w) {
+    const adm::ScaleGeometry g = adm::scale_geometry(2 * w, 2 * adm::kMinSize);
+    if (g.sum_x.end - g.sum_x.begin == span) return w;
+  }
+  return 0;
+}
+
 TEST(AdmKernels, RowSumsEqualTheCpuTwin) {
   // Band widths: the whole band summed (a border of 0 below 15), the summed
-  // area exactly one block (1278: 127 either side), one block and 2 pixels
-  // (1280), and several blocks and a part (2900).
-  static_assert(adm::kSumSpan == 1024, "the widths below are chosen for 1024 pixels a block");
-  const std::vector<Case> cases = {{10, 5, 0, true},    {10, 5, 2, true},   {1278, 4, 0, true},
-                                   {1280, 4, 0, true},  {1280, 4, 1, true}, {1280, 4, 0, false},
-                                   {1280, 4, 3, false}, {2900, 3, 0, true}, {2900, 3, 1, true}};
+  // area exactly one block, one block and 2 pixels, and several blocks and a
+  // part.
+  const int one = band_width_summing(adm::kSumSpan);
+  const int one_and_two = band_width_summing(adm::kSumSpan + 2);
+  const int several = band_width_summing(2 * adm::kSumSpan + 100);
+  ASSERT_TRUE(one > 0 && one_and_two > 0 && several > 0);
+  const std::vector<Case> cases = {
+      {10, 5, 0, true},           {10, 5, 2, true},          {one, 4, 0, true},
+      {one_and_two, 4, 0, true},  {one_and_two, 4, 1, true}, {one_and_two, 4, 0, false},
+      {one_and_two, 4, 3, false}, {several, 3, 0, true},     {several, 3, 1, true}};
   std::mt19937 rng(29);
   for (const Case& c : cases) {
     if (c.scale == 0) {

@@ -381,7 +381,7 @@ class AdmTwin final : public gpu::Twin {
     m.den_cub_add = k.ref.cub_add;
     m.den_cub_shift = k.ref.cub_shift;
     m.rows = rows_.get() + sc.row_offset;
-    sums_kernel_for<DeviceSum>(scale, aim)<<<sums_grid(g), kRowThreads, 0, s.handle()>>>(
+    sums_kernel_for<DeviceSum>(scale, aim)<<<sums_grid(g), kSumThreads, 0, s.handle()>>>(
         m, DeviceSum{});
     return gpu::check_launch("adm sums_kernel");
   }

@@ -10,8 +10,8 @@
 // sums_kernel: over one scale's summed area, per row, the masked cubes of
 // the restored part (detail loss) and of the additive part (additive
 // impairment) against the 3x3 masking thresholds, and the reference cubes
-// (denominator). A block makes kSumPixels * kRowThreads pixels of a row,
-// each thread kSumPixels of them, kRowThreads apart (a warp's loads stay
+// (denominator). A block makes kSumPixels * kSumThreads pixels of a row,
+// each thread kSumPixels of them, kSumThreads apart (a warp's loads stay
 // together):
 //  * it first adds the masking terms of the three rows under each of its
 //    columns and of the columns either side of the block into shared
@@ -43,12 +43,13 @@ namespace vqx::adm {
 // The transform's (and the twin's decoupling's) blocks: one thread a pixel.
 inline constexpr int kBlockX = 32;
 inline constexpr int kBlockY = 8;
-inline constexpr int kRowThreads = 256;
+inline constexpr int kRowThreads = 256;  // the twin's rows_kernel
+inline constexpr int kSumThreads = 256;
 inline constexpr int kKinds = 3;             // dlm, aim, den
 inline constexpr int kRowSums = kKinds * 3;  // per row: kind * 3 + band
-// Pixels of a row per thread in sums_kernel (kRowThreads apart).
+// Pixels of a row per thread in sums_kernel (kSumThreads apart).
 inline constexpr int kSumPixels = 4;
-inline constexpr int kSumSpan = kSumPixels * kRowThreads;  // pixels of a row per block
+inline constexpr int kSumSpan = kSumPixels * kSumThreads;  // pixels of a row per block
 
 struct Band3 {  // the three detail bands (h, v, d) of one image, one scale
   void* b[3];
@@ -306,7 +307,7 @@ __device__ inline void dwtn_pixel(const DwtNArgs& a, int i, int j) {
 // are separate code (their loads differ), so that the first are not
 // addressed as the second.
 template <typename Sample>
-static __global__ void __launch_bounds__(kBlockX* kBlockY) dwt0_kernel(Dwt0Args a) {
+static __global__ void __launch_bounds__(kBlockX* kBlockY, 6) dwt0_kernel(Dwt0Args a) {
   const int j = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
   const int i = static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
   if (j >= a.g.w || i >= a.g.h) return;
@@ -338,13 +339,13 @@ inline dim3 pixel_grid(int w, int h) {
   return {static_cast<unsigned>(ceil_div(w, kBlockX)), static_cast<unsigned>(ceil_div(h, kBlockY))};
 }
 
-// Grid: (ceil(sum width / kSumSpan), sum height); block: kRowThreads.
+// Grid: (ceil(sum width / kSumSpan), sum height); block: kSumThreads.
 // T: int16 bands (scale 0) or int32 (scales 1 to 3). Aim: the additive
 // impairment is computed (else its sums stay 0). Sum::add(rows, stride, v)
 // adds a thread's kRowSums values to rows[k * stride] (every thread calls
 // it).
 template <typename T, bool Aim, typename Sum>
-static __global__ void __launch_bounds__(kRowThreads, 4) sums_kernel(SumsArgs a, Sum sum) {
+static __global__ void __launch_bounds__(kSumThreads, 4) sums_kernel(SumsArgs a, Sum sum) {
   // Column sums of the block's columns and one either side: column
   // first + k - 1 at index k.
   __shared__ std::int32_t col_a[kSumSpan + 2];
@@ -372,7 +373,7 @@ static __global__ void __launch_bounds__(kRowThreads, 4) sums_kernel(SumsArgs a,
     if constexpr (Aim) col_r[k] = column(a.flt_r);
   };
   VQX_UNROLL
-  for (int p = 0; p < kSumPixels; ++p) column_sums(1 + p * kRowThreads + tid);
+  for (int p = 0; p < kSumPixels; ++p) column_sums(1 + p * kSumThreads + tid);
   if (tid < 2) column_sums(tid == 0 ? 0 : kSumSpan + 1);
 
   // Each pixel's other loads, issued before the barrier.
@@ -381,7 +382,7 @@ static __global__ void __launch_bounds__(kRowThreads, 4) sums_kernel(SumsArgs a,
   std::int32_t centre_r[kSumPixels] = {};
   VQX_UNROLL
   for (int p = 0; p < kSumPixels; ++p) {
-    const int j = first + p * kRowThreads + tid;
+    const int j = first + p * kSumThreads + tid;
     const std::size_t o = row_start[1] + static_cast<std::size_t>(j < a.g.sum_x1 ? j : a.g.sum_x0);
     in[p] = kernel_detail::load_pixel<T, Aim>(a, o);
     centre_a[p] = a.flt_a[o];
@@ -392,7 +393,7 @@ static __global__ void __launch_bounds__(kRowThreads, 4) sums_kernel(SumsArgs a,
   unsigned long long v[kRowSums] = {};
   VQX_UNROLL
   for (int p = 0; p < kSumPixels; ++p) {
-    const int k = 1 + p * kRowThreads + tid;
+    const int k = 1 + p * kSumThreads + tid;
     if (first + k - 1 >= a.g.sum_x1) break;
     // The 3x3 sum with the centre term replaced by the centre tap.
     const auto threshold = [&](const std::int32_t* col, std::int32_t centre, std::int32_t ctr) {

@@ -8,8 +8,10 @@
 // column of the tile's vertical pass (its kSadCols columns and kRadius
 // either side, mirrored at the picture's sides):
 //  * each thread loads the differences of its column's kSadRows + 2 kRadius
-//    rows (mirrored at the top and bottom) before it uses any, so that the
-//    loads overlap, and filters them vertically into a shared tile;
+//    rows (mirrored at the top and bottom) and filters them vertically into
+//    a shared tile; where all those rows lie inside the picture, they are
+//    read from one address a picture and loaded before any is used, so that
+//    the loads overlap;
 //  * after one barrier, each of the tile's columns is filtered
 //    horizontally, row after row, and the thread's absolute values summed;
 //  * the block's sum goes to the frame's total through `Sum` (the device's
@@ -76,12 +78,28 @@ static __global__ void __launch_bounds__(kSadThreads) sad_kernel(SadArgs a, Sum 
   if (x < a.w + kRadius) {
     const int xr = reflect101(x, a.w);
     std::int32_t d[kSadLoads];
-    for (int i = 0; i < kSadLoads; ++i) {
-      d[i] = 0;
-      if (i < rows + 2 * kRadius) {
-        const int yr = reflect101(y0 - kRadius + i, a.h);
-        d[i] = sample_at<Sample>(a.prev, a.prev_pitch, xr, yr) -
-               sample_at<Sample>(a.cur, a.cur_pitch, xr, yr);
+    if (y0 >= kRadius && y0 + kSadRows + kRadius <= a.h) {
+      // Every row inside the picture: from one address a picture, a pitch
+      // a row, all loaded before any is used.
+      const auto* prev = static_cast<const std::uint8_t*>(a.prev) +
+                         a.prev_pitch * static_cast<std::size_t>(y0 - kRadius);
+      const auto* cur = static_cast<const std::uint8_t*>(a.cur) +
+                        a.cur_pitch * static_cast<std::size_t>(y0 - kRadius);
+      Sample p[kSadLoads];
+      Sample c[kSadLoads];
+      for (int i = 0; i < kSadLoads; ++i) {
+        p[i] = reinterpret_cast<const Sample*>(prev + a.prev_pitch * i)[xr];
+        c[i] = reinterpret_cast<const Sample*>(cur + a.cur_pitch * i)[xr];
+      }
+      for (int i = 0; i < kSadLoads; ++i) d[i] = std::int32_t{p[i]} - std::int32_t{c[i]};
+    } else {
+      for (int i = 0; i < kSadLoads; ++i) {
+        d[i] = 0;
+        if (i < rows + 2 * kRadius) {
+          const int yr = reflect101(y0 - kRadius + i, a.h);
+          d[i] = sample_at<Sample>(a.prev, a.prev_pitch, xr, yr) -
+                 sample_at<Sample>(a.cur, a.cur_pitch, xr, yr);
+        }
       }
     }
     const auto round = vertical_round<VerticalSum>(static_cast<unsigned>(a.bpc));

@@ -33,6 +33,7 @@ namespace vqx::adm {
 
 namespace {
 
+constexpr int kRowThreads = 256;             // rows_kernel's blocks
 constexpr int kTotals = kScales * kRowSums;  // what comes back per frame
 
 // The border rule (-1 -> 1, n -> n - 1, n + 1 -> n - 2) is

@@ -43,7 +43,6 @@ namespace vqx::adm {
 // The transform's (and the twin's decoupling's) blocks: one thread a pixel.
 inline constexpr int kBlockX = 32;
 inline constexpr int kBlockY = 8;
-inline constexpr int kRowThreads = 256;  // the twin's rows_kernel
 inline constexpr int kSumThreads = 256;
 inline constexpr int kKinds = 3;             // dlm, aim, den
 inline constexpr int kRowSums = kKinds * 3;  // per row: kind * 3 + band

@@ -11,8 +11,9 @@
 #   vqx / reference command: steady state, (N - 1) / (t_N - t_1), from the
 #     medians of RUNS wall-clock runs of N frames and of 1 frame (--frame_cnt;
 #     the 1-frame run is the fixed cost: loading, the device, first pictures);
-#   API: vqx_gpu_bench's own timing (frames already in memory, first timed
-#     frame to the end of flush), median of RUNS runs.
+#   API: the same steady state from vqx_gpu_bench's own timing (frames
+#     already in memory, first timed frame to the end of flush) of N frames
+#     and of 1 frame, medians of RUNS runs each.
 # Rows of a backend the build or the machine lacks are skipped, and the table
 # says why. Needs bash, awk and coreutils only (it runs on the device machine).
 #
@@ -194,37 +195,49 @@ command_row() {
     "$(awk -v n="$n" -v f="$full" -v o="$one" 'BEGIN {d = f - o; if (d <= 0) print "failed: the N-frame run was not slower than the 1-frame run"; else printf "%.1f\n", (n - 1) / d}')"
 }
 
-# api_row BACKEND THREADS FRAMES W H BITS: vqx_gpu_bench's own rate.
+# api_row BACKEND THREADS FRAMES W H BITS: the steady-state rate through the
+# API, (N - 1) / (t_N - t_1), as the command rows, from vqx_gpu_bench's own
+# timing (frames already in memory, first timed frame to the end of flush) of
+# N frames and of 1 frame: medians of RUNS runs of each. The 1-frame run is
+# the pipeline's fill and first-frame work (recording a frame's launches).
 api_row() {
-  local backend=$1 t=$2 n=$3 w=$4 h=$5 bits=$6 i line fps
+  local backend=$1 t=$2 n=$3 w=$4 h=$5 bits=$6 i m line fps one full
   if [ -z "$api" ]; then
     row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: no vqx_gpu_bench in $build"
     return
   fi
-  : >"$work/api"
+  : >"$work/api_full"
+  : >"$work/api_one"
   for i in $(seq "$runs"); do
-    local rc=0
-    line=$(timeout 300 "$api" --backend "$backend" --threads "$t" --frames "$n" \
-      --size "${w}x$h" --bpc "$bits" --label speed 2>"$work/stderr") || rc=$?
-    echo "$rc" >"$work/rc"
-    if [ "$rc" != 0 ]; then
-      if [ "$i" = 1 ]; then
-        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $(why)"
-      else
-        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "failed: $(why)"
+    for m in 1 "$n"; do
+      local rc=0
+      line=$(timeout 300 "$api" --backend "$backend" --threads "$t" --frames "$m" \
+        --size "${w}x$h" --bpc "$bits" --label speed 2>"$work/stderr") || rc=$?
+      echo "$rc" >"$work/rc"
+      if [ "$rc" != 0 ]; then
+        if [ "$i" = 1 ] && [ "$m" = 1 ]; then
+          row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $(why)"
+        else
+          row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "failed: $(why)"
+        fi
+        return
       fi
-      return
-    fi
-    # A cuda run that the context put on the CPU would say backend=cpu.
-    if [ "$backend" != cpu ] && ! grep -q "backend=$backend" <<<"$line"; then
-      row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "failed: did not run on $backend: $line"
-      return
-    fi
-    fps=$(awk '{for (i = 2; i <= NF; ++i) if ($i == "fps") print $(i - 1)}' <<<"$line")
-    echo "$fps" >>"$work/api"
+      # A cuda run that the context put on the CPU would say backend=cpu.
+      if [ "$backend" != cpu ] && ! grep -q "backend=$backend" <<<"$line"; then
+        row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "failed: did not run on $backend: $line"
+        return
+      fi
+      fps=$(awk '{for (i = 2; i <= NF; ++i) if ($i == "fps") print $(i - 1)}' <<<"$line")
+      # Seconds of the timed region: frames / fps.
+      awk -v m="$m" -v f="$fps" 'BEGIN {printf "%.6f\n", m / f}' \
+        >>"$work/$([ "$m" = 1 ] && echo api_one || echo api_full)"
+    done
   done
-  echo "vqx API ${w}x$h ${bits}-bit $backend threads $t: $n frames, fps $(tr '\n' ' ' <"$work/api")" >>"$raw"
-  row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" "$(median <"$work/api")"
+  one=$(median <"$work/api_one")
+  full=$(median <"$work/api_full")
+  echo "vqx API ${w}x$h ${bits}-bit $backend threads $t: $n frames $(tr '\n' ' ' <"$work/api_full")s; 1 frame $(tr '\n' ' ' <"$work/api_one")s" >>"$raw"
+  row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" \
+    "$(awk -v n="$n" -v f="$full" -v o="$one" 'BEGIN {d = f - o; if (d <= 0) print "failed: the N-frame run was not slower than the 1-frame run"; else printf "%.1f\n", (n - 1) / d}')"
 }
 
 # spent: whether the time budget is spent (then the row is listed, not run).
@@ -300,7 +313,7 @@ elapsed=$(awk -v s="$started" -v e="$(now)" 'BEGIN {printf "%.0f", e - s}')
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 table() {
   echo "vmaf_v0.6.1, synthetic 4:2:0 Y4M pairs in $tmp; $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $cores cores${gpu:+, $gpu}; median of $runs runs; $elapsed s in all"
-  echo "command rows: steady state (N - 1) / (t_N - t_1); API rows: vqx_gpu_bench's own timing (frames in memory)"
+  echo "every row: steady state (N - 1) / (t_N - t_1); command rows: wall time; API rows: vqx_gpu_bench's own timing (frames in memory)"
   echo
   echo "| run | size | bits | backend | threads | frames | fps | × reference | target | met? |"
   echo "|---|---|---|---|---|---|---:|---:|---|---|"

@@ -28,7 +28,11 @@
 #   --bits LIST        default "8 10 12"
 #   --cpu-bits LIST    the depths of the CPU rows (default: --bits)
 #   --runs N           runs per row, the median taken (default 3)
-#   --gpu-frames N     frames per GPU row at 3840x2160 (default 250)
+#   --gpu-frames N     frames per GPU command row at 3840x2160 (default 250)
+#   --api-frames N     frames per GPU API row at 3840x2160 (default 1500: the
+#                      API reads no file, and at about 2000 fps 250 frames
+#                      are 0.13 s, of which the first frames' warm-up is a
+#                      sixth)
 #   --cpu-frames N     frames per CPU row at 3840x2160 (default 32); smaller
 #                      sizes get more, in proportion to the pixels, at most 4x
 #   --ref-cpu PATH     the reference's `vmaf` command (a CPU build)
@@ -51,6 +55,7 @@ cpu_depths=""
 budget=0
 runs=3
 gpu_frames=250
+api_frames=1500
 cpu_frames=32
 ref_cpu=""
 ref_cuda=""
@@ -68,6 +73,7 @@ while [ $# -gt 0 ]; do
     --budget) budget=$2 ;;
     --runs) runs=$2 ;;
     --gpu-frames) gpu_frames=$2 ;;
+    --api-frames) api_frames=$2 ;;
     --cpu-frames) cpu_frames=$2 ;;
     --ref-cpu) ref_cpu=$2 ;;
     --ref-cuda) ref_cuda=$2 ;;
@@ -291,7 +297,7 @@ for bits in $depths; do
     if [ "$gpu_rows" = 1 ]; then
       timed command_row "vqx" cuda "$gpu_threads" "$ng" "$w" "$h" "$bits" \
         "$vqx" "${pair[@]}" "${model[@]}" --backend cuda --threads "$gpu_threads" -q
-      timed api_row cuda "$gpu_threads" "$ng" "$w" "$h" "$bits"
+      timed api_row cuda "$gpu_threads" "$(frames_at "$api_frames" "$w" "$h")" "$w" "$h" "$bits"
       [ -z "$ref_cuda" ] || timed command_row "reference" cuda "$gpu_threads" "$ng" "$w" "$h" \
         "$bits" "$ref_cuda" "${pair[@]}" "${model[@]}" --threads "$gpu_threads" -q
     fi

@@ -5,6 +5,10 @@
 //    kernels (dwt.hpp) exactly: 8 to 16 bits, even and odd sizes from the
 //    smallest, so that windows inside the picture and at each of its edges
 //    are taken, on random pictures and their approximations.
+//  * The decoupling: the restored and additive parts and both parts'
+//    masking terms must equal decouple.hpp's decouple_row and masking.hpp's
+//    csf_row_* exactly, at every scale's arithmetic, on random, parallel
+//    (the enhancement) and zero-reference pixels.
 //  * The sums: each row's nine sums must equal the CPU twin's row kernels
 //    (masking.hpp: threshold_row, masked_cubes_*, ref_cubes_*) exactly:
 //    16-bit bands (scale 0) and 32-bit ones (scales 1 to 3), with and
@@ -13,6 +17,7 @@
 //    several blocks and a few pixels, on random bands and masking terms.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <random>
@@ -22,6 +27,7 @@
 #include "core/index_math.hpp"
 #include "metrics/adm/cpu.hpp"
 #include "metrics/adm/csf.hpp"
+#include "metrics/adm/decouple.hpp"
 #include "metrics/adm/dwt.hpp"
 #include "metrics/adm/masking.hpp"
 #include "test_util.hpp"
@@ -184,6 +190,134 @@ TEST(AdmKernels, TransformEqualsTheCpuTwin) {
     expect_transform_equal<std::uint8_t>(s.w, s.h, 8, rng);
     for (const unsigned bpc : {10U, 12U, 16U})
       expect_transform_equal<std::uint16_t>(s.w, s.h, bpc, rng);
+  }
+}
+
+// --- The decoupling ----------------------------------------------------------
+
+// The kernel's outputs of one scale over the decoupling area against the
+// CPU's decouple_row and csf_row_* (the restored and additive parts, and
+// the masking terms of the additive ("a") and restored ("r") parts). The
+// distorted bands are random, the reference's times a factor (parallel
+// vectors, the enhancement), or zero-reference pixels (o = 0), mixed.
+template <typename T>
+void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std::mt19937& rng) {
+  const std::string what = std::to_string(w) + "x" + std::to_string(h) + " scale " +
+                           std::to_string(scale) + (aim ? ", aim" : ", no aim") + ", gain " +
+                           std::to_string(gain);
+  const adm::ScaleGeometry geo = adm::scale_geometry(2 * w, 2 * h);
+  ASSERT_EQ(geo.w, w);
+  const auto weights = adm::make_csf_weights(adm::AdmParams{});
+  ASSERT_TRUE(weights.ok());
+  const adm::DecoupleParams p = adm::make_decouple_params(gain);
+  const auto n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  const std::int32_t band_max = sizeof(T) == 2 ? 20000 : (1 << 24);
+  std::uniform_int_distribution<std::int32_t> band(-band_max, band_max);
+  std::uniform_int_distribution<int> kind(0, 3);
+  std::uniform_real_distribution<double> factor(-0.5, 2.5);
+  std::vector<T> ref(3 * n), dis(3 * n);
+  for (std::size_t x = 0; x < n; ++x) {
+    const int k = kind(rng);
+    const double f = factor(rng);
+    for (int b = 0; b < 3; ++b) {
+      const std::size_t o = static_cast<std::size_t>(b) * n + x;
+      ref[o] = static_cast<T>(k == 3 ? 0 : band(rng));
+      dis[o] = static_cast<T>(k == 1 || k == 2 ? std::clamp<double>(f * ref[o], -band_max, band_max)
+                                               : band(rng));
+    }
+  }
+  std::vector<T> restored(3 * n, 0), additive(3 * n, 0);
+  std::vector<std::int32_t> masks(4 * n, 0);
+  const auto band3 = [&](std::vector<T>& v) {
+    return adm::Band3{{v.data(), v.data() + n, v.data() + 2 * n}};
+  };
+  adm::DecoupleArgs args{};
+  args.ref = band3(ref);
+  args.dis = band3(dis);
+  args.restored = band3(restored);
+  args.additive = band3(additive);
+  args.flt_a = masks.data();
+  args.ctr_a = masks.data() + n;
+  args.flt_r = masks.data() + 2 * n;
+  args.ctr_r = masks.data() + 3 * n;
+  args.g = {geo.in_w,        geo.in_h,      geo.w,           geo.h,
+            geo.dec_x.begin, geo.dec_x.end, geo.dec_y.begin, geo.dec_y.end,
+            geo.sum_x.begin, geo.sum_x.end, geo.sum_y.begin, geo.sum_y.end};
+  args.gain = p.enhn_gain_limit;
+  args.cos_sq = p.cos_1deg_sq;
+  for (int b = 0; b < 3; ++b) args.q[b] = scale == 0 ? weights->q_scale0[b] : weights->q[scale][b];
+  args.aim = aim;
+  gpu_on_host::run_each(
+      adm::pixel_grid(geo.dec_x.end - geo.dec_x.begin, geo.dec_y.end - geo.dec_y.begin),
+      {adm::kBlockX, adm::kBlockY}, [&] { adm::decouple_kernel_for(scale)(args); });
+
+  const int begin = geo.dec_x.begin;
+  const int end = geo.dec_x.end;
+  std::vector<std::int32_t> scratch(3 * static_cast<std::size_t>(end));
+  std::vector<T> want_r(3 * static_cast<std::size_t>(w)), want_a(want_r.size());
+  std::vector<std::int32_t> flt(static_cast<std::size_t>(w)), ctr(flt.size());
+  const auto row = [&](const std::vector<T>& v, int i) {
+    const T* r = v.data() + static_cast<std::size_t>(i) * w;
+    return adm::DetailRow<T>{r, r + n, r + 2 * n};
+  };
+  const auto out = [&](std::vector<T>& v) {
+    return adm::DetailOut<T>{v.data(), v.data() + w, v.data() + 2 * w};
+  };
+  const auto csf = [&](const std::vector<T>& v) {
+    const adm::DetailRow<T> src{v.data(), v.data() + w, v.data() + 2 * w};
+    if constexpr (sizeof(T) == 2) {
+      adm::reference::csf_row_scale0(src, begin, end, weights->q_scale0, flt.data(), ctr.data());
+    } else {
+      adm::reference::csf_row_scale_n(src, begin, end, weights->q[scale], flt.data(), ctr.data());
+    }
+  };
+  const auto expect_terms = [&](std::size_t plane, int i, const char* which) {
+    for (int j = begin; j < end; ++j) {
+      const std::size_t o = static_cast<std::size_t>(i) * w + j;
+      ASSERT_EQ(masks[plane * n + o], flt[static_cast<std::size_t>(j)])
+          << what << ", flt_" << which << " at " << i << "," << j;
+      ASSERT_EQ(masks[(plane + 1) * n + o], ctr[static_cast<std::size_t>(j)])
+          << what << ", ctr_" << which << " at " << i << "," << j;
+    }
+  };
+  for (int i = geo.dec_y.begin; i < geo.dec_y.end; ++i) {
+    adm::reference::decouple_row(row(ref, i), row(dis, i), begin, end, p, scratch.data(),
+                                 out(want_r), out(want_a));
+    for (int b = 0; b < 3; ++b) {
+      for (int j = begin; j < end; ++j) {
+        const std::size_t o = static_cast<std::size_t>(b) * n + static_cast<std::size_t>(i) * w + j;
+        const std::size_t c = static_cast<std::size_t>(b) * w + j;
+        ASSERT_EQ(restored[o], want_r[c])
+            << what << ", restored band " << b << " at " << i << "," << j;
+        ASSERT_EQ(additive[o], want_a[c])
+            << what << ", additive band " << b << " at " << i << "," << j;
+      }
+    }
+    csf(want_a);
+    expect_terms(0, i, "a");
+    if (aim) {
+      csf(want_r);
+      expect_terms(2, i, "r");
+    }
+  }
+}
+
+TEST(AdmKernels, DecouplingEqualsTheCpuTwin) {
+  // Bands of one and of several blocks each way, with partial ones; every
+  // scale's arithmetic (16-bit bands and the deeper scales' 32-bit ones,
+  // with their denominators above 2^15 rounded to 15 bits); the default
+  // enhancement limit and none (1).
+  std::mt19937 rng(37);
+  for (const bool aim : {true, false}) {
+    for (const double gain : {100.0, 1.0}) {
+      expect_decoupling_equal<std::int16_t>(40, 20, 0, aim, gain, rng);
+      expect_decoupling_equal<std::int16_t>(3 * adm::kBlockX + 7, 2 * adm::kBlockY + 5, 0, aim,
+                                            gain, rng);
+      for (const int scale : {1, 3}) {
+        expect_decoupling_equal<std::int32_t>(3 * adm::kBlockX + 7, 2 * adm::kBlockY + 5, scale,
+                                              aim, gain, rng);
+      }
+    }
   }
 }
 

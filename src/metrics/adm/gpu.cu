@@ -1,5 +1,6 @@
 // Integer ADM on the GPU, bit for bit libvmaf's integer_adm.c (and so
-// cpu.cpp). Per scale, four steps, each over the whole band at once:
+// cpu.cpp). Per scale, four steps, each over the whole band at once (the
+// first three are gpu_kernels.cuh's, where their comments say how):
 //   dwt      one thread per band sample: the 4x4 Daubechies-2 window of the
 //            input (picture or previous approximation), boundary-mirrored;
 //            writes the detail bands of ref and dist and the approximation
@@ -8,10 +9,10 @@
 //            margin): restored and additive parts, their CSF weighting, and
 //            per pixel the sums over the bands of |c|/30 and |c|/15 that the
 //            masking threshold is built from;
-//   sums     over the summed area (gpu_kernels.cuh): the 3x3 masking
-//            threshold, the masked cubes (numerators) and the reference
-//            cubes (denominator); each block adds its part of a row to that
-//            row's sums with integer atomics (exact);
+//   sums     over the summed area: the 3x3 masking threshold, the masked
+//            cubes (numerators) and the reference cubes (denominator); each
+//            block adds its part of a row to that row's sums with integer
+//            atomics (exact);
 //   rows     libvmaf rounds every row's sum before adding it to the total:
 //            one block per (scale, sum, band) rounds each row's sum and adds
 //            them up (exact integers, so in any order).
@@ -43,126 +44,6 @@ constexpr int kTotals = kScales * kRowSums;  // what comes back per frame
 Geometry to_device(const ScaleGeometry& g) {
   return {g.in_w,        g.in_h,      g.w,           g.h,         g.dec_x.begin, g.dec_x.end,
           g.dec_y.begin, g.dec_y.end, g.sum_x.begin, g.sum_x.end, g.sum_y.begin, g.sum_y.end};
-}
-
-// ---------------------------------------------------------------------------
-// Decoupling and CSF.
-
-// k = t / o in Q15 clamped to [0, 1] (1 for o = 0), through libvmaf's Q30
-// reciprocal table div_lookup (recip(n) = (int32)(2^30 / n), negated for
-// negative n). Scale 0: |o| < 2^15 always.
-__device__ inline std::int64_t ratio0(std::int32_t o, std::int32_t t) {
-  if (o == 0) return kRatioOne;
-  const std::int32_t mag = o < 0 ? -o : o;
-  const std::int32_t recip = kRecipNumerator / mag;
-  const std::int64_t lookup = o < 0 ? -std::int64_t{recip} : std::int64_t{recip};
-  const std::int64_t k = (lookup * t + kRatioHalf) >> kRatioFracBits;
-  return k < 0 ? 0 : (k > kRatioOne ? kRatioOne : k);
-}
-
-// Scales 1..3: a denominator of 2^15 or more is first rounded to its
-// kDivisorBits (15) leading bits (get_best15_from32), the shift growing by
-// the bits dropped.
-__device__ inline std::int64_t ratio_n(std::int32_t o, std::int32_t t) {
-  if (o == 0) return kRatioOne;
-  const std::uint32_t mag =
-      o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
-  int shift = 0;
-  std::uint32_t top = mag;
-  if (mag >= (1u << kDivisorBits)) {
-    shift = 32 - kDivisorBits - __clz(mag);
-    top = (mag + (1u << (shift - 1))) >> shift;
-  }
-  const std::int64_t recip = kRecipNumerator / static_cast<std::int32_t>(top);  // top <= 2^15
-  const std::int64_t sign = o < 0 ? -1 : 1;
-  const std::int64_t round = static_cast<std::int32_t>(1u << (kRatioFracBits - 1 + shift));
-  const std::int64_t k = ((recip * t) * sign + round) >> (kRatioFracBits + shift);
-  return k < 0 ? 0 : (k > kRatioOne ? kRatioOne : k);
-}
-
-// The restored coefficient and libvmaf's enhancement for parallel vectors.
-template <typename T>
-__device__ inline T restore(std::int64_t k, std::int32_t o, std::int32_t t, bool angle,
-                            double gain) {
-  T r = static_cast<T>(restore_product<std::int64_t>(k, o));
-  const float rf = (static_cast<float>(k) / kRatioOne) * (static_cast<float>(o) / 64);
-  if (angle && rf > 0.0f) {
-    const double g = static_cast<double>(r) * gain;
-    r = static_cast<T>(g < t ? g : static_cast<double>(t));
-  } else if (angle && rf < 0.0f) {
-    const double g = static_cast<double>(r) * gain;
-    r = static_cast<T>(g > t ? g : static_cast<double>(t));
-  }
-  return r;
-}
-
-struct DecoupleArgs {
-  Band3 ref, dis;
-  Band3 restored, additive;
-  std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;  // masking inputs, w x h
-  Geometry g;
-  double gain;
-  float cos_sq;
-  std::uint32_t q[3];  // CSF weights: Q21/Q21/Q23 at scale 0, Q32 above
-  bool aim;
-};
-
-// |c|/30 and |c|/15 of a CSF-weighted coefficient c.
-template <bool Scale0>
-__device__ inline void mask_terms(std::int32_t src, int band, const DecoupleArgs& a,
-                                  std::int32_t& flt, std::int32_t& ctr) {
-  if constexpr (Scale0) {
-    const std::int32_t prod = static_cast<std::int32_t>(a.q[band]) * src;
-    const std::int32_t c = band == 2 ? csf0_d(prod) : csf0_hv(prod);
-    const std::int32_t m = wrap_abs(c);
-    flt += div30_q12(m);
-    ctr += div15_q12(m);
-  } else {
-    const auto c = static_cast<std::int32_t>(
-        (static_cast<std::int64_t>(a.q[band]) * src + kCsfNAdd) >> kCsfNShift);
-    const std::int32_t m = wrap_abs(c);
-    flt += static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> kQ32Shift);
-    ctr += static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> kQ32Shift);
-  }
-}
-
-template <typename T>
-__global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
-  constexpr bool kScale0 = sizeof(T) == 2;
-  const int j = a.g.dec_x0 + static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
-  const int i = a.g.dec_y0 + static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
-  if (j >= a.g.dec_x1 || i >= a.g.dec_y1) return;
-  const int o = i * a.g.w + j;
-  std::int32_t ov[3], tv[3];
-  for (int b = 0; b < 3; ++b) {
-    ov[b] = static_cast<const T*>(a.ref.b[b])[o];
-    tv[b] = static_cast<const T*>(a.dis.b[b])[o];
-  }
-  // The angle test on (h, v): float products of the exact int64 sums.
-  const std::int64_t dot = std::int64_t{ov[0]} * tv[0] + std::int64_t{ov[1]} * tv[1];
-  const std::int64_t osq = std::int64_t{ov[0]} * ov[0] + std::int64_t{ov[1]} * ov[1];
-  const std::int64_t tsq = std::int64_t{tv[0]} * tv[0] + std::int64_t{tv[1]} * tv[1];
-  const double dn = static_cast<float>(dot) / kAngleScale;
-  const double on = static_cast<float>(osq) / kAngleScale;
-  const double tn = static_cast<float>(tsq) / kAngleScale;
-  const bool angle = dn >= 0.0 && dn * dn >= static_cast<double>(a.cos_sq) * on * tn;
-
-  std::int32_t flt_a = 0, ctr_a = 0, flt_r = 0, ctr_r = 0;
-  for (int b = 0; b < 3; ++b) {
-    const std::int64_t k = kScale0 ? ratio0(ov[b], tv[b]) : ratio_n(ov[b], tv[b]);
-    const T r = restore<T>(k, ov[b], tv[b], angle, a.gain);
-    const T add = static_cast<T>(static_cast<std::uint32_t>(tv[b]) - static_cast<std::uint32_t>(r));
-    static_cast<T*>(a.restored.b[b])[o] = r;
-    static_cast<T*>(a.additive.b[b])[o] = add;
-    mask_terms<kScale0>(add, b, a, flt_a, ctr_a);
-    if (a.aim) mask_terms<kScale0>(r, b, a, flt_r, ctr_r);
-  }
-  a.flt_a[o] = flt_a;
-  a.ctr_a[o] = ctr_a;
-  if (a.aim) {
-    a.flt_r[o] = flt_r;
-    a.ctr_r[o] = ctr_r;
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -355,11 +236,7 @@ class AdmTwin final : public gpu::Twin {
     for (int b = 0; b < 3; ++b) d.q[b] = scale == 0 ? csf.q_scale0[b] : csf.q[scale][b];
     d.aim = aim;
     const dim3 dgrid = pixel_grid(g.dec_x1 - g.dec_x0, g.dec_y1 - g.dec_y0);
-    if (scale == 0) {
-      decouple_kernel<std::int16_t><<<dgrid, dim3(kBlockX, kBlockY), 0, s.handle()>>>(d);
-    } else {
-      decouple_kernel<std::int32_t><<<dgrid, dim3(kBlockX, kBlockY), 0, s.handle()>>>(d);
-    }
+    decouple_kernel_for(scale)<<<dgrid, dim3(kBlockX, kBlockY), 0, s.handle()>>>(d);
     VQX_RETURN_IF_ERROR(gpu::check_launch("adm decouple_kernel"));
 
     // 3. Masked numerators and the denominator, per row.

@@ -1,12 +1,14 @@
-// Integer ADM's transform and sums kernels, free of the runtime, so that a
-// device-free test runs them on the CPU, one host thread per GPU thread
-// (tests/unit/adm_kernels_test.cpp), against the CPU twin's row kernels
-// (dwt.hpp, masking.hpp).
+// Integer ADM's kernels but the last rounding of the row sums, free of the
+// runtime, so that a device-free test runs them on the CPU, one host thread
+// per GPU thread (tests/unit/adm_kernels_test.cpp), against the CPU twin's
+// row kernels (dwt.hpp, decouple.hpp, masking.hpp).
 //
 // dwt0_kernel, dwtn_kernel: one thread per output sample of the four bands
 // of a scale (scale 0 from the picture, scales 1 to 3 from the previous
 // approximation): the 4x4 window under it (load_window), a vertical pass
 // of its four columns, then the horizontal pass.
+// decouple_kernel: one thread per pixel of the decoupling area: the
+// restored and additive parts and the masking terms of both.
 // sums_kernel: over one scale's summed area, per row, the masked cubes of
 // the restored part (detail loss) and of the additive part (additive
 // impairment) against the 3x3 masking thresholds, and the reference cubes
@@ -28,6 +30,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,7 +43,7 @@ namespace vqx::adm {
 // The kernels are static: this header is compiled by the twin's .cu and, as
 // host code, by the device-free test (see ciede/gpu_kernels.cuh).
 
-// The transform's (and the twin's decoupling's) blocks: one thread a pixel.
+// The transform's and the decoupling's blocks: one thread a pixel.
 inline constexpr int kBlockX = 32;
 inline constexpr int kBlockY = 8;
 inline constexpr int kSumThreads = 256;
@@ -76,6 +79,17 @@ struct DwtNArgs {
   int vsh, hsh;
   Band3 out[2];            // int32 bands
   std::int32_t* a_out[2];  // null at the last scale
+};
+
+struct DecoupleArgs {
+  Band3 ref, dis;
+  Band3 restored, additive;
+  std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;  // masking inputs, w x h
+  Geometry g;
+  double gain;
+  float cos_sq;
+  std::uint32_t q[3];  // CSF weights: Q21/Q21/Q23 at scale 0, Q32 above
+  bool aim;
 };
 
 struct SumsArgs {
@@ -140,6 +154,81 @@ __device__ inline void load_window(const void* src, std::size_t pitch, int in_w,
       VQX_UNROLL
       for (int c = 0; c < 4; ++c) u[k][c] = static_cast<V>(r[cols[c]]);
     }
+  }
+}
+
+__device__ inline int leading_zeros(std::uint32_t v) {
+#if defined(__CUDACC__) || defined(__HIPCC__)
+  return __clz(static_cast<int>(v));
+#else
+  return std::countl_zero(v);
+#endif
+}
+
+// k = t / o in Q15 clamped to [0, 1] (1 for o = 0), through libvmaf's Q30
+// reciprocal table div_lookup (recip(n) = (int32)(2^30 / n), negated for
+// negative n). Scale 0: |o| < 2^15 always.
+__device__ inline std::int64_t ratio0(std::int32_t o, std::int32_t t) {
+  if (o == 0) return kRatioOne;
+  const std::int32_t mag = o < 0 ? -o : o;
+  const std::int32_t recip = kRecipNumerator / mag;
+  const std::int64_t lookup = o < 0 ? -std::int64_t{recip} : std::int64_t{recip};
+  const std::int64_t k = (lookup * t + kRatioHalf) >> kRatioFracBits;
+  return k < 0 ? 0 : (k > kRatioOne ? kRatioOne : k);
+}
+
+// Scales 1..3: a denominator of 2^15 or more is first rounded to its
+// kDivisorBits (15) leading bits (get_best15_from32), the shift growing by
+// the bits dropped.
+__device__ inline std::int64_t ratio_n(std::int32_t o, std::int32_t t) {
+  if (o == 0) return kRatioOne;
+  const std::uint32_t mag =
+      o < 0 ? 0u - static_cast<std::uint32_t>(o) : static_cast<std::uint32_t>(o);
+  int shift = 0;
+  std::uint32_t top = mag;
+  if (mag >= (1u << kDivisorBits)) {
+    shift = 32 - kDivisorBits - leading_zeros(mag);
+    top = (mag + (1u << (shift - 1))) >> shift;
+  }
+  const std::int64_t recip = kRecipNumerator / static_cast<std::int32_t>(top);  // top <= 2^15
+  const std::int64_t sign = o < 0 ? -1 : 1;
+  const std::int64_t round = static_cast<std::int32_t>(1u << (kRatioFracBits - 1 + shift));
+  const std::int64_t k = ((recip * t) * sign + round) >> (kRatioFracBits + shift);
+  return k < 0 ? 0 : (k > kRatioOne ? kRatioOne : k);
+}
+
+// The restored coefficient and libvmaf's enhancement for parallel vectors.
+template <typename T>
+__device__ inline T restore(std::int64_t k, std::int32_t o, std::int32_t t, bool angle,
+                            double gain) {
+  T r = static_cast<T>(restore_product<std::int64_t>(k, o));
+  const float rf = (static_cast<float>(k) / kRatioOne) * (static_cast<float>(o) / 64);
+  if (angle && rf > 0.0f) {
+    const double g = static_cast<double>(r) * gain;
+    r = static_cast<T>(g < t ? g : static_cast<double>(t));
+  } else if (angle && rf < 0.0f) {
+    const double g = static_cast<double>(r) * gain;
+    r = static_cast<T>(g > t ? g : static_cast<double>(t));
+  }
+  return r;
+}
+
+// |c|/30 and |c|/15 of a CSF-weighted coefficient c.
+template <bool Scale0>
+__device__ inline void mask_terms(std::int32_t src, int band, const DecoupleArgs& a,
+                                  std::int32_t& flt, std::int32_t& ctr) {
+  if constexpr (Scale0) {
+    const std::int32_t prod = static_cast<std::int32_t>(a.q[band]) * src;
+    const std::int32_t c = band == 2 ? csf0_d(prod) : csf0_hv(prod);
+    const std::int32_t m = wrap_abs(c);
+    flt += div30_q12(m);
+    ctr += div15_q12(m);
+  } else {
+    const auto c = static_cast<std::int32_t>(
+        (static_cast<std::int64_t>(a.q[band]) * src + kCsfNAdd) >> kCsfNShift);
+    const std::int32_t m = wrap_abs(c);
+    flt += static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> kQ32Shift);
+    ctr += static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> kQ32Shift);
   }
 }
 
@@ -326,6 +415,56 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs 
   } else {
     kernel_detail::dwtn_pixel<false>(a, i, j);
   }
+}
+
+// Decoupling and CSF (adm_decouple, adm_csf), one thread a pixel of the
+// decoupling area: the restored and additive parts of each band, and the
+// masking terms of both parts (|c|/30 summed over the bands, and the centre
+// tap |c|/15). T: int16 bands (scale 0) or int32 (scales 1 to 3). Grid:
+// pixel_grid over the decoupling area; block: (kBlockX, kBlockY).
+template <typename T>
+static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
+  constexpr bool kScale0 = sizeof(T) == 2;
+  const int j = a.g.dec_x0 + static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
+  const int i = a.g.dec_y0 + static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
+  if (j >= a.g.dec_x1 || i >= a.g.dec_y1) return;
+  const int o = i * a.g.w + j;
+  std::int32_t ov[3], tv[3];
+  for (int b = 0; b < 3; ++b) {
+    ov[b] = static_cast<const T*>(a.ref.b[b])[o];
+    tv[b] = static_cast<const T*>(a.dis.b[b])[o];
+  }
+  // The angle test on (h, v): float products of the exact int64 sums.
+  const std::int64_t dot = std::int64_t{ov[0]} * tv[0] + std::int64_t{ov[1]} * tv[1];
+  const std::int64_t osq = std::int64_t{ov[0]} * ov[0] + std::int64_t{ov[1]} * ov[1];
+  const std::int64_t tsq = std::int64_t{tv[0]} * tv[0] + std::int64_t{tv[1]} * tv[1];
+  const double dn = static_cast<float>(dot) / kAngleScale;
+  const double on = static_cast<float>(osq) / kAngleScale;
+  const double tn = static_cast<float>(tsq) / kAngleScale;
+  const bool angle = dn >= 0.0 && dn * dn >= static_cast<double>(a.cos_sq) * on * tn;
+
+  std::int32_t flt_a = 0, ctr_a = 0, flt_r = 0, ctr_r = 0;
+  for (int b = 0; b < 3; ++b) {
+    const std::int64_t k =
+        kScale0 ? kernel_detail::ratio0(ov[b], tv[b]) : kernel_detail::ratio_n(ov[b], tv[b]);
+    const T r = kernel_detail::restore<T>(k, ov[b], tv[b], angle, a.gain);
+    const T add = static_cast<T>(static_cast<std::uint32_t>(tv[b]) - static_cast<std::uint32_t>(r));
+    static_cast<T*>(a.restored.b[b])[o] = r;
+    static_cast<T*>(a.additive.b[b])[o] = add;
+    kernel_detail::mask_terms<kScale0>(add, b, a, flt_a, ctr_a);
+    if (a.aim) kernel_detail::mask_terms<kScale0>(r, b, a, flt_r, ctr_r);
+  }
+  a.flt_a[o] = flt_a;
+  a.ctr_a[o] = ctr_a;
+  if (a.aim) {
+    a.flt_r[o] = flt_r;
+    a.ctr_r[o] = ctr_r;
+  }
+}
+
+using DecoupleKernel = void (*)(DecoupleArgs);
+static inline DecoupleKernel decouple_kernel_for(int scale) {
+  return scale == 0 ? &decouple_kernel<std::int16_t> : &decouple_kernel<std::int32_t>;
 }
 
 using Dwt0Kernel = void (*)(Dwt0Args);

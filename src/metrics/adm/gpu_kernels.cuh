@@ -157,6 +157,8 @@ __device__ inline void load_window(const void* src, std::size_t pitch, int in_w,
   }
 }
 
+// The leading zero bits of v (the device's instruction; the host's in the
+// device-free test).
 __device__ inline int leading_zeros(std::uint32_t v) {
 #if defined(__CUDACC__) || defined(__HIPCC__)
   return __clz(static_cast<int>(v));
@@ -296,10 +298,6 @@ __device__ inline void add_pixel(const SumsArgs& a, const PixelLoads& p, std::in
     }
   }
 }
-
-}  // namespace kernel_detail
-
-namespace kernel_detail {
 
 // Scale 0 from picture samples: vertical pass in 32-bit unsigned wrap-around
 // arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16

@@ -30,10 +30,10 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 
+#include "core/device_bits.hpp"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/adm/params.hpp"
@@ -155,16 +155,6 @@ __device__ inline void load_window(const void* src, std::size_t pitch, int in_w,
       for (int c = 0; c < 4; ++c) u[k][c] = static_cast<V>(r[cols[c]]);
     }
   }
-}
-
-// The leading zero bits of v (the device's instruction; the host's in the
-// device-free test).
-__device__ inline int leading_zeros(std::uint32_t v) {
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  return __clz(static_cast<int>(v));
-#else
-  return std::countl_zero(v);
-#endif
 }
 
 // k = t / o in Q15 clamped to [0, 1] (1 for o = 0), through libvmaf's Q30
@@ -299,6 +289,26 @@ __device__ inline void add_pixel(const SumsArgs& a, const PixelLoads& p, std::in
   }
 }
 
+// The horizontal pass of a window's four vertically filtered columns (lo,
+// hi: the low- and high-pass sums), each band's sum started at `start`:
+// a = lo * low taps, v = lo * high taps, h = hi * low taps, d = hi * high taps.
+template <typename Acc>
+struct Bands4 {
+  Acc a, v, h, d;
+};
+template <typename Acc, typename V>
+__device__ inline Bands4<Acc> horizontal_pass(const V (&lo)[4], const V (&hi)[4], Acc start) {
+  Bands4<Acc> s{start, start, start, start};
+  VQX_UNROLL
+  for (int k = 0; k < 4; ++k) {
+    s.a += db2_lo(k) * lo[k];
+    s.v += db2_hi(k) * lo[k];
+    s.h += db2_lo(k) * hi[k];
+    s.d += db2_hi(k) * hi[k];
+  }
+  return s;
+}
+
 // Scale 0 from picture samples: vertical pass in 32-bit unsigned wrap-around
 // arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16
 // bits; horizontal pass in int32 with rounding by 2^15.
@@ -323,22 +333,15 @@ __device__ inline void dwt0_pixel(const Dwt0Args& a, int i, int j) {
       lo[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(l) >> a.bpc);
       hi[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(h) >> a.bpc);
     }
-    std::int32_t sa = kDwt0HorzAdd, sv = kDwt0HorzAdd, sh = kDwt0HorzAdd, sd = kDwt0HorzAdd;
-    VQX_UNROLL
-    for (int k = 0; k < 4; ++k) {
-      sa += db2_lo(k) * lo[k];
-      sv += db2_hi(k) * lo[k];
-      sh += db2_lo(k) * hi[k];
-      sd += db2_hi(k) * hi[k];
-    }
+    const Bands4<std::int32_t> s = horizontal_pass<std::int32_t>(lo, hi, kDwt0HorzAdd);
     const std::size_t o = static_cast<std::size_t>(i) * a.g.w + j;
-    a.a_out[side][o] = sa >> kDwt0HorzShift;
+    a.a_out[side][o] = s.a >> kDwt0HorzShift;
     static_cast<std::int16_t*>(a.out[side].b[0])[o] =
-        static_cast<std::int16_t>(sh >> kDwt0HorzShift);
+        static_cast<std::int16_t>(s.h >> kDwt0HorzShift);
     static_cast<std::int16_t*>(a.out[side].b[1])[o] =
-        static_cast<std::int16_t>(sv >> kDwt0HorzShift);
+        static_cast<std::int16_t>(s.v >> kDwt0HorzShift);
     static_cast<std::int16_t*>(a.out[side].b[2])[o] =
-        static_cast<std::int16_t>(sd >> kDwt0HorzShift);
+        static_cast<std::int16_t>(s.d >> kDwt0HorzShift);
   }
 }
 
@@ -365,23 +368,16 @@ __device__ inline void dwtn_pixel(const DwtNArgs& a, int i, int j) {
       lo[c] = static_cast<std::int32_t>((l + a.vadd) >> a.vsh);
       hi[c] = static_cast<std::int32_t>((h + a.vadd) >> a.vsh);
     }
-    std::int64_t sa = 0, sv = 0, sh = 0, sd = 0;
-    VQX_UNROLL
-    for (int k = 0; k < 4; ++k) {
-      sa += db2_lo(k) * lo[k];
-      sv += db2_hi(k) * lo[k];
-      sh += db2_lo(k) * hi[k];
-      sd += db2_hi(k) * hi[k];
-    }
+    const Bands4<std::int64_t> s = horizontal_pass<std::int64_t>(lo, hi, 0);
     const std::size_t o = static_cast<std::size_t>(i) * a.g.w + j;
     if (a.a_out[side] != nullptr)
-      a.a_out[side][o] = static_cast<std::int32_t>((sa + a.hadd) >> a.hsh);
+      a.a_out[side][o] = static_cast<std::int32_t>((s.a + a.hadd) >> a.hsh);
     static_cast<std::int32_t*>(a.out[side].b[0])[o] =
-        static_cast<std::int32_t>((sh + a.hadd) >> a.hsh);
+        static_cast<std::int32_t>((s.h + a.hadd) >> a.hsh);
     static_cast<std::int32_t*>(a.out[side].b[1])[o] =
-        static_cast<std::int32_t>((sv + a.hadd) >> a.hsh);
+        static_cast<std::int32_t>((s.v + a.hadd) >> a.hsh);
     static_cast<std::int32_t*>(a.out[side].b[2])[o] =
-        static_cast<std::int32_t>((sd + a.hadd) >> a.hsh);
+        static_cast<std::int32_t>((s.d + a.hadd) >> a.hsh);
   }
 }
 

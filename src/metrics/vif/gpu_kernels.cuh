@@ -28,10 +28,10 @@
 // only the order of integer additions differs, which changes no bit.
 #pragma once
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 
+#include "core/device_bits.hpp"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/vif/params.hpp"
@@ -117,20 +117,6 @@ __device__ inline int mirrored(int i, int n, int half) {
   return reflect101(i < n - 1 + half ? i : n - 1 + half, n);
 }
 
-__device__ inline int leading_zeros(std::uint32_t v) {
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  return __clz(static_cast<int>(v));
-#else
-  return std::countl_zero(v);
-#endif
-}
-__device__ inline int leading_zeros(std::uint64_t v) {
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  return __clzll(static_cast<long long>(v));
-#else
-  return std::countl_zero(v);
-#endif
-}
 __device__ inline std::int32_t table_at(const std::uint16_t* lut, std::uint64_t i) {
 #if defined(__CUDACC__) || defined(__HIPCC__)
   return __ldg(lut + i);

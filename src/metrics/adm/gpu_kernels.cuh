@@ -33,7 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/device_bits.hpp"
+#include "core/device_bits.cuh"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/adm/params.hpp"

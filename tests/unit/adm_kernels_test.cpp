@@ -40,6 +40,18 @@
 namespace vqx {
 namespace {
 
+// Three bands of n samples each, one after the other in `v`, as the kernels
+// take them, and row i (w samples a band row) as the CPU's row kernels do.
+template <typename T>
+adm::Band3 band3(std::vector<T>& v, std::size_t n) {
+  return {{v.data(), v.data() + n, v.data() + 2 * n}};
+}
+template <typename T>
+adm::DetailRow<T> band_row(const std::vector<T>& v, std::size_t n, int w, int i) {
+  const T* r = v.data() + static_cast<std::size_t>(i) * w;
+  return {r, r + n, r + 2 * n};
+}
+
 // --- The transform ---------------------------------------------------------
 
 // The four output bands of one side of one scale, w x h each (a as int32,
@@ -228,24 +240,20 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
   }
   std::vector<T> restored(3 * n, 0), additive(3 * n, 0);
   std::vector<std::int32_t> masks(4 * n, 0);
-  const auto band3 = [&](std::vector<T>& v) {
-    return adm::Band3{{v.data(), v.data() + n, v.data() + 2 * n}};
-  };
   adm::DecoupleArgs args{};
-  args.ref = band3(ref);
-  args.dis = band3(dis);
-  args.restored = band3(restored);
-  args.additive = band3(additive);
+  args.ref = band3(ref, n);
+  args.dis = band3(dis, n);
+  args.restored = band3(restored, n);
+  args.additive = band3(additive, n);
   args.flt_a = masks.data();
   args.ctr_a = masks.data() + n;
   args.flt_r = masks.data() + 2 * n;
   args.ctr_r = masks.data() + 3 * n;
-  args.g = {geo.in_w,        geo.in_h,      geo.w,           geo.h,
-            geo.dec_x.begin, geo.dec_x.end, geo.dec_y.begin, geo.dec_y.end,
-            geo.sum_x.begin, geo.sum_x.end, geo.sum_y.begin, geo.sum_y.end};
+  args.g = adm::to_device(geo);
   args.gain = p.enhn_gain_limit;
   args.cos_sq = p.cos_1deg_sq;
-  for (int b = 0; b < 3; ++b) args.q[b] = scale == 0 ? weights->q_scale0[b] : weights->q[scale][b];
+  const std::array<std::uint32_t, 3> q = adm::csf_weights_of(*weights, scale);
+  for (int b = 0; b < 3; ++b) args.q[b] = q[static_cast<std::size_t>(b)];
   args.aim = aim;
   gpu_on_host::run_each(
       adm::pixel_grid(geo.dec_x.end - geo.dec_x.begin, geo.dec_y.end - geo.dec_y.begin),
@@ -256,10 +264,6 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
   std::vector<std::int32_t> scratch(3 * static_cast<std::size_t>(end));
   std::vector<T> want_r(3 * static_cast<std::size_t>(w)), want_a(want_r.size());
   std::vector<std::int32_t> flt(static_cast<std::size_t>(w)), ctr(flt.size());
-  const auto row = [&](const std::vector<T>& v, int i) {
-    const T* r = v.data() + static_cast<std::size_t>(i) * w;
-    return adm::DetailRow<T>{r, r + n, r + 2 * n};
-  };
   const auto out = [&](std::vector<T>& v) {
     return adm::DetailOut<T>{v.data(), v.data() + w, v.data() + 2 * w};
   };
@@ -281,8 +285,8 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
     }
   };
   for (int i = geo.dec_y.begin; i < geo.dec_y.end; ++i) {
-    adm::reference::decouple_row(row(ref, i), row(dis, i), begin, end, p, scratch.data(),
-                                 out(want_r), out(want_a));
+    adm::reference::decouple_row(band_row(ref, n, w, i), band_row(dis, n, w, i), begin, end, p,
+                                 scratch.data(), out(want_r), out(want_a));
     for (int b = 0; b < 3; ++b) {
       for (int j = begin; j < end; ++j) {
         const std::size_t o = static_cast<std::size_t>(b) * n + static_cast<std::size_t>(i) * w + j;
@@ -342,28 +346,22 @@ struct Inputs {
   std::vector<std::int32_t> flt_a, ctr_a, flt_r, ctr_r;
 
   Inputs(int width, int height, std::mt19937& rng, std::int32_t band_max) : w(width), h(height) {
-    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
     std::uniform_int_distribution<std::int32_t> band(-band_max, band_max);
     // Masking terms as large as a sum of nine of them allows without int32
     // overflow (the CPU's row kernel adds them as int32).
     std::uniform_int_distribution<std::int32_t> term(0, (1 << 26) - 1);
     for (auto* v : {&ref, &restored, &additive}) {
-      v->resize(3 * n);
+      v->resize(3 * n());
       for (T& x : *v) x = static_cast<T>(band(rng));
     }
     for (auto* v : {&flt_a, &ctr_a, &flt_r, &ctr_r}) {
-      v->resize(n);
+      v->resize(n());
       for (std::int32_t& x : *v) x = term(rng);
     }
   }
+  std::size_t n() const { return static_cast<std::size_t>(w) * static_cast<std::size_t>(h); }
   adm::DetailRow<T> row(const std::vector<T>& bands, int i) const {
-    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-    const T* r = bands.data() + static_cast<std::size_t>(i) * w;
-    return {r, r + n, r + 2 * n};
-  }
-  adm::Band3 band3(std::vector<T>& bands) const {
-    const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-    return {{bands.data(), bands.data() + n, bands.data() + 2 * n}};
+    return band_row(bands, n(), w, i);
   }
 };
 
@@ -399,18 +397,17 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
   // The twin's launch (gpu.cu).
   std::vector<unsigned long long> rows(static_cast<std::size_t>(adm::kRowSums) * c.h, 0);
   adm::SumsArgs a{};
-  a.ref = in.band3(in.ref);
-  a.restored = in.band3(in.restored);
-  a.additive = in.band3(in.additive);
+  a.ref = band3(in.ref, in.n());
+  a.restored = band3(in.restored, in.n());
+  a.additive = band3(in.additive, in.n());
   a.flt_a = in.flt_a.data();
   a.ctr_a = in.ctr_a.data();
   a.flt_r = in.flt_r.data();
   a.ctr_r = in.ctr_r.data();
-  a.g = {geo.in_w,        geo.in_h,      geo.w,           geo.h,
-         geo.dec_x.begin, geo.dec_x.end, geo.dec_y.begin, geo.dec_y.end,
-         geo.sum_x.begin, geo.sum_x.end, geo.sum_y.begin, geo.sum_y.end};
+  a.g = adm::to_device(geo);
+  const std::array<std::uint32_t, 3> q = adm::csf_weights_of(*weights, c.scale);
   for (int b = 0; b < 3; ++b) {
-    a.q[b] = c.scale == 0 ? weights->q_scale0[b] : weights->q[c.scale][b];
+    a.q[b] = q[static_cast<std::size_t>(b)];
     a.cube[b] = k.cubes[b];
   }
   a.den_sq_add = k.ref.sq_add;

@@ -41,11 +41,6 @@ constexpr int kTotals = kScales * kRowSums;  // what comes back per frame
 // reflect101_repeat_end (core/index_math.hpp); the fixed-point steps and
 // libvmaf's int32 wrap-around (wrap_abs, ...) are params.hpp's, as on the CPU.
 
-Geometry to_device(const ScaleGeometry& g) {
-  return {g.in_w,        g.in_h,      g.w,           g.h,         g.dec_x.begin, g.dec_x.end,
-          g.dec_y.begin, g.dec_y.end, g.sum_x.begin, g.sum_x.end, g.sum_y.begin, g.sum_y.end};
-}
-
 // ---------------------------------------------------------------------------
 // Sums: gpu_kernels.cuh's sums_kernel, each block's row sums added here.
 
@@ -233,7 +228,8 @@ class AdmTwin final : public gpu::Twin {
     d.g = g;
     d.gain = setup_->decouple().enhn_gain_limit;
     d.cos_sq = setup_->decouple().cos_1deg_sq;
-    for (int b = 0; b < 3; ++b) d.q[b] = scale == 0 ? csf.q_scale0[b] : csf.q[scale][b];
+    const std::array<std::uint32_t, 3> q = csf_weights_of(csf, scale);
+    for (int b = 0; b < 3; ++b) d.q[b] = q[static_cast<std::size_t>(b)];
     d.aim = aim;
     const dim3 dgrid = pixel_grid(g.dec_x1 - g.dec_x0, g.dec_y1 - g.dec_y0);
     decouple_kernel_for(scale)<<<dgrid, dim3(kBlockX, kBlockY), 0, s.handle()>>>(d);

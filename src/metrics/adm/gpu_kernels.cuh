@@ -36,6 +36,8 @@
 #include "core/device_bits.cuh"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
+#include "metrics/adm/cpu.hpp"
+#include "metrics/adm/csf.hpp"
 #include "metrics/adm/params.hpp"
 
 namespace vqx::adm {
@@ -62,6 +64,19 @@ struct Geometry {
   int dec_x0, dec_x1, dec_y0, dec_y1;
   int sum_x0, sum_x1, sum_y0, sum_y1;
 };
+
+// A scale's geometry as the kernels take it.
+inline Geometry to_device(const ScaleGeometry& g) {
+  return {g.in_w,        g.in_h,      g.w,           g.h,         g.dec_x.begin, g.dec_x.end,
+          g.dec_y.begin, g.dec_y.end, g.sum_x.begin, g.sum_x.end, g.sum_y.begin, g.sum_y.end};
+}
+
+// The CSF weights (h, v, d) the kernels of scale `scale` take: Q21/Q21/Q23
+// at scale 0, Q32 above.
+inline std::array<std::uint32_t, 3> csf_weights_of(const CsfWeights& w, int scale) {
+  if (scale == 0) return {w.q_scale0[0], w.q_scale0[1], w.q_scale0[2]};
+  return w.q[static_cast<std::size_t>(scale)];
+}
 
 struct Dwt0Args {
   const void* src[2];  // ref, dist

@@ -170,6 +170,15 @@ ran_elsewhere() {
   [ "$1" = reference ] && [ "$2" = cuda ] && grep -q "using CPU" "$work/stderr"
 }
 
+# steady_rate N T_N T_1: the steady state (N - 1) / (T_N - T_1), from the
+# seconds of an N-frame run and of a 1-frame run.
+steady_rate() {
+  awk -v n="$1" -v f="$2" -v o="$3" 'BEGIN {
+    d = f - o
+    if (d <= 0) print "failed: the N-frame run was not slower than the 1-frame run"
+    else printf "%.1f\n", (n - 1) / d }'
+}
+
 # command_row RUN BACKEND THREADS FRAMES W H BITS CMD...: the steady-state
 # rate of a command (vqx or the reference) scoring the pair.
 command_row() {
@@ -198,7 +207,7 @@ command_row() {
   full=$(median <"$work/full")
   echo "$run ${w}x$h ${bits}-bit $backend threads $t: $n frames $(tr '\n' ' ' <"$work/full")s; 1 frame $(tr '\n' ' ' <"$work/one")s" >>"$raw"
   row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" \
-    "$(awk -v n="$n" -v f="$full" -v o="$one" 'BEGIN {d = f - o; if (d <= 0) print "failed: the N-frame run was not slower than the 1-frame run"; else printf "%.1f\n", (n - 1) / d}')"
+    "$(steady_rate "$n" "$full" "$one")"
 }
 
 # api_row BACKEND THREADS FRAMES W H BITS: the steady-state rate through the
@@ -243,7 +252,7 @@ api_row() {
   full=$(median <"$work/api_full")
   echo "vqx API ${w}x$h ${bits}-bit $backend threads $t: $n frames $(tr '\n' ' ' <"$work/api_full")s; 1 frame $(tr '\n' ' ' <"$work/api_one")s" >>"$raw"
   row "vqx API" "${w}x$h" "$bits" "$backend" "$t" "$n" \
-    "$(awk -v n="$n" -v f="$full" -v o="$one" 'BEGIN {d = f - o; if (d <= 0) print "failed: the N-frame run was not slower than the 1-frame run"; else printf "%.1f\n", (n - 1) / d}')"
+    "$(steady_rate "$n" "$full" "$one")"
 }
 
 # spent: whether the time budget is spent (then the row is listed, not run).

@@ -122,6 +122,21 @@ VQX_FORCE_INLINE constexpr double cos(double x) {
   return pick_bit(((q + 1) >> 1) & 1, -v, v);
 }
 
+// sin x and cos x from one reduction: the values sin() and cos() return.
+struct SinCos {
+  double sin;
+  double cos;
+};
+VQX_FORCE_INLINE constexpr SinCos sincos(double x) {
+  const Reduced red = reduce_half_pi(x);
+  const double s = sin_near_zero(red.r);
+  const double c = cos_near_zero(red.r);
+  const auto q = static_cast<std::uint64_t>(red.quadrant);
+  const double vs = pick_bit(q & 1, c, s);
+  const double vc = pick_bit(q & 1, s, c);
+  return {pick_bit((q >> 1) & 1, -vs, vs), pick_bit(((q + 1) >> 1) & 1, -vc, vc)};
+}
+
 // atan(t) for 0 <= t <= 1: atan(t) = atan(c) + atan((t - c) / (1 + t c))
 // with c = 0, 7/16 or 7/8 (exact in binary) keeps the second argument within
 // +-0.21, where the Taylor series to u^23 is exact to 1e-18.

@@ -308,6 +308,51 @@ TEST(CiedeElementary, ErrorsAgainstLibmAreAFewUnitsInTheLastPlace) {
   EXPECT_LE(worst_pow, 16.0);
 }
 
+// sincos is sin and cos from one reduction: the same two values, in every
+// quadrant and at the quadrants' edges.
+TEST(CiedeElementary, SincosIsSinAndCos) {
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> angle(-40.0, 40.0);
+  std::vector<double> xs;
+  for (int i = 0; i < 200000; ++i) xs.push_back(angle(rng));
+  for (int k = -25; k <= 25; ++k) {
+    double x = std::nextafter(k * std::numbers::pi / 4, -1e9);
+    for (int n = 0; n < 3; ++n, x = std::nextafter(x, 1e9)) xs.push_back(x);
+  }
+  for (const double x : xs) {
+    const ciede::elementary::SinCos sc = ciede::elementary::sincos(x);
+    ASSERT_EQ(sc.sin, ciede::elementary::sin(x)) << x;
+    ASSERT_EQ(sc.cos, ciede::elementary::cos(x)) << x;
+  }
+}
+
+// T from one sincos and the multiple-angle formulas is the four cosines'
+// T to a few units of 2^-52, and the same float (what libvmaf keeps).
+TEST(CiedeDefinition, HueWeightingIsTheFourCosines) {
+  constexpr double kPi = std::numbers::pi;
+  const auto four_cosines = [&](float mean_h) {
+    const double h = mean_h;
+    return 1.0 - ciede::kT1 * std::cos(h - kPi / 6.0) + ciede::kT2 * std::cos(2.0 * h) +
+           ciede::kT3 * std::cos(3.0 * h + kPi / 30.0) -
+           ciede::kT4 * std::cos(4.0 * h - 7.0 * kPi / 20.0);
+  };
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<float> hue(0.0f, static_cast<float>(2 * kPi));
+  int float_differs = 0;
+  double worst = 0;
+  for (int i = 0; i < 1000000; ++i) {
+    const float h = hue(rng);
+    const double want = four_cosines(h);
+    const double got = ciede::steps::hue_weighting(h);
+    worst = std::max(worst, std::fabs(got - want));
+    float_differs += static_cast<float>(got) != static_cast<float>(want) ? 1 : 0;
+  }
+  EXPECT_LE(worst, 8 * 0x1p-52);
+  // libm's cos against VQX's: the float T may differ where T lies within a
+  // few units of 2^-52 of a half-way point between floats, about 1 in 10^7.
+  EXPECT_LE(float_differs, 2);
+}
+
 // ---------------------------------------------------------------------------
 // The definition against libvmaf's arithmetic: libvmaf calls libm (pow,
 // powf, sin, cos, atan2, exp); the definition calls elementary.hpp. The

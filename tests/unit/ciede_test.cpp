@@ -308,24 +308,6 @@ TEST(CiedeElementary, ErrorsAgainstLibmAreAFewUnitsInTheLastPlace) {
   EXPECT_LE(worst_pow, 16.0);
 }
 
-// sincos is sin and cos from one reduction: the same two values, in every
-// quadrant and at the quadrants' edges.
-TEST(CiedeElementary, SincosIsSinAndCos) {
-  std::mt19937_64 rng(29);
-  std::uniform_real_distribution<double> angle(-40.0, 40.0);
-  std::vector<double> xs;
-  for (int i = 0; i < 200000; ++i) xs.push_back(angle(rng));
-  for (int k = -25; k <= 25; ++k) {
-    double x = std::nextafter(k * std::numbers::pi / 4, -1e9);
-    for (int n = 0; n < 3; ++n, x = std::nextafter(x, 1e9)) xs.push_back(x);
-  }
-  for (const double x : xs) {
-    const ciede::elementary::SinCos sc = ciede::elementary::sincos(x);
-    ASSERT_EQ(sc.sin, ciede::elementary::sin(x)) << x;
-    ASSERT_EQ(sc.cos, ciede::elementary::cos(x)) << x;
-  }
-}
-
 // T from one sincos and the multiple-angle formulas is the four cosines'
 // T to a few units of 2^-52, and the same float (what libvmaf keeps).
 TEST(CiedeDefinition, HueWeightingIsTheFourCosines) {

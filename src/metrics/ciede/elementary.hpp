@@ -102,27 +102,8 @@ VQX_FORCE_INLINE constexpr Reduced reduce_half_pi(double x) {
   return {r, static_cast<int>(n) & 3};
 }
 
-VQX_FORCE_INLINE constexpr double sin(double x) {
-  const Reduced red = reduce_half_pi(x);
-  const double s = sin_near_zero(red.r);
-  const double c = cos_near_zero(red.r);
-  // Quadrants 0..3: sin r, cos r, -sin r, -cos r.
-  const auto q = static_cast<std::uint64_t>(red.quadrant);
-  const double v = pick_bit(q & 1, c, s);
-  return pick_bit((q >> 1) & 1, -v, v);
-}
-
-VQX_FORCE_INLINE constexpr double cos(double x) {
-  const Reduced red = reduce_half_pi(x);
-  const double s = sin_near_zero(red.r);
-  const double c = cos_near_zero(red.r);
-  // Quadrants 0..3: cos r, -sin r, -cos r, sin r.
-  const auto q = static_cast<std::uint64_t>(red.quadrant);
-  const double v = pick_bit(q & 1, s, c);
-  return pick_bit(((q + 1) >> 1) & 1, -v, v);
-}
-
-// sin x and cos x from one reduction: the values sin() and cos() return.
+// sin x and cos x from one reduction: both polynomials are evaluated (the
+// quadrant picks, branch-free), so one call gives both values.
 struct SinCos {
   double sin;
   double cos;
@@ -132,10 +113,15 @@ VQX_FORCE_INLINE constexpr SinCos sincos(double x) {
   const double s = sin_near_zero(red.r);
   const double c = cos_near_zero(red.r);
   const auto q = static_cast<std::uint64_t>(red.quadrant);
+  // Quadrants 0..3: sin is sin r, cos r, -sin r, -cos r; cos is cos r,
+  // -sin r, -cos r, sin r.
   const double vs = pick_bit(q & 1, c, s);
   const double vc = pick_bit(q & 1, s, c);
   return {pick_bit((q >> 1) & 1, -vs, vs), pick_bit(((q + 1) >> 1) & 1, -vc, vc)};
 }
+
+VQX_FORCE_INLINE constexpr double sin(double x) { return sincos(x).sin; }
+VQX_FORCE_INLINE constexpr double cos(double x) { return sincos(x).cos; }
 
 // atan(t) for 0 <= t <= 1: atan(t) = atan(c) + atan((t - c) / (1 + t c))
 // with c = 0, 7/16 or 7/8 (exact in binary) keeps the second argument within

@@ -312,11 +312,11 @@ TEST(CiedeElementary, ErrorsAgainstLibmAreAFewUnitsInTheLastPlace) {
 // T to a few units of 2^-52, and the same float (what libvmaf keeps).
 TEST(CiedeDefinition, HueWeightingIsTheFourCosines) {
   constexpr double kPi = std::numbers::pi;
-  const auto four_cosines = [&](float mean_h) {
+  const auto four_cosines = [](float mean_h) {
     const double h = mean_h;
-    return 1.0 - ciede::kT1 * std::cos(h - kPi / 6.0) + ciede::kT2 * std::cos(2.0 * h) +
-           ciede::kT3 * std::cos(3.0 * h + kPi / 30.0) -
-           ciede::kT4 * std::cos(4.0 * h - 7.0 * kPi / 20.0);
+    return 1.0 - ciede::kT1 * std::cos(h - ciede::kT1Phase) + ciede::kT2 * std::cos(2.0 * h) +
+           ciede::kT3 * std::cos(3.0 * h + ciede::kT3Phase) -
+           ciede::kT4 * std::cos(4.0 * h - ciede::kT4Phase);
   };
   std::mt19937_64 rng(31);
   std::uniform_real_distribution<float> hue(0.0f, static_cast<float>(2 * kPi));

@@ -85,9 +85,9 @@ VQX_FORCE_INLINE constexpr float hue_angle(float b, float a_prime) {
 // on every hue tried (CiedeDefinition.HueWeightingIsTheFourCosines,
 // docs/metrics.md).
 VQX_FORCE_INLINE constexpr double hue_weighting(float mean_h) {
-  constexpr elementary::SinCos kPhase1 = elementary::sincos(kPi / 6.0);         // 30 degrees
-  constexpr elementary::SinCos kPhase3 = elementary::sincos(kPi / 30.0);        // 6 degrees
-  constexpr elementary::SinCos kPhase4 = elementary::sincos(7.0 * kPi / 20.0);  // 63 degrees
+  constexpr elementary::SinCos kPhase1 = elementary::sincos(kT1Phase);
+  constexpr elementary::SinCos kPhase3 = elementary::sincos(kT3Phase);
+  constexpr elementary::SinCos kPhase4 = elementary::sincos(kT4Phase);
   const elementary::SinCos h = elementary::sincos(static_cast<double>(mean_h));
   const double cos2 = h.cos * h.cos - h.sin * h.sin;
   const double sin2 = 2.0 * h.sin * h.cos;

@@ -11,6 +11,8 @@
 // extract), itself a port of rust-av/av-metrics' ciede module.
 #pragma once
 
+#include <numbers>
+
 namespace vqx::ciede {
 
 // --- Y'CbCr (limited range, scaled by 2^(bpc - 8)) to R'G'B' ---------------
@@ -68,6 +70,11 @@ inline constexpr double kT1 = 0.17;
 inline constexpr double kT2 = 0.24;
 inline constexpr double kT3 = 0.32;
 inline constexpr double kT4 = 0.20;
+// Their phases in radians, 30, 6 and 63 degrees, as ciede.c writes them
+// (M_PI / 6.0, M_PI / 30.0, 7.0 * M_PI / 20.0).
+inline constexpr double kT1Phase = std::numbers::pi / 6.0;
+inline constexpr double kT3Phase = std::numbers::pi / 30.0;
+inline constexpr double kT4Phase = 7.0 * std::numbers::pi / 20.0;
 // R_T = -2 sqrt(C^7 / (C^7 + 25^7)) sin(60deg exp(-((H - 275deg) / 25deg)^2))
 inline constexpr double kRtHueCentreDeg = 275.0;
 inline constexpr double kRtHueWidthDeg = 25.0;

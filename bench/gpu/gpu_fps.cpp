@@ -3,9 +3,14 @@
 //
 //   vqx_gpu_bench [--backend auto|cpu|cuda|hip] [--threads N] [--frames N]
 //                 [--size WxH]... [--bpc B] [--model SPEC]... [--feature SPEC]...
+//                 [--input REF DIST] [--input-frames K]
 //
 // Per size: a context with the given backend; warm-up frames filled from a
-// few distinct synthetic frame pairs; then the timed frames, each a picture
+// few distinct synthetic frame pairs (with --input: the first K frame pairs
+// of those two files, read into memory before anything is timed, in their
+// own format, which replaces --size and --bpc; so that this API row scores
+// the content the vqx command reads from the same files); then the timed
+// frames, each a picture
 // taken from the context's recycling pool (fetch_picture) and handed to
 // read_pictures as it is (it still holds an earlier frame's content: no
 // per-frame fill is timed), then flush(). Prints one line per size: fps,
@@ -24,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "vqx/video_reader.hpp"
 #include "vqx/vqx.hpp"
 
 namespace {
@@ -52,7 +58,11 @@ struct Options {
   std::vector<std::string> models;
   std::vector<std::string> features;
   std::string label;
+  std::string input_ref, input_dist;  // --input: the source pairs from these files
+  unsigned input_frames = 8;
 };
+
+using Sources = std::vector<vqx::Picture>;
 
 // Smooth content with texture, moving with `t` (so that motion moves).
 void fill(vqx::Picture& p, unsigned t, unsigned seed) {
@@ -90,7 +100,46 @@ int fail(const std::string& m) {
   return 1;
 }
 
-int run_size(const Options& o, unsigned w, unsigned h) {
+// kSynthetic distinct synthetic pairs of size w x h.
+constexpr unsigned kSynthetic = 4;
+void synthetic_sources(const Options& o, unsigned w, unsigned h, Sources& ref, Sources& dist) {
+  const vqx::PictureFormat fmt{w, h, o.bpc, vqx::ChromaFormat::k420};
+  for (unsigned k = 0; k < kSynthetic; ++k) {
+    ref.push_back(vqx::Picture::make(fmt).value());
+    dist.push_back(vqx::Picture::make(fmt).value());
+    fill(ref.back(), k, 1);
+    fill(dist.back(), k, 2);
+  }
+}
+
+// The first o.input_frames pairs of the --input files (fewer if they are
+// shorter); an error message, or empty.
+std::string input_sources(const Options& o, Sources& ref, Sources& dist) {
+  auto r = vqx::open_video(o.input_ref, std::nullopt);
+  if (!r.ok()) return r.status().message();
+  auto d = vqx::open_video(o.input_dist, std::nullopt);
+  if (!d.ok()) return d.status().message();
+  if ((*r)->format() != (*d)->format()) {
+    return o.input_dist + ": not in " + o.input_ref +
+           "'s format (this benchmark copies one into "
+           "the other's pictures)";
+  }
+  for (unsigned k = 0; k < o.input_frames; ++k) {
+    vqx::Picture rp = vqx::Picture::make((*r)->format()).value();
+    vqx::Picture dp = vqx::Picture::make((*d)->format()).value();
+    auto got_r = (*r)->read(rp);
+    if (!got_r.ok()) return got_r.status().message();
+    auto got_d = (*d)->read(dp);
+    if (!got_d.ok()) return got_d.status().message();
+    if (!*got_r || !*got_d) break;
+    ref.push_back(std::move(rp));
+    dist.push_back(std::move(dp));
+  }
+  if (ref.empty()) return o.input_ref + ": no frame pair to read";
+  return {};
+}
+
+int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) {
   vqx::ContextSettings s;
   s.backend = o.backend;
   s.threads = o.threads;
@@ -102,23 +151,16 @@ int run_size(const Options& o, unsigned w, unsigned h) {
   for (const auto& f : o.features) {
     if (auto st = (*ctx)->use_feature(f); !st.ok()) return fail(st.message());
   }
-  const vqx::PictureFormat fmt{w, h, o.bpc, vqx::ChromaFormat::k420};
-  constexpr unsigned kSources = 4;
-  std::vector<vqx::Picture> ref_src, dist_src;
-  for (unsigned k = 0; k < kSources; ++k) {
-    ref_src.push_back(vqx::Picture::make(fmt).value());
-    dist_src.push_back(vqx::Picture::make(fmt).value());
-    fill(ref_src.back(), k, 1);
-    fill(dist_src.back(), k, 2);
-  }
+  const vqx::PictureFormat fmt = ref_src.front().format();
+  const std::size_t sources = ref_src.size();
   // Warm-up: fills the recycling pool with real content.
   const unsigned warm = 2 * o.threads + 8;
   unsigned index = 0;
   for (; index < warm; ++index) {
     auto r = (*ctx)->fetch_picture(fmt);
     auto d = (*ctx)->fetch_picture(fmt);
-    copy(ref_src[index % kSources], *r);
-    copy(dist_src[index % kSources], *d);
+    copy(ref_src[index % sources], *r);
+    copy(dist_src[index % sources], *d);
     if (auto st = (*ctx)->read_pictures(std::move(*r), std::move(*d), index); !st.ok()) {
       return fail(st.message());
     }
@@ -146,8 +188,8 @@ int run_size(const Options& o, unsigned w, unsigned h) {
   std::printf(
       "%-24s %5ux%-5u %2u-bit backend=%-4s threads=%-2u frames=%-5u %9.1f fps %8.3f ms/frame "
       "cpu %7.3f ms/frame (caller %.3f)\n",
-      o.label.c_str(), w, h, o.bpc, backend.c_str(), o.threads, o.frames, o.frames / secs,
-      1000.0 * secs / o.frames, process_ms, thread_ms);
+      o.label.c_str(), fmt.width, fmt.height, fmt.bpc, backend.c_str(), o.threads, o.frames,
+      o.frames / secs, 1000.0 * secs / o.frames, process_ms, thread_ms);
   std::fflush(stdout);
   return 0;
 }
@@ -163,7 +205,7 @@ int main(int argc, char** argv) {
     ++i;
     if (a == "--backend") {
       const std::string b = v;
-      o.backend = b == "cpu" ? vqx::Backend::kCpu
+      o.backend = b == "cpu"    ? vqx::Backend::kCpu
                   : b == "cuda" ? vqx::Backend::kCuda
                   : b == "hip"  ? vqx::Backend::kHip
                                 : vqx::Backend::kAuto;
@@ -183,15 +225,30 @@ int main(int argc, char** argv) {
       o.features.emplace_back(v);
     } else if (a == "--label") {
       o.label = v;
+    } else if (a == "--input") {
+      if (i + 1 >= argc) return fail("--input REF DIST");
+      o.input_ref = v;
+      o.input_dist = argv[++i];
+    } else if (a == "--input-frames") {
+      o.input_frames = static_cast<unsigned>(std::atoi(v));
+      if (o.input_frames == 0) return fail("--input-frames needs a positive count");
     } else {
       return fail("unknown option " + a);
     }
   }
-  if (o.models.empty() && o.features.empty()) o.models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
+  if (o.models.empty() && o.features.empty())
+    o.models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
   if (o.sizes.empty()) o.sizes = {{3840, 2160}, {1920, 1080}, {576, 324}};
   if (o.label.empty()) o.label = o.features.empty() ? o.models.front() : o.features.front();
+  if (!o.input_ref.empty()) {
+    Sources ref, dist;
+    if (std::string e = input_sources(o, ref, dist); !e.empty()) return fail(e);
+    return run_size(o, ref, dist);
+  }
   for (auto [w, h] : o.sizes) {
-    if (run_size(o, w, h) != 0) return 1;
+    Sources ref, dist;
+    synthetic_sources(o, w, h, ref, dist);
+    if (run_size(o, ref, dist) != 0) return 1;
   }
   return 0;
 }

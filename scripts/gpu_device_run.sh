@@ -18,6 +18,12 @@
 #   scripts/gpu_device_run.sh twins    there: each twin alone at 4K, GPU
 #                                      and 16 CPU threads (VQX_TWINS=1 adds
 #                                      it to `device`)
+#   scripts/gpu_device_run.sh profile VQX_ARGS...
+#                                      there: perf's samples (a software
+#                                      clock: the device machine's VM has no
+#                                      hardware counters) of the vqx command
+#                                      with VQX_ARGS, by function, into
+#                                      $OUT/profile.txt (needs build --perf)
 #   VQX_BATCH=1 with `device`          also a batch of 4 clips against one
 #                                      4K reference on the GPU, against 4
 #                                      runs (bench/batch.sh --synthetic)
@@ -32,6 +38,9 @@
 # .gpu_carry/before; the device run then times it and this build's in
 # alternating pairs (4K and 1080p, vmaf_v0.6.1, or what VQX_PAIRS_ARGS
 # asks), the figure a refactor must not lower.
+# Optional profiler: scripts/gpu_device_run.sh build --perf stages this
+# machine's perf (Debian's linux-perf) with its libraries and the vqx command
+# with its symbols, packed (.gpu_carry/perf.tar.xz, about 9 MB).
 # Optional reference: scripts/gpu_device_run.sh build --ref-cpu VMAF
 # --ref-cuda VMAF copies libvmaf's `vmaf` command (a CPU build, and a build
 # with enable_cuda; both built outside the repository) into .gpu_carry/ref,
@@ -55,13 +64,45 @@ carry_targets=(vqx_gpu_tests vqx_gpu_first_frame vqx_gpu_fault_tests vqx_gpu_poi
                vqx_capi_cuda_test)
 
 # stage_libs FILE...: the shared libraries the programs need beyond the
-# base system, into $carry/lib.
+# base system, into $carry/lib (or DIR with LIBS=DIR).
 stage_libs() {
-  mkdir -p "$carry/lib"
+  local dir=${LIBS:-$carry/lib}
+  mkdir -p "$dir"
   for f in "$@"; do
     ldd "$f" 2>/dev/null | awk '/=> \//{print $3}'
   done | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux)[.-]' |
-    xargs -r -I{} cp -L {} "$carry/lib/" || true
+    xargs -r -I{} cp -L {} "$dir/" || true
+}
+
+# stage_perf: perf, its libraries (their own folder: they are not the
+# programs'), and vqx unstripped, packed into $carry/perf.tar.xz.
+stage_perf() {
+  local perf
+  perf=$(command -v perf) || {
+    echo "$0 build --perf: no perf here (apt-get install linux-perf)" >&2
+    exit 2
+  }
+  rm -rf "$carry/perf" "$carry/perf.tar.xz"
+  mkdir -p "$carry/perf"
+  cp -L "$perf" "$carry/perf/perf"
+  cp "$build/vqx" "$carry/perf/vqx"
+  LIBS=$carry/perf/lib stage_libs "$perf"
+  tar -C "$carry" -cf - perf | xz -T0 -6 >"$carry/perf.tar.xz"
+  rm -rf "$carry/perf"
+  du -sh "$carry/perf.tar.xz"
+}
+
+# profile OUT VQX_ARGS...: where the vqx command's CPU time goes, by
+# function (perf record with the cpu-clock event; perf report's text).
+profile() {
+  local out=$1
+  shift
+  [ -f "$carry/perf.tar.xz" ] || { echo "$0 profile: no perf in the carry (build --perf)" >&2; exit 2; }
+  tar -C /tmp -xJf "$carry/perf.tar.xz"
+  local perf=(env "LD_LIBRARY_PATH=/tmp/perf/lib:$LD_LIBRARY_PATH" /tmp/perf/perf)
+  "${perf[@]}" record -q -F 4000 -e cpu-clock -o /tmp/vqx_perf.data /tmp/perf/vqx "$@" >/dev/null
+  "${perf[@]}" report -i /tmp/vqx_perf.data --no-children --percent-limit 0.5 --stdio 2>/dev/null |
+    grep -E '^ +[0-9]' | tee "$out/profile.txt"
 }
 
 stage_build() {
@@ -343,6 +384,7 @@ case "$mode" in
         --before) mkdir -p "$carry/before" && cp "$2" "$carry/before/vqx_gpu_bench"; shift 2 ;;
         --ref-cpu) stage_ref vmaf_cpu "$2"; shift 2 ;;
         --ref-cuda) stage_ref vmaf_cuda "$2"; shift 2 ;;
+        --perf) stage_perf; shift ;;
         *) echo "$0 build: unknown option $1" >&2; exit 2 ;;
       esac
     done
@@ -351,6 +393,12 @@ case "$mode" in
   device) device ;;
   bench) device_setup && bench "${OUT:-/tmp/vqx_gpu_out}" ;;
   twins) mkdir -p "${OUT:-/tmp/vqx_gpu_out}" && device_setup && twins "${OUT:-/tmp/vqx_gpu_out}" ;;
+  profile)
+    shift
+    mkdir -p "${OUT:-/tmp/vqx_gpu_out}"
+    device_setup
+    profile "${OUT:-/tmp/vqx_gpu_out}" "$@"
+    ;;
   speed)
     mkdir -p "${OUT:-/tmp/vqx_gpu_out}"
     device_setup
@@ -358,7 +406,7 @@ case "$mode" in
     ;;
   *)
     echo "usage: $0 build [--corpus DIR N] [--before BENCH] [--ref-cpu VMAF] [--ref-cuda VMAF]" \
-      "| device | speed | bench | twins" >&2
+      "[--perf] | device | speed | bench | twins | profile VQX_ARGS..." >&2
     exit 2
     ;;
 esac

@@ -7,17 +7,16 @@
 //
 // Per size: a context with the given backend; warm-up frames filled from a
 // few distinct synthetic frame pairs (with --input: the first K frame pairs
-// of those two files, read into memory before anything is timed, in their
-// own format, which replaces --size and --bpc; so that this API row scores
-// the content the vqx command reads from the same files); then the timed
-// frames, each a picture
-// taken from the context's recycling pool (fetch_picture) and handed to
-// read_pictures as it is (it still holds an earlier frame's content: no
-// per-frame fill is timed), then flush(). Prints one line per size: fps,
-// wall ms a frame, and the host CPU ms a frame of the process (every
-// thread) and of the calling thread alone (the one that submits: when its
-// figure nears the wall time, the host's submission bounds the rate, not
-// the device).
+// of those two files, 8 unless --input-frames says, read into memory before
+// anything is timed, in their own format, which replaces --size and --bpc:
+// so that this API row scores the content the vqx command reads from the
+// same files); then the timed frames, each a picture taken from the
+// context's recycling pool (fetch_picture) and handed to read_pictures as it
+// is (it still holds an earlier frame's content: no per-frame fill is
+// timed), then flush(). Prints one line per size: fps, wall ms a frame, and
+// the host CPU ms a frame of the process (every thread) and of the calling
+// thread alone (the one that submits: when its figure nears the wall time,
+// the host's submission bounds the rate, not the device).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -120,9 +119,7 @@ std::string input_sources(const Options& o, Sources& ref, Sources& dist) {
   auto d = vqx::open_video(o.input_dist, std::nullopt);
   if (!d.ok()) return d.status().message();
   if ((*r)->format() != (*d)->format()) {
-    return o.input_dist + ": not in " + o.input_ref +
-           "'s format (this benchmark copies one into "
-           "the other's pictures)";
+    return o.input_dist + ": not in " + o.input_ref + "'s format";
   }
   for (unsigned k = 0; k < o.input_frames; ++k) {
     vqx::Picture rp = vqx::Picture::make((*r)->format()).value();
@@ -236,8 +233,9 @@ int main(int argc, char** argv) {
       return fail("unknown option " + a);
     }
   }
-  if (o.models.empty() && o.features.empty())
+  if (o.models.empty() && o.features.empty()) {
     o.models.emplace_back("version=vmaf_v0.6.1:name=vmaf");
+  }
   if (o.sizes.empty()) o.sizes = {{3840, 2160}, {1920, 1080}, {576, 324}};
   if (o.label.empty()) o.label = o.features.empty() ? o.models.front() : o.features.front();
   if (!o.input_ref.empty()) {

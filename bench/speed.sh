@@ -14,7 +14,7 @@
 #   API: the same steady state from vqx_gpu_bench's own timing (frames
 #     already in memory, first timed frame to the end of flush) of N frames
 #     and of 1 frame, medians of RUNS runs each; its frames are the pair's
-#     first 16 (--input), so that it scores the content the command rows
+#     first 16 (api_sources; --input), so that it scores the content the command rows
 #     read (its own synthetic pictures cost the CPU rows about 20 % more at
 #     4K: docs/performance.md, "The command against the API on 16 threads").
 # Rows of a backend the build or the machine lacks are skipped, and the table
@@ -55,6 +55,8 @@ backends="cpu cuda"
 cores=$(nproc)
 threads=$((cores < 16 ? cores : 16))
 gpu_threads=8
+# The API rows score the pair's first this many frame pairs, in memory.
+api_sources=16
 sizes="3840x2160 1920x1080"
 depths="8 10 12"
 cpu_depths=""
@@ -233,7 +235,7 @@ api_row() {
     for m in 1 "$n"; do
       local rc=0
       line=$(timeout 300 "$api" --backend "$backend" --threads "$t" --frames "$m" \
-        --input "$work/ref.y4m" "$work/dist.y4m" --input-frames 16 --label speed \
+        --input "$work/ref.y4m" "$work/dist.y4m" --input-frames "$api_sources" --label speed \
         2>"$work/stderr") || rc=$?
       echo "$rc" >"$work/rc"
       if [ "$rc" != 0 ]; then
@@ -335,7 +337,7 @@ elapsed=$(awk -v s="$started" -v e="$(now)" 'BEGIN {printf "%.0f", e - s}')
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 table() {
   echo "vmaf_v0.6.1, synthetic 4:2:0 Y4M pairs in $tmp; $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $cores cores${gpu:+, $gpu}; median of $runs runs; $elapsed s in all"
-  echo "every row: steady state (N - 1) / (t_N - t_1); command rows: wall time; API rows: vqx_gpu_bench's own timing (the pair's first 16 frames, in memory)"
+  echo "every row: steady state (N - 1) / (t_N - t_1); command rows: wall time; API rows: vqx_gpu_bench's own timing (the pair's first $api_sources frames, in memory)"
   echo
   echo "| run | size | bits | backend | threads | frames | fps | × reference | target | met? |"
   echo "|---|---|---|---|---|---|---:|---:|---|---|"

@@ -1,26 +1,27 @@
 // The frame protocol on one device (see twin.hpp for the order and why).
 //
-// Frames rotate through kSlots slots. A slot holds the frame's planes in
-// pinned staging memory and on the device, and its events; frame i uses slot
-// i % kSlots, and every twin keeps its results for that frame in its result
-// slot of the same number. Before frame i is staged, the frame that used the
-// slot last (i - kSlots) is waited for and collected, so up to kSlots frames
-// are in flight and collection happens in index order (which temporal twins
-// rely on). Uploads go on their own stream, so the copy of frame i + 1
-// overlaps the kernels of frame i. Every twin has its own stream, which
-// waits for the upload's event before the twin queues its clears: twins run
-// side by side (their small late-scale kernels fill each other's gaps), and
-// each twin's buffers are only ever touched on its stream.
+// Frames rotate through S slots (frame_slots(): 8 for small pictures, 3
+// above). A slot holds the frame's planes in pinned staging memory and on
+// the device, and its events; frame i uses slot i % S, and every twin keeps
+// its results for that frame in its result slot of the same number. Before
+// frame i is staged, the frame that used the slot last (i - S) is waited
+// for and collected, so up to S frames are in flight and collection
+// happens in index order (which temporal twins rely on). Uploads go on
+// their own stream, so the copy of frame i + 1 overlaps the kernels of
+// frame i. Every twin has its own stream, which waits for the upload's
+// event before the twin queues its clears: twins run side by side (their
+// small late-scale kernels fill each other's gaps), and each twin's buffers
+// are only ever touched on its stream.
 //
-// A twin that is not temporal has up to kSlots instances ("replicas"), each
-// with its buffers and its stream; slot k's frames go to replica k %
-// replicas, so consecutive frames of one twin run side by side too. Many
-// twins' kernels are small at 1080p (one thread per row of a recursive
-// blur, a few blocks per late scale) and wait on each other's latency
-// within a frame, not on the device: a frame alone leaves most of it idle.
-// Above kOverlapPixels only twins that say so (Twin::overlaps_large_frames)
-// get replicas: there the others' kernels fill the device (docs/gpu.md,
-// "Frames side by side"). Results are the same (each replica computes its
+// A twin that is not temporal has up to kMaxReplicas (3) instances
+// ("replicas"), each with its buffers and its stream; slot k's frames go to
+// replica k % replicas, so consecutive frames of one twin run side by side
+// too. Many twins' kernels are small at 1080p (one thread per row of a
+// recursive blur, a few blocks per late scale) and wait on each other's
+// latency within a frame, not on the device: a frame alone leaves most of
+// it idle. Above kSmallFramePixels only twins that say so
+// (Twin::overlaps_large_frames) get replicas: there the others' kernels
+// fill the device (docs/gpu.md, "Frames side by side"). Results are the same (each replica computes its
 // frames as the one instance would, and values are still collected in
 // frame order); only device memory grows, so a replica that cannot be set
 // up (no memory left) is left out and the twin runs with fewer.
@@ -112,10 +113,14 @@ Expected<unsigned> native_context_device(void* handle) {
 
 namespace {
 
-constexpr unsigned kSlots = 3;
-// Pictures up to this size (1920x1200 and a little more) run every twin
-// that is not temporal on kSlots replicas.
-constexpr std::uint64_t kOverlapPixels = 2'500'000;
+// The most slots any format has (frame_slots()).
+constexpr unsigned kMaxSlots = std::max(kSmallFrameSlots, kLargeFrameSlots);
+// The most instances of a twin. More frames in flight pay at small sizes
+// (8 slots), more instances beyond 3 did not (docs/gpu.md, "Frames in
+// flight"): each costs the twin's device memory again.
+constexpr unsigned kMaxReplicas = 3;
+static_assert(kMaxReplicas <= kSmallFrameSlots && kMaxReplicas <= kLargeFrameSlots,
+              "every replica computes frames");
 constexpr std::size_t kDevicePitchAlign = 256;
 // Rows per staging job: big enough that a job is worth a thread.
 constexpr unsigned kRowsPerJob = 64;
@@ -126,12 +131,12 @@ constexpr unsigned kRowsPerJob = 64;
 struct Replica {
   std::unique_ptr<Twin> twin;
   Stream stream;
-  std::array<Graph, kSlots> recorded{};
+  std::array<Graph, kMaxSlots> recorded{};
 };
 
 struct TwinEntry {
   Pipeline::TwinMaker make;
-  std::vector<Replica> replicas;  // one for a temporal twin, else 1 .. kSlots
+  std::vector<Replica> replicas;  // one for a temporal twin, else 1 .. kMaxReplicas
   std::string name;               // the feature family, for messages
   bool temporal = false;
   FeatureWriter* out = nullptr;
@@ -277,11 +282,11 @@ class DevicePipeline final : public Pipeline, private Resources {
     }
     // The other replicas last, once every twin has its first: the first
     // ones are what the context needs, these only add speed.
-    const bool small = std::uint64_t{fmt.width} * fmt.height <= kOverlapPixels;
+    const bool small = std::uint64_t{fmt.width} * fmt.height <= kSmallFramePixels;
     for (auto& t : twins_) {
       const bool overlap =
           !t.temporal && (small || t.replicas.front().twin->overlaps_large_frames());
-      while (overlap && t.replicas.size() < kSlots) {
+      while (overlap && t.replicas.size() < kMaxReplicas) {
         Replica r{t.make(), Stream(), {}};
         if (!r.twin || !init_replica(r, fmt).ok()) {
           (void)vendor::last_error();  // e.g. out of memory: not a failed pipeline
@@ -300,7 +305,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       VQX_RETURN_IF_ERROR(upload_constant(table));
     }
     VQX_ASSIGN_OR_RETURN(r.stream, Stream::create());
-    return r.twin->init(fmt, kSlots, *this);
+    return r.twin->init(fmt, static_cast<unsigned>(slots_.size()), *this);
   }
 
   // Resources: the constant tables uploaded by init().
@@ -316,7 +321,8 @@ class DevicePipeline final : public Pipeline, private Resources {
                 std::uint64_t reference_frame) override {
     const auto frame = [index] { return "frame " + std::to_string(index); };
     VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
-    const unsigned k = index % kSlots;
+    if (slots_.empty()) return Error(Errc::kInternal, "a frame submitted before init");
+    const unsigned k = index % static_cast<unsigned>(slots_.size());
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));
     VQX_RETURN_IF_ERROR(step(frame, [&] { return release_uploaded(); }));
@@ -401,7 +407,7 @@ class DevicePipeline final : public Pipeline, private Resources {
     }
     wait_all();
     for (auto& t : twins_) t.replicas = std::vector<Replica>();
-    slots_ = {};
+    slots_ = std::vector<Slot>();
     share_.reset();  // a failed context holds no device memory, shared or not
     // Not constants_.clear(): the contract check would read a queued clear.
     constants_ = std::vector<Constant>();
@@ -444,6 +450,7 @@ class DevicePipeline final : public Pipeline, private Resources {
         layout_.push_back(l);
       }
     }
+    slots_ = std::vector<Slot>(frame_slots(fmt));
     for (auto& s : slots_) {
       VQX_ASSIGN_OR_RETURN(s.staging, PinnedBuffer<std::uint8_t>::allocate(staging));
       VQX_ASSIGN_OR_RETURN(s.planes, DeviceBuffer<std::uint8_t>::allocate(device));
@@ -696,7 +703,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;
   std::shared_ptr<SharedReference> share_;
-  std::array<Slot, kSlots> slots_;
+  std::vector<Slot> slots_;  // frame_slots() of the format, from init()
   UploadStats stats_;
 };
 

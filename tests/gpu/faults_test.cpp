@@ -153,10 +153,13 @@ struct Injection {
 
 TEST(GpuFaults, InjectedFaultsAreClearErrorsAndTheNextContextScores) {
   VQX_REQUIRE_GPU();
-  const Video video = make_video({176, 144, 8, ChromaFormat::k420}, Content::kSmooth, 6, 6, 9);
+  const PictureFormat fmt{176, 144, 8, ChromaFormat::k420};
+  const Video video = make_video(fmt, Content::kSmooth, 6, 6, 9);
+  // Each frame slot allocates its staging and its device memory first.
+  const unsigned slot_allocations = 2 * gpu::frame_slots(fmt);
   const Injection cases[] = {
       {gpu::FaultPoint::kAllocation, 1, "allocating the frame slots for 176x144 pictures"},
-      {gpu::FaultPoint::kAllocation, 8, "setting up "},  // a twin's own buffers
+      {gpu::FaultPoint::kAllocation, slot_allocations + 2, "setting up "},  // a twin's buffers
       {gpu::FaultPoint::kLaunch, 1, "frame 0, "},
       {gpu::FaultPoint::kLaunch, 40, "frame "},  // a later frame
       {gpu::FaultPoint::kWait, 3, "waiting for "},
@@ -177,30 +180,34 @@ TEST(GpuFaults, InjectedFaultsAreClearErrorsAndTheNextContextScores) {
 }
 
 // A twin that is not temporal has its work on each of the pipeline's frame
-// slots (3) recorded at the slot's first frame and replayed after
-// (src/gpu/pipeline.cu): a launch that fails on a replayed frame is a
-// clear error too, and the next context scores.
+// slots (gpu::frame_slots: 8 at this size) recorded at the slot's first
+// frame and replayed after (src/gpu/pipeline.cu): a launch that fails on a
+// replayed frame is a clear error too, and the next context scores.
 TEST(GpuFaults, AFailedLaunchOfARecordedFrameIsAClearError) {
   VQX_REQUIRE_GPU();
-  const Video video = make_video({176, 144, 8, ChromaFormat::k420}, Content::kSmooth, 6, 6, 9);
+  const PictureFormat fmt{176, 144, 8, ChromaFormat::k420};
+  const unsigned slots = gpu::frame_slots(fmt);
+  const Video video = make_video(fmt, Content::kSmooth, slots + 1, 6, 9);
   ContextSettings settings;
   settings.backend = gpu_backend();
   auto ctx = Context::create(settings);
   ASSERT_TRUE(ctx.ok()) << ctx.status().message();
-  // Twins that are not temporal only: every launch of frame 3 is a replay.
+  // Twins that are not temporal only: every launch of frame `slots` is a
+  // replay.
   for (const char* f : {"psnr", "float_ssim", "ssimulacra2"}) {
     ASSERT_TRUE((*ctx)->use_feature(f).ok()) << f;
   }
-  for (unsigned i = 0; i < 3; ++i) {
+  for (unsigned i = 0; i < slots; ++i) {
     const Status s = (*ctx)->read_pictures(clone(video[i].ref), clone(video[i].dist), i);
     ASSERT_TRUE(s.ok()) << "frame " << i << ": " << s.message();
   }
   gpu::inject_fault(gpu::FaultPoint::kLaunch, 1);
-  const Status failed = (*ctx)->read_pictures(clone(video[3].ref), clone(video[3].dist), 3);
+  const Status failed =
+      (*ctx)->read_pictures(clone(video[slots].ref), clone(video[slots].dist), slots);
   gpu::clear_faults();
   ASSERT_FALSE(failed.ok()) << "the injected fault was never reached";
   std::printf("replayed frame: %s\n", failed.message().c_str());
-  expect_one_clear_line(failed, "frame 3, ");
+  expect_one_clear_line(failed, "frame " + std::to_string(slots) + ", ");
   EXPECT_NE(failed.message().find("launching a recorded frame"), std::string::npos)
       << failed.message();
   EXPECT_NE(failed.message().find("(injected)"), std::string::npos) << failed.message();

@@ -21,10 +21,11 @@
 // latency within a frame, not on the device: a frame alone leaves most of
 // it idle. Above kSmallFramePixels only twins that say so
 // (Twin::overlaps_large_frames) get replicas: there the others' kernels
-// fill the device (docs/gpu.md, "Frames side by side"). Results are the same (each replica computes its
-// frames as the one instance would, and values are still collected in
-// frame order); only device memory grows, so a replica that cannot be set
-// up (no memory left) is left out and the twin runs with fewer.
+// fill the device (docs/gpu.md, "Frames side by side"). Results are the
+// same (each replica computes its frames as the one instance would, and
+// values are still collected in frame order); only device memory grows, so
+// a replica that cannot be set up (no memory left) is left out and the twin
+// runs with fewer.
 //
 // A replica of a twin that is not temporal queues the same work for every
 // frame of a slot (twin.hpp), so its clears and kernels are recorded once
@@ -321,7 +322,6 @@ class DevicePipeline final : public Pipeline, private Resources {
                 std::uint64_t reference_frame) override {
     const auto frame = [index] { return "frame " + std::to_string(index); };
     VQX_RETURN_IF_ERROR(step(frame, [&] { return use_device(info_.index); }));
-    if (slots_.empty()) return Error(Errc::kInternal, "a frame submitted before init");
     const unsigned k = index % static_cast<unsigned>(slots_.size());
     Slot& slot = slots_[k];
     if (slot.busy) VQX_RETURN_IF_ERROR(collect(k));

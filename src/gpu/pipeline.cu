@@ -283,10 +283,9 @@ class DevicePipeline final : public Pipeline, private Resources {
     }
     // The other replicas last, once every twin has its first: the first
     // ones are what the context needs, these only add speed.
-    const bool small = std::uint64_t{fmt.width} * fmt.height <= kSmallFramePixels;
     for (auto& t : twins_) {
       const bool overlap =
-          !t.temporal && (small || t.replicas.front().twin->overlaps_large_frames());
+          !t.temporal && (is_small_frame(fmt) || t.replicas.front().twin->overlaps_large_frames());
       while (overlap && t.replicas.size() < kMaxReplicas) {
         Replica r{t.make(), Stream(), {}};
         if (!r.twin || !init_replica(r, fmt).ok()) {

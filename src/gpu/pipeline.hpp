@@ -27,6 +27,9 @@ Expected<unsigned> native_context_device(void* handle);
 // Pictures up to this size (1920x1200 and a little more) are small: many
 // twins' kernels on one such frame leave most of the device idle.
 inline constexpr std::uint64_t kSmallFramePixels = 2'500'000;
+[[nodiscard]] constexpr bool is_small_frame(const PictureFormat& fmt) {
+  return std::uint64_t{fmt.width} * fmt.height <= kSmallFramePixels;
+}
 // Frames in flight on the device (the pipeline's slots) for pictures of a
 // format: for small ones, enough that the next frames' kernels fill what
 // one frame's leave idle; above kSmallFramePixels the kernels fill the
@@ -35,8 +38,7 @@ inline constexpr std::uint64_t kSmallFramePixels = 2'500'000;
 inline constexpr unsigned kSmallFrameSlots = 8;
 inline constexpr unsigned kLargeFrameSlots = 3;
 [[nodiscard]] constexpr unsigned frame_slots(const PictureFormat& fmt) {
-  return std::uint64_t{fmt.width} * fmt.height <= kSmallFramePixels ? kSmallFrameSlots
-                                                                    : kLargeFrameSlots;
+  return is_small_frame(fmt) ? kSmallFrameSlots : kLargeFrameSlots;
 }
 
 // How the frames' planes reached the device (a debug statistic: the GPU

@@ -132,6 +132,37 @@ TEST(VifSimd, Vertical8BitMatchesReference) {
   });
 }
 
+// The Q11 log2 of every table index (the top 16 significant bits), at
+// several exponents and with the bits below the index set or clear: the
+// entries the AVX-512 target computes instead of loading must equal the
+// table's, all 32768 of them.
+TEST(VifSimd, Log2EntriesEqualTheTable) {
+  const std::uint16_t* lut = vif::log2_q11_table().data();
+  constexpr std::uint64_t kFirst = 1U << 15;
+  constexpr std::uint64_t kIndices = kFirst;  // 2^15 .. 2^16 - 1
+  std::mt19937_64 rng(23);
+  vqx::test::for_each_simd_target([&](const std::string&) {
+    for (const int shift : {1, 9, 16, 37}) {
+      for (const bool low_bits : {false, true}) {
+        SCOPED_TRACE("index << " + std::to_string(shift) + (low_bits ? ", low bits set" : ""));
+        std::vector<double> v(kIndices);
+        for (std::uint64_t i = 0; i < kIndices; ++i) {
+          const std::uint64_t below = low_bits ? rng() & ((std::uint64_t{1} << shift) - 1) : 0;
+          v[i] = static_cast<double>(((kFirst + i) << shift) | below);
+        }
+        std::vector<std::int32_t> got(kIndices), want(kIndices);
+        vif::simd::log2_q11(lut, v.data(), v.size(), got.data());
+        vif::simd::reference::log2_q11(lut, v.data(), v.size(), want.data());
+        for (std::uint64_t i = 0; i < kIndices; ++i) {
+          ASSERT_EQ(got[i], want[i]) << "index " << kFirst + i;
+          // Independently of the reference form: the whole part and the entry.
+          ASSERT_EQ(want[i], (shift << 11) + lut[kFirst + i]) << "index " << kFirst + i;
+        }
+      }
+    }
+  });
+}
+
 TEST(VifSimd, Prepare16BitMatchesReference) {
   std::mt19937 rng(13);
   vqx::test::for_each_simd_target([&](const std::string&) {

@@ -22,14 +22,18 @@
 //    needs (PixelStats: all flat, or no gain term), which is what every
 //    lane would have masked to 0;
 //  * the log2 table read by plain loads (table_sums.cpp) of the indices
-//    stored for the row's non-flat vectors.
+//    stored for the row's non-flat vectors; on AVX-512 its entries are
+//    computed in the vectors instead (Log2Entries), every one of them
+//    tested equal to the table's.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 #include <array>
+#include <cmath>
 #include <limits>
+#include <numbers>
 #include <utility>
 
 #include "core/index_math.hpp"
@@ -60,6 +64,9 @@ void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double g
 void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
                  std::uint16_t* out) {
   reference::downsample_8bit(rows, w, vertical, conv, out);
+}
+void Log2Q11Values(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out) {
+  reference::log2_q11(lut, v, n, out);
 }
 void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
                   std::int16_t* conv, std::uint16_t* out) {
@@ -296,6 +303,97 @@ HWY_INLINE Log2Q11 Log2Of(VU32 top) {
   return {hn::BitCast(D32(), hn::ShiftLeft<kLogFracBits>(hn::ShiftRight<15>(top))), index};
 }
 
+#if HWY_TARGET == HWY_AVX3
+// On AVX-512 the table's entries are computed in the vectors rather than
+// loaded (Log2Entries); elsewhere the indices are stored and the entries
+// loaded by table_sums.cpp.
+constexpr bool kVectorLog2 = true;
+
+// The log2 table's entries (log2_q11_table(): round(float(log2 i) * 2048),
+// i the top 16 significant bits) of doubles holding positive integers,
+// computed: x = i / 2^15 in [1, 2), c the centre of x's sixteenth of [1, 2),
+// log2 x = log2 c + log2(1 + r), r = x / c - 1 (|r| <= 1/33) taken to r^5
+// by its series (error below 2e-10); log2 i rounded to a multiple of 2^-20
+// (a float's step in [15, 16]), then to Q11 half up. An entry changes only
+// where log2 x is within 7.4e-9 of the point where one of these roundings
+// turns (at i = 61340), so the error leaves a margin of 38 times; the
+// exhaustive test (tests/unit/vif_simd_test.cpp, Log2EntriesEqualTheTable)
+// holds every index to the table.
+constexpr int kLog2SegmentBits = 4;
+constexpr int kLog2Segments = 1 << kLog2SegmentBits;  // two vectors of doubles
+constexpr int kLog2Degree = 5;
+struct Log2Segments {
+  alignas(64) double inverse[kLog2Segments];  // 1 / c
+  alignas(64) double log2_centre[kLog2Segments];
+};
+inline const Log2Segments& log2_segments() {
+  static const Log2Segments s = [] {
+    Log2Segments t{};
+    for (int k = 0; k < kLog2Segments; ++k) {
+      const double c = 1.0 + (k + 0.5) / kLog2Segments;
+      t.inverse[k] = 1.0 / c;
+      t.log2_centre[k] = std::log2(c);
+    }
+    return t;
+  }();
+  return s;
+}
+
+// A 16-entry table of doubles (two vectors) read at the low 4 bits of each
+// lane of `index` (vpermt2pd ignores the bits above them).
+HWY_INLINE __m512d Lookup16(const double* table, __m512i index) {
+  return _mm512_permutex2var_pd(_mm512_load_pd(table), index, _mm512_load_pd(table + 8));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> Log2Fraction(DF df, hn::Vec<DF> v, const Log2Segments& seg) {
+  const hn::RebindToUnsigned<DF> du64;
+  static_assert(hn::MaxLanes(DF()) * 2 == kLog2Segments);
+  constexpr int kIndexShift = kDoubleMantissaBits - (kLog2TableBits - 1);
+  constexpr std::uint64_t kIndexBits = ((std::uint64_t{1} << (kLog2TableBits - 1)) - 1)
+                                       << kIndexShift;
+  constexpr std::uint64_t kOne = std::uint64_t{kDoubleExponentBias} << kDoubleMantissaBits;
+  const auto bits = hn::BitCast(du64, v);
+  const auto x =
+      hn::BitCast(df, hn::Or(hn::And(bits, hn::Set(du64, kIndexBits)), hn::Set(du64, kOne)));
+  const __m512i segment =
+      hn::ShiftRight<kDoubleMantissaBits - kLog2SegmentBits>(bits).raw;  // above: ignored
+  const hn::Vec<DF> inverse{Lookup16(seg.inverse, segment)};
+  const hn::Vec<DF> centre{Lookup16(seg.log2_centre, segment)};
+  const auto r = hn::MulAdd(x, inverse, hn::Set(df, -1.0));
+  // log2(1 + r) = sum (-1)^(n+1) r^n / (n ln 2), n = 1 .. kLog2Degree.
+  const auto coefficient = [](int n) {
+    return (n % 2 == 1 ? 1.0 : -1.0) / (n * std::numbers::ln2);
+  };
+  auto q = hn::Set(df, coefficient(kLog2Degree));
+  for (int n = kLog2Degree - 1; n >= 1; --n) q = hn::MulAdd(r, q, hn::Set(df, coefficient(n)));
+  return hn::MulAdd(r, q, centre);
+}
+
+// The entries of two vectors of doubles, as 32-bit lanes in the order of
+// the halves (TopBits').
+template <class DF>
+HWY_INLINE V32 Log2Entries(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
+  const Log2Segments& seg = log2_segments();
+  // log2 x * 2^20 + 1.5 * 2^52: rounded to a whole number, whose low 32
+  // bits are the number.
+  constexpr double kSteps = 1 << 20;
+  constexpr double kRound = 1.5 * 4503599627370496.0;  // 1.5 * 2^52
+  const auto steps = hn::Set(df, kSteps);
+  const auto round = hn::Set(df, kRound);
+  const auto lo = hn::MulAdd(Log2Fraction(df, lower, seg), steps, round);
+  const auto hi = hn::MulAdd(Log2Fraction(df, upper, seg), steps, round);
+  const DU32 du32;
+  const VU32 r = hn::ConcatEven(du32, hn::BitCast(du32, hi), hn::BitCast(du32, lo));
+  // 2^20 steps to 2^11, half up; plus the whole 15 of i's log2.
+  constexpr int kDrop = 20 - kLogFracBits;
+  const VU32 q11 = hn::ShiftRight<kDrop>(hn::Add(r, hn::Set(du32, 1U << (kDrop - 1))));
+  return hn::Add(hn::BitCast(D32(), q11), hn::Set(D32(), (kLog2TableBits - 1) << kLogFracBits));
+}
+#else
+constexpr bool kVectorLog2 = false;
+#endif
+
 // The table indices of the row's lookups, kept only for the vectors of
 // pixels that have a term of their kind (index 0, whose entry is 0, in the
 // lanes that have none): den counts informative vectors, num those with a
@@ -342,10 +440,14 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const auto den_lower = hn::Add(hn::PromoteTo(df, hn::LowerHalf(s11)), nsq_d);
   const auto den_upper = hn::Add(hn::PromoteTo(df, hn::UpperHalf(d32h, s11)), nsq_d);
   const Log2Q11 den_log = Log2Of(TopBits(df, den_lower, den_upper));
-  const V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
-  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
+  V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
+#if HWY_TARGET == HWY_AVX3
+  den_term = hn::Add(den_term, Log2Entries(df, den_lower, den_upper));
+#else
   StoreIndices(informative, den_log.index, rows.den + rows.den_count);
   rows.den_count += hn::Lanes(d32);
+#endif
+  acc.den_log = hn::Add(acc.den_log, hn::IfThenElseZero(informative, den_term));
 
   const auto gain = hn::And(informative, hn::And(hn::Gt(s12, zero), hn::Gt(s22, zero)));
   if (hn::AllFalse(d32, gain)) return;
@@ -370,12 +472,17 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   }
   const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
-  const V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
-  acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
+  V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
+#if HWY_TARGET == HWY_AVX3
+  num_term = hn::Add(num_term, hn::Sub(Log2Entries(df, signal[0], signal[1]),
+                                       Log2Entries(df, noise[0], noise[1])));
+#else
   const VU32 both = hn::Or(sig_log.index, hn::ShiftLeft<kLog2TableBits>(noise_log.index));
   hn::StoreU(hn::IfThenElseZero(hn::RebindMask(DU32(), gain), both), DU32(),
              rows.num + rows.num_count);
   rows.num_count += hn::Lanes(d32);
+#endif
+  acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
 }
 
 // The horizontal filter as pairs of taps for pairwise multiply-adds, each
@@ -548,8 +655,10 @@ void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
   }
 
   // The table entries, by plain loads (table_sums.cpp).
-  sums.den_log += den_table_sum(lut, index_rows.den, index_rows.den_count);
-  sums.num_log += num_table_sum(lut, index_rows.num, index_rows.num_count);
+  if constexpr (!kVectorLog2) {
+    sums.den_log += den_table_sum(lut, index_rows.den, index_rows.den_count);
+    sums.num_log += num_table_sum(lut, index_rows.num, index_rows.num_count);
+  }
 
   // The row's lanes summed (each lane's sums are far from overflowing).
   alignas(64) std::int32_t l32[3][hn::MaxLanes(d32)];
@@ -577,6 +686,28 @@ void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double g
       return RowStatsT<2>(planes, w, gain_limit, lut, scratch, sums);
     default:
       return RowStatsT<3>(planes, w, gain_limit, lut, scratch, sums);
+  }
+}
+
+void Log2Q11Values(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out) {
+  const hn::Repartition<double, D16> df;
+  const D32 d32;
+  const std::size_t lanes = hn::Lanes(df);
+  for (std::size_t i = 0; i < n; i += 2 * lanes) {
+    const auto lower = hn::LoadU(df, v + i);
+    const auto upper = hn::LoadU(df, v + i + lanes);
+    const Log2Q11 parts = Log2Of(TopBits(df, lower, upper));
+    const V32 whole = hn::Sub(
+        parts.whole, hn::Set(d32, (kDoubleExponentBias + kLog2TableBits - 1) << kLogFracBits));
+#if HWY_TARGET == HWY_AVX3
+    (void)lut;
+    hn::StoreU(hn::Add(whole, Log2Entries(df, lower, upper)), d32, out + i);
+#else
+    alignas(64) std::uint32_t index[hn::MaxLanes(d32)];
+    hn::Store(parts.index, DU32(), index);
+    hn::StoreU(whole, d32, out + i);
+    for (std::size_t k = 0; k < 2 * lanes; ++k) out[i + k] += lut[index[k]];
+#endif
   }
 }
 
@@ -732,6 +863,7 @@ HWY_EXPORT(Vertical16);
 HWY_EXPORT(RowStats);
 HWY_EXPORT(Downsample8);
 HWY_EXPORT(Downsample16);
+HWY_EXPORT(Log2Q11Values);
 
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
   HWY_DYNAMIC_DISPATCH(Vertical8)(taps, n, out);
@@ -755,6 +887,9 @@ void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding verti
 void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
                       std::int16_t* conv, std::uint16_t* out) {
   HWY_DYNAMIC_DISPATCH(Downsample16)(filter, rows, w, vertical, conv, out);
+}
+void log2_q11(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out) {
+  HWY_DYNAMIC_DISPATCH(Log2Q11Values)(lut, v, n, out);
 }
 
 }  // namespace vqx::vif::simd

@@ -106,14 +106,21 @@ void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, 
                       std::int16_t* conv, std::uint16_t* out);
 
 // The log2 table's entries of a row's indices, summed (the last step of
-// row_stats; in plain code, compiled once: 16-bit entries have no gather,
-// and 32-bit gathers are slower than plain loads). den: n indices (n a
-// multiple of 4); num: n pairs (n even), each the index of a term to add
-// and, in its top kLog2TableBits (16) bits, the index of one to subtract.
+// row_stats, but on AVX-512, which computes the entries; in plain code,
+// compiled once: 16-bit entries have no gather, and 32-bit gathers are
+// slower than plain loads). den: n indices (n a multiple of 4); num: n
+// pairs (n even), each the index of a term to add and, in its top
+// kLog2TableBits (16) bits, the index of one to subtract.
 [[nodiscard]] std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint16_t* index,
                                          std::size_t n);
 [[nodiscard]] std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* pairs,
                                          std::size_t n);
+
+// The Q11 log2s of n doubles holding integers of at least 2^16, 2048 *
+// log2(v) less 2048 * 15, as row_stats takes them: the whole part from the
+// exponent, the fraction from lut's entry of the top 16 significant bits
+// (on AVX-512 the entries are computed, not loaded). n a multiple of 16.
+void log2_q11(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out);
 
 // The plain forms of the same kernels, which every target must match.
 namespace reference {
@@ -128,6 +135,7 @@ void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding verti
                      std::int16_t* conv, std::uint16_t* out);
 void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
                       std::int16_t* conv, std::uint16_t* out);
+void log2_q11(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out);
 }  // namespace reference
 
 }  // namespace vqx::vif::simd

@@ -180,4 +180,8 @@ void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, 
   downsample_row(filter, rows, w, vertical, conv, out);
 }
 
+void log2_q11(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = log2_q11(lut, v[i]);
+}
+
 }  // namespace vqx::vif::simd::reference

@@ -27,6 +27,13 @@
 // a replica that cannot be set up (no memory left) is left out and the twin
 // runs with fewer.
 //
+// A temporal twin that reads the previous frame's planes from its slot
+// (Twin::reads_previous_frame) gets replicas too: frame i's launch is
+// given slot (i - 1) % S's frame, and the upload of frame j into slot j % S
+// waits (on the device) until frame j - S + 1, the last to read what the
+// slot held, has been computed by those twins. Not with a shared
+// reference, whose planes are let go of at the frame's collect.
+//
 // A replica of a twin that is not temporal queues the same work for every
 // frame of a slot (twin.hpp), so its clears and kernels are recorded once
 // per slot, as a graph, and replayed (queue_frame).
@@ -141,6 +148,8 @@ struct TwinEntry {
   std::string name;               // the feature family, for messages
   bool temporal = false;
   FeatureWriter* out = nullptr;
+  // Whether its frames read the previous frame's slot (set at init).
+  bool reads_previous = false;
   // The replica that computes the frames of slot k.
   [[nodiscard]] Replica& of_slot(unsigned k) { return replicas[k % replicas.size()]; }
 };
@@ -277,15 +286,21 @@ class DevicePipeline final : public Pipeline, private Resources {
     const std::string size = std::to_string(fmt.width) + "x" + std::to_string(fmt.height);
     VQX_RETURN_IF_ERROR(step("allocating the frame slots for " + size + " pictures",
                              [&] { return init_slots(fmt); }));
+    // Batches share the reference before the first frame (batch.cpp), so
+    // whether the slots keep the previous frame is known here.
+    keep_previous_ = !share_;
     for (auto& t : twins_) {
       VQX_RETURN_IF_ERROR(step("setting up " + t.name + " for " + size + " pictures",
                                [&] { return init_replica(t.replicas.front(), fmt); }));
+      t.reads_previous =
+          t.temporal && keep_previous_ && t.replicas.front().twin->reads_previous_frame();
     }
     // The other replicas last, once every twin has its first: the first
     // ones are what the context needs, these only add speed.
     for (auto& t : twins_) {
       const bool overlap =
-          !t.temporal && (is_small_frame(fmt) || t.replicas.front().twin->overlaps_large_frames());
+          (!t.temporal || t.reads_previous) &&
+          (is_small_frame(fmt) || t.replicas.front().twin->overlaps_large_frames());
       while (overlap && t.replicas.size() < kMaxReplicas) {
         Replica r{t.make(), Stream(), {}};
         if (!r.twin || !init_replica(r, fmt).ok()) {
@@ -334,6 +349,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       slot.ref_elsewhere = false;
     }
     point_ref_planes(slot);
+    VQX_RETURN_IF_ERROR(step(frame, [&] { return keep_previous(slot, index, k); }));
     const bool direct = stage(ref, dist, slot, staging);
     // Held from before the upload is queued, which reads the pictures' rows
     // (also when queueing a later plane fails: the slot goes only after
@@ -492,6 +508,29 @@ class DevicePipeline final : public Pipeline, private Resources {
       VQX_ASSIGN_OR_RETURN(recorded, Graph::record(r.stream, queue));
     }
     return recorded.launch(r.stream);
+  }
+
+  // Points frame `index` (in slot k) at the frame before it, and keeps the
+  // upload into slot k from overwriting frame index - S while frame index
+  // - S + 1 (slot k + 1) may still read it.
+  Status keep_previous(Slot& slot, unsigned index, unsigned k) {
+    slot.frame.previous = nullptr;
+    if (!keep_previous_) return Status::Ok();
+    const auto count = static_cast<unsigned>(slots_.size());
+    const Slot& before = slots_[(k + count - 1) % count];
+    if (index > 0) {
+      if (before.index + 1 != index) {
+        return Error(Errc::kInternal, "frame " + std::to_string(index) + " submitted after frame " +
+                                          std::to_string(before.index));
+      }
+      slot.frame.previous = &before.frame;
+    }
+    const Slot& after = slots_[(k + 1) % count];
+    for (std::size_t n = 0; n < twins_.size(); ++n) {
+      // An event never recorded (no such frame yet) is no wait.
+      if (twins_[n].reads_previous) VQX_RETURN_IF_ERROR(after.done[n].make_wait(upload_stream_));
+    }
+    return Status::Ok();
   }
 
   // Lets go of the pictures of every slot whose upload has happened.
@@ -702,6 +741,9 @@ class DevicePipeline final : public Pipeline, private Resources {
   unsigned planes_ = 1;
   std::vector<PlaneLayout> layout_;
   std::shared_ptr<SharedReference> share_;
+  // Whether frames are given the one before (DeviceFrame::previous): no
+  // shared reference (init()).
+  bool keep_previous_ = false;
   std::vector<Slot> slots_;  // frame_slots() of the format, from init()
   UploadStats stats_;
 };

@@ -44,6 +44,10 @@ struct DeviceFrame {
   unsigned planes = 0;  // planes uploaded (1: luma only)
   std::array<DevicePlane, 3> ref{};
   std::array<DevicePlane, 3> dist{};
+  // Frame index - 1, still on the device in its slot, for a twin that reads
+  // it (Twin::reads_previous_frame); null at frame 0 and where the pipeline
+  // does not keep it (a batch's shared reference, whose planes move).
+  const DeviceFrame* previous = nullptr;
 };
 
 // A constant host table a twin needs on the device (e.g. VIF's log2
@@ -94,6 +98,14 @@ class Twin {
   // memory bandwidth and caches (integer VIF at 4K: 15 % slower), so only
   // twins whose frame is a chain of small, latency-bound steps say true.
   [[nodiscard]] virtual bool overlaps_large_frames() const { return false; }
+  // Whether this temporal twin computes frame i from the planes of frames
+  // i and i - 1 alone when launch() is given the frame before
+  // (DeviceFrame::previous), keeping nothing of its own from frame to
+  // frame: the pipeline then runs its frames side by side like other
+  // twins' (on replicas; collected in order all the same). Where
+  // `previous` is null past frame 0, it sees every frame, in order,
+  // through one instance, and must keep what the next frame reads itself.
+  [[nodiscard]] virtual bool reads_previous_frame() const { return false; }
   // Allocates every device and pinned buffer, once, for pictures of `fmt`
   // and `slots` frames in flight. The device is current on this thread.
   virtual Status init(const PictureFormat& fmt, unsigned slots, const Resources& resources) = 0;

@@ -2,7 +2,8 @@
 // context each. The contexts share their reference uploads
 // (gpu::SharedReference): each reference frame is uploaded once for all
 // of them, and every clip's values are those of a run of its own, bit for
-// bit, a clip starting later in the reference (ref_offset) included.
+// bit, a clip starting later in the reference (ref_offset) included, and
+// those of the CPU.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -56,7 +57,10 @@ RunOptions batch_options(Backend backend) {
   RunOptions o;
   o.backend = backend;
   o.threads = 2;
-  o.features = {"psnr", "float_ssim"};  // psnr reads the chroma: three planes a side
+  // psnr reads the chroma: three planes a side. speed_temporal reads the
+  // previous frame: in a batch (a shared reference) from its own copy,
+  // alone from the pipeline's previous slot (src/gpu/pipeline.cu).
+  o.features = {"psnr", "float_ssim", "speed_temporal"};
   o.models = {"version=vmaf_v0.6.1"};
   return o;
 }

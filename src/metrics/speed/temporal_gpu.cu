@@ -1,11 +1,13 @@
 // speed_temporal on the GPU, bit for bit the CPU twin (temporal_family.cpp):
-// the reference and distorted luma of the previous frame are kept on the
-// device (device-to-device copies, as integer motion keeps its frames); for
-// frame i > 0 the band-pass pictures of the two frame differences and their
-// covariance sums are computed there (gpu_band.cuh), then the CPU's own fit,
-// score and writer run on the host. Temporal twins see every frame, in
-// order, so the kept frame is always the one before. docs/gpu.md says why
-// every step gives the CPU's bits.
+// for frame i > 0 the band-pass pictures of the two frame differences and
+// their covariance sums are computed on the device (gpu_band.cuh), then the
+// CPU's own fit, score and writer run on the host. The previous frame's
+// luma is read from the pipeline's slot of frame i - 1
+// (DeviceFrame::previous), so frames run side by side on replicas; where
+// the pipeline does not keep it (a batch's shared reference), the twin sees
+// every frame, in order, and keeps the previous luma itself
+// (device-to-device copies, as integer motion keeps its frames).
+// docs/gpu.md says why every step gives the CPU's bits.
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -59,8 +61,10 @@ class SpeedTemporalTwin final : public gpu::Twin {
     return Status::Ok();
   }
 
+  [[nodiscard]] bool reads_previous_frame() const override { return true; }
+
   // Nothing accumulates: the band-pass buffers are written in full by their
-  // kernels every frame before any kernel reads them, and the kept frame is
+  // kernels every frame before any kernel reads them, and a kept frame is
   // written (by the copy at the end of every launch) before the next frame
   // reads it; frame 0 reads none.
   Status clear(const gpu::Stream& /*s*/) override { return Status::Ok(); }
@@ -74,10 +78,20 @@ class SpeedTemporalTwin final : public gpu::Twin {
       // frame i - 1 minus the reference frame i).
       const gpu::DevicePlane& minus = params_.use_ref_diff ? ref : dis;
       FramePictures pictures{};
-      pictures[kRef] = {prev_ref_.get(), pitch_, ref.data, ref.pitch};
-      pictures[kDis] = {prev_dis_.get(), pitch_, minus.data, minus.pitch};
+      if (f.previous != nullptr) {
+        const gpu::DeviceFrame& p = *f.previous;
+        pictures[kRef] = {p.ref[0].data, p.ref[0].pitch, ref.data, ref.pitch};
+        pictures[kDis] = {p.dist[0].data, p.dist[0].pitch, minus.data, minus.pitch};
+      } else {
+        pictures[kRef] = {prev_ref_.get(), pitch_, ref.data, ref.pitch};
+        pictures[kDis] = {prev_dis_.get(), pitch_, minus.data, minus.pitch};
+      }
       VQX_RETURN_IF_ERROR(band_.launch(pictures, slot, s));
     }
+    // The pipeline keeps the frames (it gave this one its previous): the
+    // next frame reads this one's slot. (At frame 0 the copy below is made
+    // either way, and unused when it does.)
+    if (f.previous != nullptr) return Status::Ok();
     // This frame becomes the one the next frame reads.
     VQX_RETURN_IF_ERROR(gpu::copy_rows_on_device_async(prev_ref_.get(), pitch_, ref.data, ref.pitch,
                                                        row_bytes_, rows_, s));

@@ -21,12 +21,11 @@
 // latency within a frame, not on the device: a frame alone leaves most of
 // it idle. Above kSmallFramePixels only twins that say so
 // (Twin::overlaps_large_frames) get replicas: there the others' kernels
-// fill the device (docs/gpu.md, "Frames side by side"). A twin whose frame
-// is a long latency-bound chain (Twin::long_frames) gets one replica per
-// slot instead. Results are the same (each replica computes its frames as
-// the one instance would, and values are still collected in frame order);
-// only device memory grows, so a replica that cannot be set up (no memory
-// left) is left out and the twin runs with fewer.
+// fill the device (docs/gpu.md, "Frames side by side"). Results are the
+// same (each replica computes its frames as the one instance would, and
+// values are still collected in frame order); only device memory grows, so
+// a replica that cannot be set up (no memory left) is left out and the twin
+// runs with fewer.
 //
 // A temporal twin that reads the previous frame's planes from its slot
 // (Twin::reads_previous_frame) gets replicas too: frame i's launch is
@@ -145,7 +144,7 @@ struct Replica {
 
 struct TwinEntry {
   Pipeline::TwinMaker make;
-  std::vector<Replica> replicas;  // 1 .. kMaxReplicas (or the slots: Twin::long_frames)
+  std::vector<Replica> replicas;  // one for a temporal twin, else 1 .. kMaxReplicas
   std::string name;               // the feature family, for messages
   bool temporal = false;
   FeatureWriter* out = nullptr;
@@ -299,11 +298,10 @@ class DevicePipeline final : public Pipeline, private Resources {
     // The other replicas last, once every twin has its first: the first
     // ones are what the context needs, these only add speed.
     for (auto& t : twins_) {
-      const Twin& first = *t.replicas.front().twin;
-      const bool overlap = (!t.temporal || t.reads_previous) &&
-                           (is_small_frame(fmt) || first.overlaps_large_frames());
-      const std::size_t most = first.long_frames() ? slots_.size() : kMaxReplicas;
-      while (overlap && t.replicas.size() < most) {
+      const bool overlap =
+          (!t.temporal || t.reads_previous) &&
+          (is_small_frame(fmt) || t.replicas.front().twin->overlaps_large_frames());
+      while (overlap && t.replicas.size() < kMaxReplicas) {
         Replica r{t.make(), Stream(), {}};
         if (!r.twin || !init_replica(r, fmt).ok()) {
           (void)vendor::last_error();  // e.g. out of memory: not a failed pipeline

@@ -98,12 +98,6 @@ class Twin {
   // memory bandwidth and caches (integer VIF at 4K: 15 % slower), so only
   // twins whose frame is a chain of small, latency-bound steps say true.
   [[nodiscard]] virtual bool overlaps_large_frames() const { return false; }
-  // Whether a frame of this twin is a long chain of latency-bound steps
-  // (SSIMULACRA2's recursive blurs, a thread a row), so that even three
-  // frames side by side leave the device idle while the rest of a context
-  // waits for it: it gets a replica for every frame slot (pipeline.cu), at
-  // the price of its device memory that many times.
-  [[nodiscard]] virtual bool long_frames() const { return false; }
   // Whether this temporal twin computes frame i from the planes of frames
   // i and i - 1 alone when launch() is given the frame before
   // (DeviceFrame::previous), keeping nothing of its own from frame to

@@ -46,9 +46,6 @@ class Ssimulacra2Twin final : public gpu::Twin {
   // Latency-bound also at 4K: its recursive blurs are one thread per row and scale: 4K 320 -> 462
   // fps side by side (docs/gpu.md).
   [[nodiscard]] bool overlaps_large_frames() const override { return true; }
-  // And long: with three frames side by side it bounded the 18-feature
-  // context at 1080p (docs/gpu.md, "SSIMULACRA2 on every frame slot").
-  [[nodiscard]] bool long_frames() const override { return true; }
 
   explicit Ssimulacra2Twin(const Params& params)
       : params_(params), curve_(transfer_curve(params.transfer)) {}

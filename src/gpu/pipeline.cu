@@ -349,7 +349,7 @@ class DevicePipeline final : public Pipeline, private Resources {
       slot.ref_elsewhere = false;
     }
     point_ref_planes(slot);
-    VQX_RETURN_IF_ERROR(step(frame, [&] { return keep_previous(slot, index, k); }));
+    VQX_RETURN_IF_ERROR(step(frame, [&] { return link_previous(slot, index, k); }));
     const bool direct = stage(ref, dist, slot, staging);
     // Held from before the upload is queued, which reads the pictures' rows
     // (also when queueing a later plane fails: the slot goes only after
@@ -513,7 +513,7 @@ class DevicePipeline final : public Pipeline, private Resources {
   // Points frame `index` (in slot k) at the frame before it, and keeps the
   // upload into slot k from overwriting frame index - S while frame index
   // - S + 1 (slot k + 1) may still read it.
-  Status keep_previous(Slot& slot, unsigned index, unsigned k) {
+  Status link_previous(Slot& slot, unsigned index, unsigned k) {
     slot.frame.previous = nullptr;
     if (!keep_previous_) return Status::Ok();
     const auto count = static_cast<unsigned>(slots_.size());

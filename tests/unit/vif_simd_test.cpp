@@ -156,7 +156,8 @@ TEST(VifSimd, Log2EntriesEqualTheTable) {
         for (std::uint64_t i = 0; i < kIndices; ++i) {
           ASSERT_EQ(got[i], want[i]) << "index " << kFirst + i;
           // Independently of the reference form: the whole part and the entry.
-          ASSERT_EQ(want[i], (shift << 11) + lut[kFirst + i]) << "index " << kFirst + i;
+          ASSERT_EQ(want[i], (shift << vif::kLogFracBits) + lut[kFirst + i])
+              << "index " << kFirst + i;
         }
       }
     }

@@ -293,6 +293,9 @@ HWY_INLINE VU32 TopBits(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
 
 // The whole part (the biased exponent << 11, the callers take the biases
 // off) and the table index (the top 16 bits) of top bits from TopBits.
+// Less kWholeBias, the whole part is 2048 * (floor(log2 v) - 15), to which
+// the table's entry (2048 * log2 of the index) adds the rest.
+constexpr std::int32_t kWholeBias = (kDoubleExponentBias + kLog2TableBits - 1) << kLogFracBits;
 struct Log2Q11 {
   V32 whole;
   VU32 index;
@@ -376,9 +379,11 @@ template <class DF>
 HWY_INLINE V32 Log2Entries(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
   const Log2Segments& seg = log2_segments();
   // log2 x * 2^20 + 1.5 * 2^52: rounded to a whole number, whose low 32
-  // bits are the number.
-  constexpr double kSteps = 1 << 20;
-  constexpr double kRound = 1.5 * 4503599627370496.0;  // 1.5 * 2^52
+  // bits are the number. (2^-20 is a float's step in [8, 16), where the
+  // table's float log2 of an index lies.)
+  constexpr int kFloatStepBits = 20;
+  constexpr double kSteps = 1 << kFloatStepBits;
+  constexpr double kRound = 0x1.8p52;  // 1.5 * 2^52
   const auto steps = hn::Set(df, kSteps);
   const auto round = hn::Set(df, kRound);
   const auto lo = hn::MulAdd(Log2Fraction(df, lower, seg), steps, round);
@@ -386,7 +391,7 @@ HWY_INLINE V32 Log2Entries(DF df, hn::Vec<DF> lower, hn::Vec<DF> upper) {
   const DU32 du32;
   const VU32 r = hn::ConcatEven(du32, hn::BitCast(du32, hi), hn::BitCast(du32, lo));
   // 2^20 steps to 2^11, half up; plus the whole 15 of i's log2.
-  constexpr int kDrop = 20 - kLogFracBits;
+  constexpr int kDrop = kFloatStepBits - kLogFracBits;
   const VU32 q11 = hn::ShiftRight<kDrop>(hn::Add(r, hn::Set(du32, 1U << (kDrop - 1))));
   return hn::Add(hn::BitCast(D32(), q11), hn::Set(D32(), (kLog2TableBits - 1) << kLogFracBits));
 }
@@ -435,8 +440,7 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
 
   const auto nsq_d = hn::Set(df, static_cast<double>(kSigmaNsq));
   // den: 2048 * (e - 15) + entry - 2048 * 17, e = biased exponent - 1023.
-  constexpr std::int32_t kDenBias = (kDoubleExponentBias + kLog2TableBits - 1 + kLog2SigmaNsq)
-                                    << kLogFracBits;
+  constexpr std::int32_t kDenBias = kWholeBias + (kLog2SigmaNsq << kLogFracBits);
   const auto den_lower = hn::Add(hn::PromoteTo(df, hn::LowerHalf(s11)), nsq_d);
   const auto den_upper = hn::Add(hn::PromoteTo(df, hn::UpperHalf(d32h, s11)), nsq_d);
   const Log2Q11 den_log = Log2Of(TopBits(df, den_lower, den_upper));
@@ -697,8 +701,7 @@ void Log2Q11Values(const std::uint16_t* lut, const double* v, std::size_t n, std
     const auto lower = hn::LoadU(df, v + i);
     const auto upper = hn::LoadU(df, v + i + lanes);
     const Log2Q11 parts = Log2Of(TopBits(df, lower, upper));
-    const V32 whole = hn::Sub(
-        parts.whole, hn::Set(d32, (kDoubleExponentBias + kLog2TableBits - 1) << kLogFracBits));
+    const V32 whole = hn::Sub(parts.whole, hn::Set(d32, kWholeBias));
 #if HWY_TARGET == HWY_AVX3
     (void)lut;
     hn::StoreU(hn::Add(whole, Log2Entries(df, lower, upper)), d32, out + i);

@@ -33,6 +33,7 @@
 namespace vqx {
 namespace {
 
+using gpu_on_host::run_each;
 using gpu_on_host::run_grid;
 using namespace ssimulacra2;
 
@@ -85,9 +86,8 @@ GpuResult gpu_frame(const Picture& ref, const Picture& dist, const Params& param
   };
   const Level& top = levels.front();
   std::vector<float> horizontal(kChannels * kQuantities * top.plane(), poison);
-  std::vector<float> vertical(horizontal.size(), poison);
-  std::vector<double> row_sums(kChannels * kMapSums * static_cast<std::size_t>(top.height),
-                               std::nan(""));
+  std::vector<double> column_sums(kChannels * kMapSums * static_cast<std::size_t>(top.width),
+                                  std::nan(""));
   std::vector<double> sums(levels.size() * kChannels * kMapSums, std::nan(""));
 
   const dim3 pixels = {kPixelsX, kPixelsY, 1};
@@ -107,18 +107,14 @@ GpuResult gpu_frame(const Picture& ref, const Picture& dist, const Params& param
   for (std::size_t s = 0; s < levels.size(); ++s) {
     const Level& l = levels[s];
     const Planes h{horizontal.data(), top.pitch, top.plane(), l.width, l.height};
-    const Planes v{vertical.data(), top.pitch, top.plane(), l.width, l.height};
     const int ends = blocks_end(l.width);
     run_grid({blocks(l.height, kBlurRows), kChannels, 1},
              {static_cast<unsigned>(kBlurRows), kQuantities, 1},
              [&] { horizontal_kernel(planes(xyb, s), blur, ends, h); });
-    run_grid({blocks(l.width, kVerticalThreads), kChannels * kQuantities, 1},
-             {kVerticalThreads, 1, 1}, [&] { vertical_kernel(h, blur, v); });
-    run_grid({blocks(l.height, kSumRows), kChannels, 1},
-             {kMapSumLanes, static_cast<unsigned>(kSumRows), 1},
-             [&] { row_sums_kernel(planes(xyb, s), v, row_sums.data()); });
+    run_each({blocks(l.width, kColumnThreads), kChannels, 1}, {kColumnThreads, 1, 1},
+             [&] { columns_kernel(planes(xyb, s), h, blur, column_sums.data()); });
     run_grid({1, 1, 1}, {kFinishThreads, 1, 1}, [&] {
-      finish_kernel(row_sums.data(), l.height, sums.data() + s * kChannels * kMapSums);
+      finish_kernel(column_sums.data(), l.width, sums.data() + s * kChannels * kMapSums);
     });
   }
   GpuResult r;
@@ -189,8 +185,9 @@ std::string describe(const PictureFormat& f) {
 // The smallest picture (two scales, the second 4x4), odd sizes, every chroma
 // format, 8 to 16 bits; widths whose rows' blur has its blocks end inside a
 // later staging step (70: singles from 64) or its last single steps cross
-// one (35: singles 28 to 34 across column 32), and heights over one block
-// of rows (kBlurRows, kSumRows).
+// one (35: singles 28 to 34 across column 32), heights over one block of
+// rows (kBlurRows) and over several turns of columns_kernel's ring (kRing),
+// widths over one block of its columns (kColumnThreads).
 TEST(Ssimulacra2Kernels, EqualTheCpuTwinBitForBitAtEveryDepthAndChromaFormat) {
   const Params defaults;
   const std::vector<PictureFormat> formats = {
@@ -200,8 +197,11 @@ TEST(Ssimulacra2Kernels, EqualTheCpuTwinBitForBitAtEveryDepthAndChromaFormat) {
       testutil::format(13, 37, 16, ChromaFormat::k422),
       testutil::format(40, 24, 8, ChromaFormat::k400),
       testutil::format(21, 11, 9, ChromaFormat::k400),
-      // Scale 0's rows fill finish_kernel's tile twice and part of a third.
+      // Tall: thirty turns of columns_kernel's ring.
       testutil::format(12, 300, 8),
+      // Scale 0's columns fill finish_kernel's tile twice and part of a
+      // third (five blocks of columns_kernel).
+      testutil::format(300, 12, 8),
   };
   unsigned seed = 1;
   for (const PictureFormat& fmt : formats) {

@@ -81,10 +81,9 @@ class Ssimulacra2Twin final : public gpu::Twin {
     VQX_ASSIGN_OR_RETURN(lin_, gpu::DeviceBuffer<float>::allocate(lin_floats));
     const std::size_t blurred = std::size_t{kChannels} * kQuantities * top.plane();
     VQX_ASSIGN_OR_RETURN(horizontal_, gpu::DeviceBuffer<float>::allocate(blurred));
-    VQX_ASSIGN_OR_RETURN(vertical_, gpu::DeviceBuffer<float>::allocate(blurred));
-    VQX_ASSIGN_OR_RETURN(row_sums_,
+    VQX_ASSIGN_OR_RETURN(column_sums_,
                          gpu::DeviceBuffer<double>::allocate(std::size_t{kChannels} * kMapSums *
-                                                             static_cast<std::size_t>(top.height)));
+                                                             static_cast<std::size_t>(top.width)));
     const std::size_t per_slot = levels_.size() * kSumsPerScale;
     VQX_ASSIGN_OR_RETURN(sums_, gpu::DeviceBuffer<double>::allocate(per_slot));
     VQX_ASSIGN_OR_RETURN(results_, gpu::PinnedBuffer<double>::allocate(slots * per_slot));
@@ -141,10 +140,11 @@ class Ssimulacra2Twin final : public gpu::Twin {
     const Level& v = levels_[l];
     return {lin_.get() + lin_offset_[l], v.pitch, v.plane(), v.width, v.height};
   }
-  // The blurred planes at scale l's size (the scale-0 layout, reused).
-  [[nodiscard]] Planes blurred(const gpu::DeviceBuffer<float>& b, std::size_t l) const {
+  // The horizontal pass's planes at scale l's size (the scale-0 layout,
+  // reused).
+  [[nodiscard]] Planes horizontal(std::size_t l) const {
     const Level& top = levels_.front();
-    return {b.get(), top.pitch, top.plane(), levels_[l].width, levels_[l].height};
+    return {horizontal_.get(), top.pitch, top.plane(), levels_[l].width, levels_[l].height};
   }
   static dim3 pixel_block() { return {kPixelsX, kPixelsY, 1}; }
   static dim3 pixel_grid(const Level& v) {
@@ -175,26 +175,21 @@ class Ssimulacra2Twin final : public gpu::Twin {
     return gpu::check_launch("ssimulacra2 first_level_kernel");
   }
 
-  // Scale l: the blur, the maps' row sums, the rows' sums into sums_.
+  // Scale l: the blur's horizontal pass, its vertical pass with the maps'
+  // column sums, the columns' sums into sums_.
   Status scale(std::size_t l, const gpu::Stream& s) {
     const Level& v = levels_[l];
-    const Planes h = blurred(horizontal_, l);
-    const Planes b = blurred(vertical_, l);
+    const Planes h = horizontal(l);
     const dim3 rows(ceil_div(static_cast<unsigned>(v.height), static_cast<unsigned>(kBlurRows)),
                     kChannels);
     horizontal_kernel<<<rows, dim3(kBlurRows, kQuantities), 0, s.handle()>>>(
         xyb(l), blur_, blocks_end(v.width), h);
     VQX_RETURN_IF_ERROR(gpu::check_launch("ssimulacra2 horizontal_kernel"));
-    const dim3 columns(ceil_div(static_cast<unsigned>(v.width), kVerticalThreads),
-                       kChannels * kQuantities);
-    vertical_kernel<<<columns, kVerticalThreads, 0, s.handle()>>>(h, blur_, b);
-    VQX_RETURN_IF_ERROR(gpu::check_launch("ssimulacra2 vertical_kernel"));
-    const dim3 sum_rows(ceil_div(static_cast<unsigned>(v.height), static_cast<unsigned>(kSumRows)),
-                        kChannels);
-    row_sums_kernel<<<sum_rows, dim3(kMapSumLanes, kSumRows), 0, s.handle()>>>(xyb(l), b,
-                                                                               row_sums_.get());
-    VQX_RETURN_IF_ERROR(gpu::check_launch("ssimulacra2 row_sums_kernel"));
-    finish_kernel<<<1, kFinishThreads, 0, s.handle()>>>(row_sums_.get(), v.height,
+    const dim3 columns(ceil_div(static_cast<unsigned>(v.width), kColumnThreads), kChannels);
+    columns_kernel<<<columns, kColumnThreads, 0, s.handle()>>>(xyb(l), h, blur_,
+                                                               column_sums_.get());
+    VQX_RETURN_IF_ERROR(gpu::check_launch("ssimulacra2 columns_kernel"));
+    finish_kernel<<<1, kFinishThreads, 0, s.handle()>>>(column_sums_.get(), v.width,
                                                         sums_.get() + l * kSumsPerScale);
     return gpu::check_launch("ssimulacra2 finish_kernel");
   }
@@ -205,15 +200,14 @@ class Ssimulacra2Twin final : public gpu::Twin {
   ColourArgs args_{};
   BlurCoefficients blur_{};
   std::vector<Level> levels_;
-  std::vector<std::size_t> xyb_offset_;  // floats, per scale
-  std::vector<std::size_t> lin_offset_;  // floats, per scale (none for scale 0)
-  gpu::DeviceBuffer<float> xyb_;         // every scale's XYB, both pictures
-  gpu::DeviceBuffer<float> lin_;         // scales 1 and up: linear RGB
-  gpu::DeviceBuffer<float> horizontal_;  // the blur's horizontal pass (kQuantities per channel)
-  gpu::DeviceBuffer<float> vertical_;    // and its vertical pass: the blurred quantities
-  gpu::DeviceBuffer<double> row_sums_;   // kMapSums per row and channel, one scale at a time
-  gpu::DeviceBuffer<double> sums_;       // kSumsPerScale per scale
-  gpu::PinnedBuffer<double> results_;    // sums_, per result slot
+  std::vector<std::size_t> xyb_offset_;    // floats, per scale
+  std::vector<std::size_t> lin_offset_;    // floats, per scale (none for scale 0)
+  gpu::DeviceBuffer<float> xyb_;           // every scale's XYB, both pictures
+  gpu::DeviceBuffer<float> lin_;           // scales 1 and up: linear RGB
+  gpu::DeviceBuffer<float> horizontal_;    // the blur's horizontal pass (kQuantities per channel)
+  gpu::DeviceBuffer<double> column_sums_;  // kMapSums per column and channel, one scale at a time
+  gpu::DeviceBuffer<double> sums_;         // kSumsPerScale per scale
+  gpu::PinnedBuffer<double> results_;      // sums_, per result slot
 };
 
 }  // namespace

@@ -18,17 +18,14 @@
 //    kChunk at a time (the inputs in, the outputs out, so that the device
 //    reads and writes whole rows), the next kChunk columns loaded while
 //    these are filtered;
-//  * vertical_kernel: a thread per column, quantity and channel, walking
-//    its column through vertical_filter, each input row loaded once, the
-//    next kVerticalBatch rows loaded while these are filtered;
-//  * row_sums_kernel: per row and channel, 8 threads add the error-map
-//    terms (pixel_errors, pixel_terms) of the pixels x = l, l + 8, ... of
-//    the row's body, the tail's terms are added in order, then the lanes in
-//    order: params.hpp's kMapSumLanes order, the CPU's (maps.cpp);
-//  * finish_kernel: per channel and sum, the rows added in order from 0.0,
-//    as the CPU adds them (scale.cpp), read through shared tiles. The host
-//    turns the sums into norms and the score with the CPU's own functions
-//    (score.hpp).
+//  * columns_kernel: a thread per column and channel, walking its column
+//    through vertical_filter for the five quantities and adding each
+//    pixel's error-map terms (pixel_errors, pixel_terms) to the column's
+//    sums: params.hpp's order, the CPU's (maps.cpp);
+//  * finish_kernel: per channel and sum, the columns added in order from
+//    0.0, as the CPU adds them (maps.cpp's add_columns), read through shared
+//    tiles. The host turns the sums into norms and the score with the CPU's
+//    own functions (score.hpp).
 // No atomics: every sum has one fixed order, whatever the block scheduling.
 #pragma once
 
@@ -377,168 +374,127 @@ static __global__ void __launch_bounds__(kBlurThreads)
   }
 }
 
-// Vertical: a thread per column. Output n's input sum adds rows n - N - 1
-// (top) and n + N - 1 (bottom); the top row is the bottom row of output
-// n - 2N, so each row is loaded once: the bottom rows of kVerticalBatch
-// outputs at a time, a batch ahead of their use (the next batch's loads are
-// in flight while this one's recursion runs), the previous batch's kept
-// for the tops.
-inline constexpr unsigned kVerticalThreads = 128;
-inline constexpr int kVerticalBatch = 16;
-static_assert(kVerticalBatch >= 2 * kBlurRadius, "a top row is in this batch or the one before");
+// The vertical pass and the error maps in one kernel: a thread per column
+// and channel walks its column down through vertical_filter for the five
+// quantities and adds each pixel's error-map terms (pixel_errors,
+// pixel_terms) to the column's sums as it goes: params.hpp's order, the
+// CPU's (maps.cpp). Nothing blurred twice goes through memory. Output n's
+// input sum adds rows n - N - 1 (top) and n + N - 1 (bottom) of the
+// horizontal pass; the top row is the bottom row of output n - 2N, so each
+// thread keeps the bottoms of its last 2N outputs in a ring in shared
+// memory (its own slots: no barrier). The bottoms and the pictures' samples
+// of kColumnBatch outputs are loaded a batch ahead of their use, so that
+// the loads are in flight while the recursion runs.
+inline constexpr unsigned kColumnThreads = 64;
+inline constexpr int kRing = 2 * kBlurRadius;
+inline constexpr int kColumnBatch = 4;
 
-// Rows n0 + N - 1 .. of column x, the bottom rows of outputs n0 ..
-// n0 + kVerticalBatch - 1; 0 outside the input.
-__device__ inline void vertical_bottoms(const Planes& in, unsigned plane, int x, int n0,
-                                        float (&v)[kVerticalBatch]) {
-  for (int i = 0; i < kVerticalBatch; ++i) {
-    const int y = n0 + i + kBlurRadius - 1;
-    v[i] = y >= 0 && y < in.height ? in.row(plane, y)[x] : 0.0f;
+struct ColumnRows {
+  float bottom[kColumnBatch][kQuantities];
+  float a[kColumnBatch];
+  float b[kColumnBatch];
+};
+
+// Outputs n0 .. n0 + kColumnBatch - 1 of column x: their bottom rows (0
+// below the input) and, for the rows of the picture, its samples.
+__device__ inline void column_rows(const Planes& xyb, const Planes& in, unsigned c, int x, int n0,
+                                   ColumnRows& r) {
+  for (int i = 0; i < kColumnBatch; ++i) {
+    const int n = n0 + i;
+    const int bottom = n + kBlurRadius - 1;
+    for (unsigned q = 0; q < kQuantities; ++q) {
+      r.bottom[i][q] = bottom < in.height ? in.row(blurred_plane(c, q), bottom)[x] : 0.0f;
+    }
+    const bool inside = n >= 0 && n < in.height;
+    r.a[i] = inside ? xyb.row(colour_plane(0, c), n)[x] : 0.0f;
+    r.b[i] = inside ? xyb.row(colour_plane(1, c), n)[x] : 0.0f;
   }
 }
 
-// Grid: (ceil(width / kVerticalThreads), kChannels * kQuantities).
-static __global__ void __launch_bounds__(kVerticalThreads)
-    vertical_kernel(Planes in, BlurCoefficients k, Planes out) {
-  const int x = static_cast<int>(blockIdx.x * kVerticalThreads + threadIdx.x);
+// Grid: (ceil(width / kColumnThreads), kChannels). column_sums: kMapSums
+// per column, the columns of channel 0, then of channel 1, 2.
+static __global__ void __launch_bounds__(kColumnThreads)
+    columns_kernel(Planes xyb, Planes in, BlurCoefficients k, double* column_sums) {
+  __shared__ float s_ring[kRing][kQuantities][kColumnThreads];
+  const unsigned t = threadIdx.x;
+  const int x = static_cast<int>(blockIdx.x * kColumnThreads + t);
   if (x >= in.width) return;
-  const unsigned plane = blockIdx.y;
-  const int h = in.height;
-  float p1[kFilters] = {0.0f, 0.0f, 0.0f};
-  float p2[kFilters] = {0.0f, 0.0f, 0.0f};
-  // The bottoms of the batch before (the first batch's tops lie above the
-  // input: 0), of this batch, and of the next (loading).
-  float before[kVerticalBatch] = {};
-  float bottoms[kVerticalBatch];
-  float next[kVerticalBatch];
-  vertical_bottoms(in, plane, x, 1 - kBlurRadius, next);
-  for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kVerticalBatch) {
-    for (int i = 0; i < kVerticalBatch; ++i) bottoms[i] = next[i];
-    if (n0 + kVerticalBatch < h) vertical_bottoms(in, plane, x, n0 + kVerticalBatch, next);
-    for (int i = 0; i < kVerticalBatch && n0 + i < h; ++i) {
-      // Output n0 + i's top row is output n0 + i - 2N's bottom row.
-      const int j = i - 2 * kBlurRadius;
-      const float top = j < 0 ? before[j + kVerticalBatch] : bottoms[j];
-      const float s = top + bottoms[i];
-      float y[kFilters];
-      for (int f = 0; f < kFilters; ++f) {
-        y[f] = vertical_filter(s, k.n2[f], k.d1[f], p1[f], p2[f]);
-        p2[f] = p1[f];
-        p1[f] = y[f];
-      }
-      if (n0 + i >= 0) out.row(plane, n0 + i)[x] = y[0] + (y[1] + y[2]);
-    }
-    for (int i = 0; i < kVerticalBatch; ++i) before[i] = bottoms[i];
-  }
-}
-
-// ---------------------------------------------------------------------------
-// The error maps' sums
-
-// Rows per block, kMapSumLanes threads each: 16, so that a 1080-row scale
-// 0 makes 204 blocks, more than the H200's 132 SMs.
-inline constexpr int kSumRows = 16;
-inline constexpr int kSumBatch = 4;   // pixels a lane loads at once
-inline constexpr int kMapInputs = 7;  // a, b, mu1, mu2, s11, s22, s12
-static_assert(kMapSums <= kMapSumLanes, "a row's lanes finish its sums");
-
-// Grid: (ceil(height / kSumRows), kChannels); block: (kMapSumLanes,
-// kSumRows). row_sums: kMapSums per row, channel after channel.
-static __global__ void __launch_bounds__(kMapSumLanes* kSumRows)
-    row_sums_kernel(Planes xyb, Planes blurred, double* row_sums) {
-  __shared__ double s_lanes[kSumRows][kMapSumLanes][kMapSums];
-  __shared__ double s_tail[kSumRows][kMapSumLanes][kMapSums];
-  const int lane = static_cast<int>(threadIdx.x);
-  const int r = static_cast<int>(threadIdx.y);
   const unsigned c = blockIdx.y;
-  const int y = static_cast<int>(blockIdx.x) * kSumRows + r;
-  const int w = xyb.width;
-  const int h = xyb.height;
-  const int body = w / static_cast<int>(kMapSumLanes) * static_cast<int>(kMapSumLanes);
-  if (y < h) {
-    const float* a = xyb.row(colour_plane(0, c), y);
-    const float* b = xyb.row(colour_plane(1, c), y);
-    const float* mu1 = blurred.row(blurred_plane(c, kA), y);
-    const float* mu2 = blurred.row(blurred_plane(c, kB), y);
-    const float* s11 = blurred.row(blurred_plane(c, kAA), y);
-    const float* s22 = blurred.row(blurred_plane(c, kBB), y);
-    const float* s12 = blurred.row(blurred_plane(c, kAB), y);
-    const auto terms = [&](const float(&v)[kMapInputs]) {
-      return pixel_terms(pixel_errors(v[0], v[1], v[2], v[3], v[4], v[5], v[6]));
-    };
-    const auto load = [&](int x, float(&v)[kMapInputs]) {
-      const float* in[kMapInputs] = {a, b, mu1, mu2, s11, s22, s12};
-      for (int i = 0; i < kMapInputs; ++i) v[i] = in[i][x];
-    };
-    // The lane's pixels in order, kSumBatch of them loaded together, a
-    // batch ahead of their terms (so that the loads overlap each other and
-    // the arithmetic).
-    double acc[kMapSums] = {};
-    constexpr int kStride = static_cast<int>(kMapSumLanes);
-    const auto load_batch = [&](int x0, float(&v)[kSumBatch][kMapInputs]) {
-      for (int i = 0; i < kSumBatch; ++i) {
-        if (x0 + i * kStride < body) load(x0 + i * kStride, v[i]);
+  const int h = in.height;
+  // The first 2N outputs' tops lie above the input: 0.
+  for (int i = 0; i < kRing; ++i) {
+    for (unsigned q = 0; q < kQuantities; ++q) s_ring[i][q][t] = 0.0f;
+  }
+  float p1[kQuantities][kFilters] = {};
+  float p2[kQuantities][kFilters] = {};
+  double acc[kMapSums] = {};
+  int slot = 0;  // output n's ring slot: (n - (1 - N)) % kRing
+  ColumnRows next;
+  column_rows(xyb, in, c, x, 1 - kBlurRadius, next);
+  for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kColumnBatch) {
+    const ColumnRows rows = next;
+    if (n0 + kColumnBatch < h) column_rows(xyb, in, c, x, n0 + kColumnBatch, next);
+    VQX_UNROLL
+    for (int i = 0; i < kColumnBatch; ++i) {
+      const int n = n0 + i;
+      if (n >= h) break;
+      float blurred[kQuantities];
+      VQX_UNROLL
+      for (unsigned q = 0; q < kQuantities; ++q) {
+        const float bottom = rows.bottom[i][q];
+        const float sum = s_ring[slot][q][t] + bottom;
+        s_ring[slot][q][t] = bottom;
+        float y[kFilters];
+        VQX_UNROLL
+        for (int f = 0; f < kFilters; ++f) {
+          y[f] = vertical_filter(sum, k.n2[f], k.d1[f], p1[q][f], p2[q][f]);
+          p2[q][f] = p1[q][f];
+          p1[q][f] = y[f];
+        }
+        blurred[q] = y[0] + (y[1] + y[2]);
       }
-    };
-    float next[kSumBatch][kMapInputs] = {};
-    load_batch(lane, next);
-    for (int x0 = lane; x0 < body; x0 += kSumBatch * kStride) {
-      float v[kSumBatch][kMapInputs];
-      for (int i = 0; i < kSumBatch; ++i) {
-        for (int j = 0; j < kMapInputs; ++j) v[i][j] = next[i][j];
-      }
-      if (x0 + kSumBatch * kStride < body) load_batch(x0 + kSumBatch * kStride, next);
-      for (int i = 0; i < kSumBatch && x0 + i * kStride < body; ++i) {
-        const PixelTerms t = terms(v[i]);
-        for (unsigned m = 0; m < kMapSums; ++m) acc[m] += t.v[m];
+      slot = slot + 1 == kRing ? 0 : slot + 1;
+      if (n >= 0) {
+        const PixelTerms terms =
+            pixel_terms(pixel_errors(rows.a[i], rows.b[i], blurred[kA], blurred[kB], blurred[kAA],
+                                     blurred[kBB], blurred[kAB]));
+        VQX_UNROLL
+        for (unsigned m = 0; m < kMapSums; ++m) acc[m] += terms.v[m];
       }
     }
-    for (unsigned m = 0; m < kMapSums; ++m) s_lanes[r][lane][m] = acc[m];
-    if (body + lane < w) {
-      float v[kMapInputs];
-      load(body + lane, v);
-      const PixelTerms t = terms(v);
-      for (unsigned m = 0; m < kMapSums; ++m) s_tail[r][lane][m] = t.v[m];
-    }
   }
-  __syncthreads();
-  if (y < h && lane < static_cast<int>(kMapSums)) {  // thread `lane` finishes sum `lane`
-    double tail = 0.0;
-    for (int i = 0; i < w - body; ++i) tail += s_tail[r][i][lane];
-    double sum = tail;
-    for (unsigned l = 0; l < kMapSumLanes; ++l) sum += s_lanes[r][l][lane];
-    row_sums[(static_cast<std::size_t>(c) * static_cast<std::size_t>(h) +
-              static_cast<std::size_t>(y)) *
-                 kMapSums +
-             static_cast<std::size_t>(lane)] = sum;
-  }
+  double* out = column_sums + (static_cast<std::size_t>(c) * static_cast<std::size_t>(in.width) +
+                               static_cast<std::size_t>(x)) *
+                                  kMapSums;
+  for (unsigned m = 0; m < kMapSums; ++m) out[m] = acc[m];
 }
 
-// finish_kernel: one block of kFinishThreads threads. They load the row
-// sums kFinishRows rows at a time into shared memory together (independent,
-// coalesced loads); then thread c * kMapSums + m adds its column of the
-// tile. A sum's chain waits for memory once a tile, not once a row.
+// finish_kernel: one block of kFinishThreads threads. They load the column
+// sums kFinishColumns columns at a time into shared memory together
+// (independent, coalesced loads); then thread c * kMapSums + m adds its
+// sum's column of the tile. A sum's chain waits for memory once a tile, not
+// once a column.
 inline constexpr unsigned kFinishThreads = 256;
-inline constexpr int kFinishRows = 128;
+inline constexpr int kFinishColumns = 128;
 static_assert(kChannels * kMapSums <= kFinishThreads, "a thread for every sum");
 
-// sums[c * kMapSums + m] = channel c's sum m, its `rows` rows added in
+// sums[c * kMapSums + m] = channel c's sum m, its `columns` columns added in
 // order from 0.0.
 static __global__ void __launch_bounds__(kFinishThreads)
-    finish_kernel(const double* row_sums, int rows, double* sums) {
-  __shared__ double s_tile[kChannels][kFinishRows * kMapSums];
+    finish_kernel(const double* column_sums, int columns, double* sums) {
+  __shared__ double s_tile[kChannels][kFinishColumns * kMapSums];
   const unsigned t = threadIdx.x;
   const unsigned c = t / kMapSums;
   const unsigned m = t % kMapSums;
   double total = 0.0;
-  for (int y0 = 0; y0 < rows; y0 += kFinishRows) {
-    const int n = rows - y0 < kFinishRows ? rows - y0 : kFinishRows;
-    // Channel ch's rows y0 .. y0 + n - 1 are n * kMapSums doubles in a row.
+  for (int x0 = 0; x0 < columns; x0 += kFinishColumns) {
+    const int n = columns - x0 < kFinishColumns ? columns - x0 : kFinishColumns;
+    // Channel ch's columns x0 .. x0 + n - 1 are n * kMapSums doubles in a row.
     for (unsigned ch = 0; ch < kChannels; ++ch) {
       const double* src =
-          row_sums + (static_cast<std::size_t>(ch) * static_cast<std::size_t>(rows) +
-                      static_cast<std::size_t>(y0)) *
-                         kMapSums;
+          column_sums + (static_cast<std::size_t>(ch) * static_cast<std::size_t>(columns) +
+                         static_cast<std::size_t>(x0)) *
+                            kMapSums;
       for (int i = static_cast<int>(t); i < n * static_cast<int>(kMapSums);
            i += static_cast<int>(kFinishThreads)) {
         s_tile[ch][i] = src[i];
@@ -546,7 +502,7 @@ static __global__ void __launch_bounds__(kFinishThreads)
     }
     __syncthreads();
     if (t < kChannels * kMapSums) {
-      for (int y = 0; y < n; ++y) total += s_tile[c][y * static_cast<int>(kMapSums) + m];
+      for (int x = 0; x < n; ++x) total += s_tile[c][x * static_cast<int>(kMapSums) + m];
     }
     __syncthreads();
   }

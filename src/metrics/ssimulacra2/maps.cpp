@@ -16,14 +16,12 @@ namespace vqx::ssimulacra2 {
 
 namespace {
 
-// Eight columns at a time; the partial sums per lane are added up at the
-// end of the row, so their order differs from libjxl's raster order only in
-// the last bits of a double. The order (params.hpp's kMapSumLanes) is the
-// GPU twin's too. errors8 is pointwise.hpp's pixel_errors on 8 lanes (the
-// same operations in the same order); add_pixel calls it.
+// Eight columns at a time (errors8 is pointwise.hpp's pixel_errors on 8
+// lanes: the same operations in the same order; add_pixel calls it), each
+// column's terms added to its own sums: the GPU twin's order (params.hpp).
 using Float8 = float __attribute__((vector_size(32)));
 using Double8 = double __attribute__((vector_size(64)));
-constexpr unsigned kLanes = kMapSumLanes;
+constexpr unsigned kLanes = 8;
 static_assert(sizeof(Float8) == kLanes * sizeof(float));
 
 VQX_FORCE_INLINE Float8 load8(const float* p) {
@@ -61,40 +59,55 @@ VQX_FORCE_INLINE Errors8 errors8(const MapRow& r, unsigned x) {
   return {d > 0.0 ? d : 0.0, ((1.0 + edge_b) / (1.0 + edge_a)) - 1.0};
 }
 
-VQX_FORCE_INLINE void add_pixel(const MapRow& r, unsigned x, double* sums) {
+VQX_FORCE_INLINE Double8 load8d(const double* p) {
+  Double8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+VQX_FORCE_INLINE void add8d(double* p, Double8 v) {
+  const Double8 sum = load8d(p) + v;
+  __builtin_memcpy(p, &sum, sizeof sum);
+}
+
+VQX_FORCE_INLINE void add_pixel(const MapRow& r, unsigned x, const ColumnSums& columns) {
   const PixelTerms t =
       pixel_terms(pixel_errors(r.a[x], r.b[x], r.mu1[x], r.mu2[x], r.s11[x], r.s22[x], r.s12[x]));
   for (unsigned m = 0; m < kMapSums; ++m) {
-    sums[m] += t.v[m];
+    columns.sums[m * columns.stride + x] += t.v[m];
   }
 }
 
 }  // namespace
 
-VQX_CLONES void accumulate_maps(const MapRow& row, unsigned width, double* sums) {
-  Double8 acc[kMapSums] = {};
+VQX_CLONES void accumulate_maps(const MapRow& row, unsigned width, const ColumnSums& columns) {
+  double* const s = columns.sums;
+  const std::size_t stride = columns.stride;
   unsigned x = 0;
   for (; x + kLanes <= width; x += kLanes) {
     const Errors8 e = errors8(row, x);
     const Double8 ringing = e.edge > 0.0 ? e.edge : 0.0;
     const Double8 blurring = -e.edge > 0.0 ? -e.edge : 0.0;
-    acc[kSsim] += e.ssim;
-    acc[kSsim4] += quartic8(e.ssim);
-    acc[kRinging] += ringing;
-    acc[kRinging4] += quartic8(ringing);
-    acc[kBlurring] += blurring;
-    acc[kBlurring4] += quartic8(blurring);
+    add8d(s + kSsim * stride + x, e.ssim);
+    add8d(s + kSsim4 * stride + x, quartic8(e.ssim));
+    add8d(s + kRinging * stride + x, ringing);
+    add8d(s + kRinging4 * stride + x, quartic8(ringing));
+    add8d(s + kBlurring * stride + x, blurring);
+    add8d(s + kBlurring4 * stride + x, quartic8(blurring));
   }
-  double tail[kMapSums] = {};
   for (; x < width; ++x) {
-    add_pixel(row, x, tail);
+    add_pixel(row, x, columns);
   }
+}
+
+void add_columns(const ColumnSums& columns, unsigned width, double* out) {
   for (unsigned m = 0; m < kMapSums; ++m) {
-    double s = tail[m];
-    for (unsigned l = 0; l < kLanes; ++l) {
-      s += acc[m][l];
+    const double* column = columns.sums + m * columns.stride;
+    double sum = 0.0;
+    for (unsigned x = 0; x < width; ++x) {
+      sum += column[x];
     }
-    sums[m] += s;
+    out[m] = sum;
   }
 }
 

@@ -76,13 +76,11 @@ inline constexpr float kPositiveYOffset = 0.01f;
 
 // --- error maps (ssimulacra2.cc, SSIMMap) --------------------------------------
 inline constexpr float kC2 = 0.0009f;
-// The order of a row's sums of the error maps (VQX's, for both twins; libjxl
-// adds in raster order): per row, lane l (0 .. kMapSumLanes - 1) adds the
-// pixels x = l, l + kMapSumLanes, ... of the row's first
-// floor(width / kMapSumLanes) * kMapSumLanes pixels in order from 0.0; the
-// rest (the tail) are added in order from 0.0; the row's sum is the tail
-// plus lane 0, lane 1, ... in order; the rows are added in order from 0.0.
-inline constexpr unsigned kMapSumLanes = 8;
+// The order of a channel's sums of the error maps (VQX's, for both twins;
+// libjxl adds in raster order): each column adds its pixels in order of
+// rows from 0.0; the channel's sum adds the columns in order, x = 0, 1, ...,
+// from 0.0. Column by column because the GPU twin walks a column per thread
+// through the vertical blur and adds its pixels' terms as it goes (docs/gpu.md).
 
 // --- the final score (ssimulacra2.cc, Msssim::Score) ---------------------------
 // Index = ((channel * 6 + scale) * 2 + norm) * 3 + map, with channel X, Y, B,

@@ -35,6 +35,7 @@ void ScaleKernel::init(unsigned max_width) {
   out_.assign(kQuantities * w, 0.0f);
   zero_.assign(w, 0.0f);
   discard_.assign(w, 0.0f);
+  column_sums_.assign(kMapSums * w, 0.0);
 }
 
 ScaleNorms ScaleKernel::run(const PlaneSet& a, const PlaneSet& b, unsigned width, unsigned height) {
@@ -47,8 +48,10 @@ ScaleNorms ScaleKernel::run(const PlaneSet& a, const PlaneSet& b, unsigned width
 
 void ScaleKernel::run_channel(const float* a, const float* b, std::size_t stride, unsigned width,
                               unsigned height, double* sums) {
-  // Zero state for every filter; prev1/prev2 name the two rows of each.
+  // Zero state for every filter and sum; prev1/prev2 name the two rows of
+  // each filter.
   std::fill(state_.begin(), state_.end(), 0.0f);
+  std::fill(column_sums_.begin(), column_sums_.end(), 0.0);
   for (unsigned q = 0; q < kQuantities; ++q) {
     for (unsigned f = 0; f < 3; ++f) {
       float* base = state_.data() + ((std::size_t{q} * 3 + f) * 2) * max_width_;
@@ -78,13 +81,14 @@ void ScaleKernel::run_channel(const float* a, const float* b, std::size_t stride
     const unsigned done = std::min(r0 + kGroupRows, height);
     const int last = done == height ? static_cast<int>(height) - 1 : static_cast<int>(done) - kN;
     for (; next <= last; ++next) {
-      vertical_row(next, a, b, stride, width, height, sums);
+      vertical_row(next, a, b, stride, width, height);
     }
   }
+  add_columns({column_sums_.data(), max_width_}, width, sums);
 }
 
 void ScaleKernel::vertical_row(int n, const float* a, const float* b, std::size_t stride,
-                               unsigned width, unsigned height, double* sums) {
+                               unsigned width, unsigned height) {
   constexpr int kN = kBlurRadius;
   const int top = n - kN - 1;
   const int bottom = n + kN - 1;
@@ -106,7 +110,7 @@ void ScaleKernel::vertical_row(int n, const float* a, const float* b, std::size_
   const auto blurred = [&](unsigned q) { return out_.data() + std::size_t{q} * max_width_; };
   const MapRow row = {a + y * stride, b + y * stride, blurred(kA), blurred(kB),
                       blurred(kAA),   blurred(kBB),   blurred(kAB)};
-  accumulate_maps(row, width, sums);
+  accumulate_maps(row, width, {column_sums_.data(), max_width_});
 }
 
 }  // namespace vqx::ssimulacra2

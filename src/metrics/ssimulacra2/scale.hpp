@@ -4,7 +4,8 @@
 // Per channel, groups of 8 rows go through the horizontal pass (the five
 // quantities a^2, b^2, ab, a, b) into a ring of rows; as soon as the rows it
 // reads are there, each output row of the vertical pass is made and its error
-// maps are added up. Nothing of the size of a picture is written.
+// maps are added to each column's sums. Nothing of the size of a picture is
+// written.
 #pragma once
 
 #include <cstddef>
@@ -28,12 +29,13 @@ class ScaleKernel {
   ScaleNorms run(const PlaneSet& a, const PlaneSet& b, unsigned width, unsigned height);
 
  private:
-  // Adds the error-map sums of one channel (kMapSums of them) into sums.
+  // The error-map sums of one channel (kMapSums of them) into sums.
   void run_channel(const float* a, const float* b, std::size_t stride, unsigned width,
                    unsigned height, double* sums);
-  // One output row (n < 0: warm-up, nothing to add up) of the vertical pass.
+  // One output row (n < 0: warm-up, nothing to add up) of the vertical pass,
+  // its terms added into column_sums_.
   void vertical_row(int n, const float* a, const float* b, std::size_t stride, unsigned width,
-                    unsigned height, double* sums);
+                    unsigned height);
   [[nodiscard]] float* ring_row(unsigned q, unsigned row) {
     return ring_.data() + ((std::size_t{q} * kRingRows) + (row % kRingRows)) * max_width_;
   }
@@ -51,12 +53,13 @@ class ScaleKernel {
   std::vector<float> lane_storage_;
   Lanes8* a_lanes_ = nullptr;
   Lanes8* b_lanes_ = nullptr;
-  Lanes8* out_lanes_ = nullptr;  // one quantity's horizontal output
-  std::vector<float> ring_;      // horizontal output: quantity x ring row x width
-  std::vector<float> state_;     // vertical filters: quantity x filter x 2 rows x width
-  std::vector<float> out_;       // vertical output row per quantity
-  std::vector<float> zero_;      // a row of zeros (outside the picture)
-  std::vector<float> discard_;   // where warm-up and past-the-end rows go
+  Lanes8* out_lanes_ = nullptr;      // one quantity's horizontal output
+  std::vector<float> ring_;          // horizontal output: quantity x ring row x width
+  std::vector<float> state_;         // vertical filters: quantity x filter x 2 rows x width
+  std::vector<float> out_;           // vertical output row per quantity
+  std::vector<float> zero_;          // a row of zeros (outside the picture)
+  std::vector<float> discard_;       // where warm-up and past-the-end rows go
+  std::vector<double> column_sums_;  // the error maps' sums per column (maps.hpp)
   float* prev1_[kQuantities][3] = {};
   float* prev2_[kQuantities][3] = {};
 };

@@ -21,8 +21,8 @@ struct ScaleNorms {
 double final_score(std::span<const ScaleNorms> scales);
 
 // A scale's norms from its error-map sums (sums[c][m]: channel c = X, Y, B,
-// m in maps.hpp's MapSum order, each added in params.hpp's kMapSumLanes
-// order) over width x height pixels: the means, and the fourth roots of the
+// m in maps.hpp's MapSum order, each added in the order params.hpp
+// gives) over width x height pixels: the means, and the fourth roots of the
 // means of the fourth powers. Both twins call it.
 ScaleNorms scale_norms(const double (&sums)[3][kMapSums], unsigned width, unsigned height);
 

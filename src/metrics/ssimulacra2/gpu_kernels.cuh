@@ -437,7 +437,7 @@ static __global__ void __launch_bounds__(kColumnThreads)
     VQX_UNROLL
     for (int i = 0; i < kColumnBatch; ++i) {
       const int n = n0 + i;
-      if (n >= h) break;
+      if (n >= h) continue;  // (not break: HIP's Clang would not unroll the loop with an exit)
       float blurred[kQuantities];
       VQX_UNROLL
       for (unsigned q = 0; q < kQuantities; ++q) {

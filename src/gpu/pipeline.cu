@@ -144,7 +144,7 @@ struct Replica {
 
 struct TwinEntry {
   Pipeline::TwinMaker make;
-  std::vector<Replica> replicas;  // one for a temporal twin, else 1 .. kMaxReplicas
+  std::vector<Replica> replicas;  // 1 .. kMaxReplicas (one: a temporal twin keeping its frames)
   std::string name;               // the feature family, for messages
   bool temporal = false;
   FeatureWriter* out = nullptr;

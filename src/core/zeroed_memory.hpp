@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
 
 namespace vqx {
 
@@ -30,5 +31,37 @@ template <typename T>
 ZeroedArray<T> make_zeroed_array(std::size_t n) {
   return ZeroedArray<T>(static_cast<T*>(allocate_zeroed(n * sizeof(T))));
 }
+
+// Several zeroed arrays in one allocate_zeroed() block, each 64-byte
+// aligned: a kernel's large buffers in one mapping, so that with huge pages
+// their first writes take one page fault per 2 MiB of them all, not one per
+// buffer's own 2 MiB (nor one per 4 KiB: on a virtual machine, thousands of
+// those were a third of a short run's start-up; docs/performance.md, "Start-up
+// without small page faults"). Plan every array, allocate, then take them.
+class ZeroedSlab {
+ public:
+  // Plans an array of n values of T; returns its place for get().
+  template <typename T>
+  std::size_t plan(std::size_t n) {
+    constexpr std::size_t kAlign = 64;
+    const std::size_t at = bytes_;
+    bytes_ += (n * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+    return at;
+  }
+  // Allocates what was planned, zeroed; throws std::bad_alloc without memory.
+  void allocate() {
+    data_ = make_zeroed_array<std::byte>(bytes_);
+    if (!data_) throw std::bad_alloc();
+  }
+  // The array planned at `at`, once allocated.
+  template <typename T>
+  [[nodiscard]] T* get(std::size_t at) const {
+    return reinterpret_cast<T*>(data_.get() + at);
+  }
+
+ private:
+  std::size_t bytes_ = 0;
+  ZeroedArray<std::byte> data_;
+};
 
 }  // namespace vqx

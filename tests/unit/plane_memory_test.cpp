@@ -15,7 +15,9 @@
 
 #include "core/picture_internals.hpp"
 #include "core/zeroed_memory.hpp"
+#include "metrics/adm/cpu.hpp"
 #include "metrics/float_common/image.hpp"
+#include "metrics/vif/cpu.hpp"
 #include "vqx/picture.hpp"
 
 namespace vqx {
@@ -232,8 +234,8 @@ TEST(PlaneMemory, LargePlanesAreFreedAndNewOnesAreZeroAgain) {
 // where zeroing it took about 8100 page faults; small buffers are zeroed
 // malloc memory. Every buffer is 64-byte aligned and zero.
 TEST(ZeroedMemory, LargeBuffersAndFloatImagesAreZeroWithoutTheirPagesBeingTouched) {
-  for (const std::size_t bytes : {std::size_t{1000}, std::size_t{300} << 10, std::size_t{1} << 20,
-                                  std::size_t{40} << 20}) {
+  for (const std::size_t bytes :
+       {std::size_t{1000}, std::size_t{300} << 10, std::size_t{1} << 20, std::size_t{40} << 20}) {
     auto* p = static_cast<std::uint8_t*>(allocate_zeroed(bytes));
     ASSERT_NE(p, nullptr) << bytes;
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0U) << bytes;
@@ -255,6 +257,63 @@ TEST(ZeroedMemory, LargeBuffersAndFloatImagesAreZeroWithoutTheirPagesBeingTouche
   for (unsigned y = 0; y < 2160; y += 97) {
     EXPECT_EQ(image.row(y)[y % 3840], 0.0f) << "row " << y;
   }
+}
+
+// A slab's arrays: each 64-byte aligned, zero, and clear of the others.
+TEST(ZeroedMemory, ASlabHandsOutAlignedZeroArraysThatDoNotOverlap) {
+  ZeroedSlab slab;
+  const std::size_t a = slab.plan<std::uint8_t>(1);
+  const std::size_t b = slab.plan<std::int16_t>(1000);
+  const std::size_t c = slab.plan<double>(std::size_t{1} << 17);  // 1 MiB
+  const std::size_t d = slab.plan<std::int32_t>(3);
+  slab.allocate();
+  const auto* pa = slab.get<std::uint8_t>(a);
+  auto* pb = slab.get<std::int16_t>(b);
+  auto* pc = slab.get<double>(c);
+  auto* pd = slab.get<std::int32_t>(d);
+  for (const void* p : {static_cast<const void*>(pa), static_cast<const void*>(pb),
+                        static_cast<const void*>(pc), static_cast<const void*>(pd)}) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0U);
+  }
+  EXPECT_EQ(*pa, 0);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(pb[i], 0) << i;
+  for (std::size_t i = 0; i < (std::size_t{1} << 17); i += 511) ASSERT_EQ(pc[i], 0.0) << i;
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(pd[i], 0) << i;
+  // Each array written whole leaves its neighbours as they were.
+  std::fill_n(pb, 1000, std::int16_t{-1});
+  std::fill_n(pd, 3, -1);
+  EXPECT_EQ(*pa, 0);
+  EXPECT_EQ(pc[0], 0.0);
+  EXPECT_EQ(pc[(std::size_t{1} << 17) - 1], 0.0);
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(pb + 1000),
+            reinterpret_cast<std::uint8_t*>(pb) + 2000);
+  EXPECT_GE(reinterpret_cast<std::uintptr_t>(pc), reinterpret_cast<std::uintptr_t>(pb + 1000));
+  EXPECT_GE(reinterpret_cast<std::uintptr_t>(pd),
+            reinterpret_cast<std::uintptr_t>(pc + (std::size_t{1} << 17)));
+}
+
+// Integer VIF's and ADM's kernels take their large buffers (VIF's pyramid,
+// ADM's approximation bands: about 6 MB at 1080p) from one slab each:
+// sizing them touches none of those pages, where zero-filled vectors took
+// about 1500 page faults, a third of a 1-frame vmaf_v0.6.1 run's CPU time
+// on a virtual machine (docs/performance.md, "Start-up without small page
+// faults").
+TEST(ZeroedMemory, VifAndAdmKernelsAreSizedWithoutTouchingTheirLargeBuffers) {
+  if (!large_buffers_are_mapped()) {
+    GTEST_SKIP() << "no transparent huge pages here (or an AddressSanitizer build): large buffers "
+                    "come from malloc";
+  }
+  const long before = minor_faults();
+  vif::CpuKernel vif_kernel;
+  ASSERT_TRUE(vif_kernel.init(1920, 1080, 8).ok());
+  const long vif_faults = minor_faults() - before;
+  auto adm_kernel = adm::AdmCpu::create(adm::AdmParams{}, 1920, 1080, 8);
+  ASSERT_TRUE(adm_kernel.ok());
+  const long adm_faults = minor_faults() - before - vif_faults;
+  EXPECT_LT(vif_faults, 100) << "sizing VIF's kernel for 1080p took " << vif_faults
+                             << " page faults";
+  EXPECT_LT(adm_faults, 100) << "sizing ADM's kernel for 1080p took " << adm_faults
+                             << " page faults";
 }
 
 }  // namespace

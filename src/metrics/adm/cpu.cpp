@@ -155,12 +155,19 @@ Expected<AdmCpu> AdmCpu::create(const AdmParams& params, unsigned width, unsigne
   };
   const std::size_t w0 = static_cast<std::size_t>(c.geo_[0].w);
   const std::size_t w1 = static_cast<std::size_t>(c.geo_[1].w);
-  c.ref_a16_.assign(area(c.geo_[0]), 0);
-  c.dis_a16_.assign(area(c.geo_[0]), 0);
-  c.ref_a1_.assign(area(c.geo_[1]), 0);
-  c.dis_a1_.assign(area(c.geo_[1]), 0);
-  c.ref_a2_.assign(area(c.geo_[2]), 0);
-  c.dis_a2_.assign(area(c.geo_[2]), 0);
+  const std::size_t ref_a16 = c.bands_.plan<std::int16_t>(area(c.geo_[0]));
+  const std::size_t dis_a16 = c.bands_.plan<std::int16_t>(area(c.geo_[0]));
+  const std::size_t ref_a1 = c.bands_.plan<std::int32_t>(area(c.geo_[1]));
+  const std::size_t dis_a1 = c.bands_.plan<std::int32_t>(area(c.geo_[1]));
+  const std::size_t ref_a2 = c.bands_.plan<std::int32_t>(area(c.geo_[2]));
+  const std::size_t dis_a2 = c.bands_.plan<std::int32_t>(area(c.geo_[2]));
+  c.bands_.allocate();
+  c.ref_a16_ = c.bands_.get<std::int16_t>(ref_a16);
+  c.dis_a16_ = c.bands_.get<std::int16_t>(dis_a16);
+  c.ref_a1_ = c.bands_.get<std::int32_t>(ref_a1);
+  c.dis_a1_ = c.bands_.get<std::int32_t>(dis_a1);
+  c.ref_a2_ = c.bands_.get<std::int32_t>(ref_a2);
+  c.dis_a2_ = c.bands_.get<std::int32_t>(dis_a2);
   // Two vertical-pass rows (lo, hi) of w + 3 (index -1 .. w + 1).
   c.tmp16_.assign(2 * (static_cast<std::size_t>(width) + 3), 0);
   c.tmp32_.assign(2 * (static_cast<std::size_t>(c.geo_[1].in_w) + 3), 0);
@@ -278,8 +285,8 @@ void AdmCpu::run_scale0(const Plane& ref, const Plane& dis, ScaleSums& sums) {
   const int bpc = static_cast<int>(bpc_);
   const DwtScratch<std::int16_t> tmp{tmp16_.data() + 1, tmp16_.data() + 1 + g.in_w + 3};
   // The approximation band as int16_t (Dwt0Row::a16), for scale 1.
-  std::int16_t* ref_a = ref_a16_.data();
-  std::int16_t* dis_a = dis_a16_.data();
+  std::int16_t* ref_a = ref_a16_;
+  std::int16_t* dis_a = dis_a16_;
   const auto w = static_cast<std::size_t>(g.w);
   auto a_only = [](std::int16_t* a16) { return Dwt0Row{nullptr, nullptr, nullptr, nullptr, a16}; };
 
@@ -316,10 +323,10 @@ void AdmCpu::run_scale_n(int scale, ScaleSums& sums) {
   const ScaleGeometry& g = geo_[scale];
   // Inputs and outputs of the approximation band: scale 1 reads scale 0's
   // (int16_t) and writes a1, scale 2 reads a1 and writes a2, scale 3 reads a2.
-  const std::int32_t* ref_in = scale == 2 ? ref_a1_.data() : ref_a2_.data();
-  const std::int32_t* dis_in = scale == 2 ? dis_a1_.data() : dis_a2_.data();
-  std::int32_t* ref_out = scale == 1 ? ref_a1_.data() : (scale == 2 ? ref_a2_.data() : nullptr);
-  std::int32_t* dis_out = scale == 1 ? dis_a1_.data() : (scale == 2 ? dis_a2_.data() : nullptr);
+  const std::int32_t* ref_in = scale == 2 ? ref_a1_ : ref_a2_;
+  const std::int32_t* dis_in = scale == 2 ? dis_a1_ : dis_a2_;
+  std::int32_t* ref_out = scale == 1 ? ref_a1_ : (scale == 2 ? ref_a2_ : nullptr);
+  std::int32_t* dis_out = scale == 1 ? dis_a1_ : (scale == 2 ? dis_a2_ : nullptr);
   const auto in_stride = static_cast<std::size_t>(g.in_w);
   const auto w = static_cast<std::size_t>(g.w);
   const DwtScratch<std::int32_t> tmp{tmp32_.data() + 1, tmp32_.data() + 1 + g.in_w + 3};
@@ -336,9 +343,9 @@ void AdmCpu::run_scale_n(int scale, ScaleSums& sums) {
         scale,
         [&](int i, DetailOut<std::int32_t>& r, DetailOut<std::int32_t>& d) {
           const std::int16_t* rows[4];
-          source_rows(ref_a16_.data(), i, rows);
+          source_rows(ref_a16_, i, rows);
           dwt_scale1_row(rows, g.in_w, tmp, DwtNRow{out_row(ref_out, i), r.v, r.h, r.d});
-          source_rows(dis_a16_.data(), i, rows);
+          source_rows(dis_a16_, i, rows);
           dwt_scale1_row(rows, g.in_w, tmp, DwtNRow{out_row(dis_out, i), d.v, d.h, d.d});
         },
         sums);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/zeroed_memory.hpp"
 #include "metrics/adm/csf.hpp"
 #include "metrics/adm/decouple.hpp"
 #include "metrics/adm/masking.hpp"
@@ -114,8 +115,10 @@ class AdmCpu {
   // Approximation bands feeding the next scale, for the reference and the
   // distorted: scale 0's as int16_t (it always fits: Dwt0Row::a16, half the
   // bytes to write and to read back from beyond the cache), scale 1's and 2's.
-  std::vector<std::int16_t> ref_a16_, dis_a16_;
-  std::vector<std::int32_t> ref_a1_, dis_a1_, ref_a2_, dis_a2_;
+  // In one slab (core/zeroed_memory.hpp).
+  ZeroedSlab bands_;
+  std::int16_t *ref_a16_ = nullptr, *dis_a16_ = nullptr;
+  std::int32_t *ref_a1_ = nullptr, *dis_a1_ = nullptr, *ref_a2_ = nullptr, *dis_a2_ = nullptr;
   // Vertical-pass scratch rows (index -1 .. w + 1).
   std::vector<std::int16_t> tmp16_;
   std::vector<std::int32_t> tmp32_;

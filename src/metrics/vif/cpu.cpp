@@ -16,6 +16,7 @@
 #include "core/kernel_build.hpp"
 // The border rule and round_up, shared with the GPU twin.
 #include "core/index_math.hpp"
+#include "core/zeroed_memory.hpp"
 #include "metrics/vif/scores.hpp"
 #include "metrics/vif/simd.hpp"
 
@@ -586,27 +587,8 @@ constexpr std::size_t strip_span(std::size_t strip) {
   return strip + 2 * kMaxHalf + kVectorSamples;
 }
 
-// A cache line, and an AVX-512 vector, in bytes.
+// A cache line in bytes.
 constexpr std::size_t kCacheLine = 64;
-
-// Zeroed storage aligned to a cache line (an AVX-512 vector): the row
-// kernels' vectors then never straddle two lines where their offsets are
-// whole vectors.
-template <typename T>
-class AlignedBuffer {
- public:
-  void assign(std::size_t n) {
-    data_.reset(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{kCacheLine})));
-    std::fill_n(data_.get(), n, T{});
-  }
-  [[nodiscard]] T* data() { return data_.get(); }
-
- private:
-  struct Free {
-    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{kCacheLine}); }
-  };
-  std::unique_ptr<T[], Free> data_;
-};
 
 // The buffers of the row kernels (simd.hpp): the row planes between the
 // vertical and the horizontal pass, and for 16-bit sources the ring of
@@ -615,18 +597,20 @@ struct SimdBuffers {
   std::size_t padded = 0;      // round_up(min(width, the depth's strip span), simd::kBlock)
   std::size_t ring_pitch = 0;  // the same for the widest 16-bit source
   std::size_t plane_stride = 0;
-  AlignedBuffer<std::int16_t> planes;    // kRowPlanes rows of plane_stride, kPad margins
-  AlignedBuffer<std::int16_t> ring;      // slot-major, then source plane; `ring_pitch` each
-  AlignedBuffer<std::uint16_t> scratch;  // row_stats()'s, row_stats_scratch(padded)
-  AlignedBuffer<std::int16_t> conv;      // the downsampling's row: kPad, padded, kPad
+  // In the workspace's slab, zeroed, 64-byte aligned (an AVX-512 vector:
+  // the kernels' vectors never straddle two cache lines where their offsets
+  // are whole vectors).
+  std::int16_t* planes = nullptr;    // kRowPlanes rows of plane_stride, kPad margins
+  std::int16_t* ring = nullptr;      // slot-major, then source plane; `ring_pitch` each
+  std::uint16_t* scratch = nullptr;  // row_stats()'s, row_stats_scratch(padded)
+  std::int16_t* conv = nullptr;      // the downsampling's row: kPad, padded, kPad
 
-  [[nodiscard]] std::int16_t* plane(int p) {
-    return planes.data() + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
+  [[nodiscard]] std::int16_t* plane(int p) const {
+    return planes + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
   }
-  [[nodiscard]] std::int16_t* conv_row() { return conv.data() + simd::kPad; }
-  [[nodiscard]] std::int16_t* ring_row(int slot, int plane) {
-    return ring.data() +
-           (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * ring_pitch;
+  [[nodiscard]] std::int16_t* conv_row() const { return conv + simd::kPad; }
+  [[nodiscard]] std::int16_t* ring_row(int slot, int plane) const {
+    return ring + (static_cast<std::size_t>(slot) * simd::kSourcePlanes + plane) * ring_pitch;
   }
 };
 
@@ -690,7 +674,7 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
       // values written lie outside what the horizontal pass weighs.
       for (std::int16_t* row : planes) pad_reflect101(row, static_cast<int>(n), kHalf);
       simd::row_stats(Scale, strip_planes, static_cast<unsigned>(c1 - c0), job.gain_limit,
-                      job.ws->lut, b.scratch.data(), acc);
+                      job.ws->lut, b.scratch, acc);
     }
   }
   return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
@@ -742,8 +726,9 @@ void simd_downsample(int scale, const ScaleJob& job, SimdBuffers& b, std::uint16
 
 // The buffers of a CpuKernel, plus the pyramid of scales 1..3.
 struct Workspace : WorkspaceData {
-  std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_ref;
-  std::array<std::vector<std::uint16_t>, kScaleCount - 1> pyr_dis;
+  ZeroedSlab slab;  // the pyramid's planes and simd's buffers
+  std::array<std::uint16_t*, kScaleCount - 1> pyr_ref{};
+  std::array<std::uint16_t*, kScaleCount - 1> pyr_dis{};
   std::array<std::size_t, kScaleCount - 1> pyr_stride{};
   SimdBuffers simd;
 };
@@ -789,33 +774,46 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   bpc_ = bpc;
   auto ws = std::make_unique<Workspace>();
   ws->lut = log2_q11_table().data();
-  for (int s = 1; s < kScaleCount; ++s) {
-    const std::size_t w = width >> s;
-    const std::size_t h = height >> s;
-    // Whole blocks of the row kernels are read from every row.
-    ws->pyr_stride[s - 1] = round_up(w, simd::kBlock);
-    ws->pyr_ref[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
-    ws->pyr_dis[s - 1].assign(ws->pyr_stride[s - 1] * h, 0);
-  }
   ws->padded = round_up(std::size_t{width}, kLanes);
   ws->hstride = kMargin + ws->padded + kMargin;
   // The even-column pass of the downsampling filter reads up to
   // 2 * round_up(w / 2, kLanes) + half columns of its row.
   ws->conv_stride = kMargin + round_up(std::size_t{width}, 2 * kLanes) + kMargin;
-  // The plain loops' buffers wait for compute_reference(): the row kernels
-  // never touch them.
+
+  // Every buffer of the row kernels in one slab. (The plain loops' buffers
+  // wait for compute_reference(): the row kernels never touch them.)
+  ZeroedSlab& slab = ws->slab;
+  SimdBuffers& b = ws->simd;
+  std::array<std::size_t, 2 * (kScaleCount - 1)> pyramid{};
+  for (int s = 1; s < kScaleCount; ++s) {
+    // Whole blocks of the row kernels are read from every row.
+    ws->pyr_stride[s - 1] = round_up(std::size_t{width} >> s, simd::kBlock);
+    const std::size_t area = ws->pyr_stride[s - 1] * (std::size_t{height} >> s);
+    pyramid[2 * (s - 1)] = slab.plan<std::uint16_t>(area);
+    pyramid[2 * (s - 1) + 1] = slab.plan<std::uint16_t>(area);
+  }
   const std::size_t span = strip_span(bpc > 8 ? kStrip16 : kStrip8);
-  ws->simd.padded = round_up(std::min(std::size_t{width}, span), simd::kBlock);
-  ws->simd.plane_stride = simd::kPad + ws->simd.padded + simd::kPad;
-  ws->simd.planes.assign(simd::kRowPlanes * ws->simd.plane_stride);
-  ws->simd.scratch.assign(simd::row_stats_scratch(ws->simd.padded));
-  ws->simd.conv.assign(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad);
+  b.padded = round_up(std::min(std::size_t{width}, span), simd::kBlock);
+  b.plane_stride = simd::kPad + b.padded + simd::kPad;
+  const std::size_t planes = slab.plan<std::int16_t>(simd::kRowPlanes * b.plane_stride);
+  const std::size_t scratch = slab.plan<std::uint16_t>(simd::row_stats_scratch(b.padded));
+  const std::size_t conv =
+      slab.plan<std::int16_t>(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad);
   // The ring serves 16-bit scale 0 and scales 1..3 at every depth (of 8-bit
   // pictures, scale 1 is the widest it serves).
   const std::size_t wide_width = bpc > 8 ? width : width >> 1;
-  ws->simd.ring_pitch = round_up(std::min(wide_width, strip_span(kStrip16)), simd::kBlock);
-  ws->simd.ring.assign(static_cast<std::size_t>(2 * kMaxHalf + 1) * simd::kSourcePlanes *
-                       ws->simd.ring_pitch);
+  b.ring_pitch = round_up(std::min(wide_width, strip_span(kStrip16)), simd::kBlock);
+  const std::size_t ring = slab.plan<std::int16_t>(static_cast<std::size_t>(2 * kMaxHalf + 1) *
+                                                   simd::kSourcePlanes * b.ring_pitch);
+  slab.allocate();
+  for (int s = 1; s < kScaleCount; ++s) {
+    ws->pyr_ref[s - 1] = slab.get<std::uint16_t>(pyramid[2 * (s - 1)]);
+    ws->pyr_dis[s - 1] = slab.get<std::uint16_t>(pyramid[2 * (s - 1) + 1]);
+  }
+  b.planes = slab.get<std::int16_t>(planes);
+  b.scratch = slab.get<std::uint16_t>(scratch);
+  b.conv = slab.get<std::int16_t>(conv);
+  b.ring = slab.get<std::int16_t>(ring);
   ws_ = std::move(ws);
   return Status::Ok();
 }
@@ -874,8 +872,8 @@ void compute_frame(Workspace& ws, unsigned width, unsigned height, unsigned bpc,
   out = {};
   if (!params.skip_scale0) out[0] = finish(scale_sums(0, job, ws.simd, reference));
   for (int s = 1; s < kScaleCount; ++s) {
-    std::uint16_t* next_ref = ws.pyr_ref[s - 1].data();
-    std::uint16_t* next_dis = ws.pyr_dis[s - 1].data();
+    std::uint16_t* next_ref = ws.pyr_ref[s - 1];
+    std::uint16_t* next_dis = ws.pyr_dis[s - 1];
     const std::size_t next_stride = ws.pyr_stride[s - 1];
     if (!reference) {
       if (s == 1 && bpc == 8) {

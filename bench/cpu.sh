@@ -35,6 +35,15 @@
 #   --runs N          runs per row and tool (default 3)
 #   --vqx-args "..."  more options for every vqx run (e.g. "--read_ahead 4"
 #                     for the read-ahead's former default)
+#   --ref-args "..."  more options for every reference run (e.g. "--cpumask
+#                     48": libvmaf's AVX-512 kernels left unused)
+# An AVX2-only CPU on one with AVX-512 (issue 12's machine kind): the
+# reference with --ref-args "--cpumask 48", vqx from a build whose kernels
+# are all AVX2's, given with --build: the per-target build of x86-64-v3
+# with Highway's AVX-512 targets left out at compile time,
+#   cmake --preset release -B DIR -DVQX_CPU_TARGET=x86-64-v3 -DVQX_BUILD_BENCH=ON \
+#     -DCMAKE_CXX_FLAGS=-DHWY_DISABLED_TARGETS=384   # HWY_AVX3 | HWY_AVX3_DL
+#   cmake --build DIR --target vqx_cli vqx_to_y4m
 #   --out FILE        also write the table there
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +59,7 @@ families="vmaf_v0.6.1 all17 $features"
 frames=60
 runs=3
 vqx_args=""
+ref_args=""
 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -61,6 +71,7 @@ while [ $# -gt 0 ]; do
     --frames) frames=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --vqx-args) vqx_args=$2; shift 2 ;;
+    --ref-args) ref_args=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) echo "bench/cpu.sh: unknown option '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
@@ -112,6 +123,8 @@ run() {
   [ "$tool" = vqx ] || bin=$ref
   # shellcheck disable=SC2206  # the extra options, split at spaces
   [ "$tool" != vqx ] || [ -z "$vqx_args" ] || args+=($vqx_args)
+  # shellcheck disable=SC2206  # likewise
+  [ "$tool" = vqx ] || [ -z "$ref_args" ] || args+=($ref_args)
   case "$family" in
     floor) args+=(-n --feature motion=motion_force_zero=true) ;;
     vmaf_v0.6.1) ;;
@@ -182,7 +195,7 @@ table() {
 
 cpu_name=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 {
-  echo "CPU: ${cpu_name:-unknown}, $(nproc) cores; $("$vqx" --version 2>/dev/null | head -1); reference: ${ref:-none}"
+  echo "CPU: ${cpu_name:-unknown}, $(nproc) cores; $("$vqx" --version 2>/dev/null | head -1); reference: ${ref:-none}${ref_args:+ $ref_args}${vqx_args:+; vqx options: $vqx_args}"
   echo
   table
 } | if [ -n "$out" ]; then tee "$out"; else cat; fi

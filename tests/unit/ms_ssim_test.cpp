@@ -137,8 +137,9 @@ TEST(FloatMsSsim, ScoreIsTheWeightedProductOverFiveScales) {
   const Picture dist = distorted(ref, rng, 0.06);
 
   // The pyramid, and the window's means at every scale.
-  std::vector<FloatImage> r = {luma_as_floats(ref)};
-  std::vector<FloatImage> d = {luma_as_floats(dist)};
+  std::vector<FloatImage> r, d;
+  r.push_back(luma_as_floats(ref));
+  d.push_back(luma_as_floats(dist));
   for (int k = 1; k < ssim::kScales; ++k) {
     r.push_back(plain_low_pass(r.back()));
     d.push_back(plain_low_pass(d.back()));

@@ -55,9 +55,18 @@ Status Scorer::allocate(unsigned max_width, unsigned max_height, unsigned max_ra
   const std::size_t pixels = std::size_t{max_width} * max_height;
   const std::size_t half_pixels = std::size_t{half_up(max_width)} * half_up(max_height);
   try {
-    full_.assign(pixels, 0);
-    half_.assign(half_pixels, 0);
-    mask_.assign(pixels, 0);
+    pictures_ = ZeroedSlab{};
+    const std::size_t full = pictures_.plan<std::uint16_t>(pixels);
+    const std::size_t half = pictures_.plan<std::uint16_t>(half_pixels);
+    const std::size_t mask = pictures_.plan<std::uint8_t>(pixels);
+    const std::size_t runs = pictures_.plan<Run>(pixels);
+    const std::size_t values = pictures_.plan<float>(pixels);
+    pictures_.allocate();
+    full_ = pictures_.get<std::uint16_t>(full);
+    half_ = pictures_.get<std::uint16_t>(half);
+    mask_ = pictures_.get<std::uint8_t>(mask);
+    runs_ = pictures_.get<Run>(runs);
+    values_ = pictures_.get<float>(values);
     mask_scratch_.assign(std::size_t{kMaskScratchRows} * max_width + max_width + kMaskScratchPad,
                          0);
     mode_rows_.assign(3 * std::size_t{max_width}, 0);
@@ -67,9 +76,7 @@ Status Scorer::allocate(unsigned max_width, unsigned max_height, unsigned max_ra
     contrast_den_.assign(max_width, 0);
     contrast_rcp_.assign(max_width, 0.0f);
     run_starts_.assign((max_width + 7) / 8 * 8, 0);
-    runs_.assign(pixels, Run{0, 0});
     run_offsets_.assign(std::size_t{max_height} + 1, 0);
-    values_.assign(pixels, 0.0f);
     low_counts_.assign(kLowCounts, 0);
   } catch (const std::bad_alloc&) {
     return Error(Errc::kLimit, "cambi: out of memory for a " + std::to_string(max_width) + "x" +
@@ -82,19 +89,18 @@ Expected<double> Scorer::score(const Plane& luma, const Geometry& g, const Contr
                                const ScoreSetup& setup) {
   const unsigned w = g.width;
   const unsigned h = g.height;
-  VQX_RETURN_IF_ERROR(
-      to_10bit(luma, g.in_width, g.in_height, setup.bpc, g.xs, g.ys, full_.data(), w, h));
-  if (setup.anti_dither) anti_dither(full_.data(), w, h);
+  VQX_RETURN_IF_ERROR(to_10bit(luma, g.in_width, g.in_height, setup.bpc, g.xs, g.ys, full_, w, h));
+  if (setup.anti_dither) anti_dither(full_, w, h);
 
   const MaskScratch scratch{mask_scratch_.data(),
                             mask_scratch_.data() + std::size_t{kMaskScratchRows} * w};
-  flatness_mask(full_.data(), w, h, flat_threshold(w, h), mask_.data(), scratch);
+  flatness_mask(full_, w, h, flat_threshold(w, h), mask_, scratch);
 
-  std::uint16_t* cur = full_.data();
-  std::uint16_t* next = half_.data();
+  std::uint16_t* cur = full_;
+  std::uint16_t* next = half_;
   if (g.half_first) {
-    decimate(full_.data(), w, h, half_.data());
-    decimate(mask_.data(), w, h, mask_.data());
+    decimate(full_, w, h, half_);
+    decimate(mask_, w, h, mask_);
     std::swap(cur, next);
   }
   std::array<double, kScaleCount> pooled{};
@@ -108,8 +114,8 @@ Expected<double> Scorer::score(const Plane& luma, const Geometry& g, const Contr
     std::uint32_t n = 0;
     mode_filter(cur, sw, sh, mode_rows_.data(), [&](unsigned i, const std::uint16_t* row) {
       run_offsets_[i] = n;
-      n += append_runs(row, mask_.data() + std::size_t{i} * sw, sw, t, row_codes_.data(),
-                       run_starts_.data(), runs_.data() + n);
+      n += append_runs(row, mask_ + std::size_t{i} * sw, sw, t, row_codes_.data(),
+                       run_starts_.data(), runs_ + n);
       if (!last && i % 2 == 0) {
         std::uint16_t* out = next + std::size_t{i / 2} * next_w;
         for (unsigned j = 0; j < next_w; ++j) out[j] = row[2 * j];
@@ -118,7 +124,7 @@ Expected<double> Scorer::score(const Plane& luma, const Geometry& g, const Contr
     run_offsets_[sh] = n;
     VQX_ASSIGN_OR_RETURN(pooled[s], scale_score(sw, sh, s, g, t, setup));
     if (!last) {
-      decimate(mask_.data(), sw, sh, mask_.data());
+      decimate(mask_, sw, sh, mask_);
       std::swap(cur, next);
     }
   }
@@ -128,7 +134,7 @@ Expected<double> Scorer::score(const Plane& luma, const Geometry& g, const Contr
 Expected<double> Scorer::scale_score(unsigned w, unsigned h, unsigned scale, const Geometry& g,
                                      const ContrastTables& t, const ScoreSetup& setup) {
   const unsigned radius = g.window / 2;
-  auto row = [&](unsigned i) { return row_runs(runs_.data(), run_offsets_.data(), i, w); };
+  auto row = [&](unsigned i) { return row_runs(runs_, run_offsets_.data(), i, w); };
 
   const CountsLayout layout = counts_layout(w, radius, t.band_size, t.num_diffs);
   std::fill_n(counts_.data(), layout.size(), std::uint16_t{0});
@@ -150,7 +156,7 @@ Expected<double> Scorer::scale_score(unsigned w, unsigned h, unsigned scale, con
     } else if (leaves) {
       update_counts<false>(counts, layout, radius, row(i - radius - 1));
     }
-    coded += contrast_row(row(i), counts, layout.stride, t, values_.data() + coded, total, scratch);
+    coded += contrast_row(row(i), counts, layout.stride, t, values_ + coded, total, scratch);
   }
 
   const std::size_t n = std::size_t{w} * h;
@@ -161,29 +167,29 @@ Expected<double> Scorer::scale_score(unsigned w, unsigned h, unsigned scale, con
     spread_values(w, h, coded);
     if (setup.heatmaps != nullptr) {
       for (unsigned i = 0; i < h; ++i) {
-        VQX_RETURN_IF_ERROR(setup.heatmaps->write_row(scale, setup.frame, i, w, h,
-                                                      values_.data() + std::size_t{i} * w));
+        VQX_RETURN_IF_ERROR(
+            setup.heatmaps->write_row(scale, setup.frame, i, w, h, values_ + std::size_t{i} * w));
       }
     }
   }
   switch (path) {
     case PoolPath::kOrdered:
-      return ordered_largest_sum({values_.data(), n}, k) / static_cast<double>(k);
+      return ordered_largest_sum({values_, n}, k) / static_cast<double>(k);
     case PoolPath::kAll:
       return units_value(total.units) / static_cast<double>(k);
     case PoolPath::kLargest:
       break;
   }
-  return largest_sum({values_.data(), coded}, k, low_counts_) / static_cast<double>(k);
+  return largest_sum({values_, coded}, k, low_counts_) / static_cast<double>(k);
 }
 
 void Scorer::spread_values(unsigned w, unsigned h, std::size_t coded) {
   // From the last pixel back: a value never moves towards the front, so
   // nothing is overwritten before it has moved.
-  float* values = values_.data();
+  float* values = values_;
   std::size_t next = coded;
   for (unsigned i = h; i-- > 0;) {
-    const RowRuns r = row_runs(runs_.data(), run_offsets_.data(), i, w);
+    const RowRuns r = row_runs(runs_, run_offsets_.data(), i, w);
     float* out = values + std::size_t{i} * w;
     for (const Run* run = r.end; run-- != r.begin;) {
       const unsigned end = r.end_of(run);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/zeroed_memory.hpp"
 #include "metrics/cambi/contrast.hpp"
 #include "metrics/cambi/heatmap.hpp"
 #include "metrics/cambi/params.hpp"
@@ -65,9 +66,11 @@ class Scorer {
   // front) to every pixel of the w x h scale, zeros included, in place.
   void spread_values(unsigned w, unsigned h, std::size_t coded);
 
-  std::vector<std::uint16_t> full_;  // the 10-bit picture, later the odd scales
-  std::vector<std::uint16_t> half_;  // the even scales (or the odd ones with the speed-up)
-  std::vector<std::uint8_t> mask_;
+  // The picture-sized buffers, in one slab (core/zeroed_memory.hpp).
+  ZeroedSlab pictures_;
+  std::uint16_t* full_ = nullptr;  // the 10-bit picture, later the odd scales
+  std::uint16_t* half_ = nullptr;  // the even scales (or the odd ones with the speed-up)
+  std::uint8_t* mask_ = nullptr;
   std::vector<std::uint8_t> mask_scratch_;
   std::vector<std::uint16_t> mode_rows_;
   std::vector<std::uint16_t> counts_;  // the window counts (window.hpp)
@@ -76,11 +79,11 @@ class Scorer {
   std::vector<std::int32_t> contrast_den_;
   std::vector<float> contrast_rcp_;
   std::vector<std::uint8_t> run_starts_;
-  std::vector<Run> runs_;  // a scale's runs, row after row
+  Run* runs_ = nullptr;  // a scale's runs, row after row (in pictures_)
   std::vector<std::uint32_t> run_offsets_;
   // A scale's contrast values of coded pixels, in order; all of them, zeros
-  // included, after spread_values().
-  std::vector<float> values_;
+  // included, after spread_values(). In pictures_.
+  float* values_ = nullptr;
   std::vector<std::uint32_t> low_counts_;  // largest_sum()'s scratch
 };
 

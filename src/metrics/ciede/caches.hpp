@@ -5,9 +5,12 @@
 // results.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <new>
+#include <type_traits>
 
+#include "core/zeroed_memory.hpp"
 #include "metrics/ciede/color.hpp"
 #include "metrics/ciede/lab_batch.hpp"
 
@@ -20,6 +23,22 @@ inline std::uint64_t pack_yuv(unsigned y, unsigned u, unsigned v) {
 
 // No packed (y, u, v) has bits above bit 47, so this key is never looked up.
 inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
+
+// A key as the caches store it: its complement, so that an entry of zero
+// bytes holds kNoKey, and fresh zeroed memory (allocate_zeroed: mapped, its
+// pages untouched until used) is an empty table; filling the 6 MB colour
+// table with kNoKey took about 1500 page faults at start-up
+// (docs/performance.md, "Start-up without small page faults").
+inline std::uint64_t stored_key(std::uint64_t key) { return ~key; }
+
+// A table of n zeroed entries (may throw std::bad_alloc).
+template <typename Entry>
+ZeroedArray<Entry> empty_table(std::size_t n) {
+  static_assert(std::is_trivially_copyable_v<Entry>);
+  ZeroedArray<Entry> t = make_zeroed_array<Entry>(n);
+  if (!t) throw std::bad_alloc();
+  return t;
+}
 
 // Fibonacci hashing: the top `bits` bits of key * 2^64 / phi.
 inline std::size_t hash_slot(std::uint64_t key, unsigned bits) {
@@ -44,7 +63,7 @@ class LabCache {
            ((std::size_t{1} << kBits) - 1);
   }
 
-  void reset() { entries_.assign(std::size_t{1} << kBits, Entry{kNoKey, Lab{}, kReady}); }
+  void reset() { entries_ = empty_table<Entry>(std::size_t{1} << kBits); }
 
   // The colour if known (ready), else the index in `batch` that computes it.
   struct Lookup {
@@ -58,11 +77,11 @@ class LabCache {
 
   Lookup find_or_reserve(std::uint64_t key, LabBatch& batch) {
     Entry& e = entries_[slot(key)];
-    if (e.key == key) {
+    if (e.key == stored_key(key)) {
       return e.pending == kReady ? Lookup{true, e.lab, -1} : Lookup{false, Lab{}, e.pending};
     }
     const int index = batch.add(key);
-    e = Entry{key, Lab{}, index};
+    e = Entry{stored_key(key), Lab{}, index};
     return {false, Lab{}, index};
   }
 
@@ -70,7 +89,7 @@ class LabCache {
   void fill(const LabBatch& batch) {
     for (int i = 0; i < batch.count; ++i) {
       Entry& e = entries_[slot(batch.key[i])];
-      if (e.key == batch.key[i] && e.pending == i) {
+      if (e.key == stored_key(batch.key[i]) && e.pending == i) {
         e = Entry{e.key, batch.lab(i), kReady};
       }
     }
@@ -79,18 +98,18 @@ class LabCache {
  private:
   static constexpr int kReady = -1;
   struct Entry {
-    std::uint64_t key;
+    std::uint64_t key;  // stored_key()
     Lab lab;
     int pending;  // kReady, or the LabBatch index that will compute `lab`
   };
-  std::vector<Entry> entries_;
+  ZeroedArray<Entry> entries_;
 };
 
 class PairCache {
  public:
   static constexpr unsigned kBits = 14;
 
-  void reset() { entries_.assign(std::size_t{1} << kBits, Entry{kNoKey, kNoKey, 0.0f}); }
+  void reset() { entries_ = empty_table<Entry>(std::size_t{1} << kBits); }
 
   static std::size_t slot(std::uint64_t ref, std::uint64_t dist) {
     return hash_slot(ref ^ (dist * 0xC2B2AE3D27D4EB4FULL), kBits);
@@ -98,23 +117,23 @@ class PairCache {
   // Whether the difference of (ref, dist) is stored in `slot`; if so, sets `out`.
   bool find(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float& out) const {
     const Entry& e = entries_[slot];
-    if (e.ref != ref || e.dist != dist) {
+    if (e.ref != stored_key(ref) || e.dist != stored_key(dist)) {
       return false;
     }
     out = e.difference;
     return true;
   }
   void store(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float difference) {
-    entries_[slot] = Entry{ref, dist, difference};
+    entries_[slot] = Entry{stored_key(ref), stored_key(dist), difference};
   }
 
  private:
   struct Entry {
-    std::uint64_t ref;
+    std::uint64_t ref;  // stored_key()
     std::uint64_t dist;
     float difference;
   };
-  std::vector<Entry> entries_;
+  ZeroedArray<Entry> entries_;
 };
 
 }  // namespace vqx::ciede

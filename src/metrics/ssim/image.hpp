@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <vector>
 
+#include "core/zeroed_memory.hpp"
 #include "vqx/picture.hpp"
 
 namespace vqx::ssim {
@@ -15,22 +17,28 @@ namespace vqx::ssim {
 class FloatImage {
  public:
   FloatImage() = default;
-  // Allocates a width x height image (may throw std::bad_alloc).
+  // Allocates a width x height image of zeros (may throw std::bad_alloc),
+  // from allocate_zeroed(): a large one is mapped, its pages untouched
+  // until written (docs/performance.md, "Start-up without small page
+  // faults").
   FloatImage(int width, int height)
-      : data_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height)),
+      : data_(make_zeroed_array<float>(static_cast<std::size_t>(width) *
+                                       static_cast<std::size_t>(height))),
         width_(width),
-        height_(height) {}
+        height_(height) {
+    if (!data_) throw std::bad_alloc();
+  }
 
   [[nodiscard]] int width() const { return width_; }
   [[nodiscard]] int height() const { return height_; }
-  [[nodiscard]] float* row(int y) { return data_.data() + offset(y); }
-  [[nodiscard]] const float* row(int y) const { return data_.data() + offset(y); }
+  [[nodiscard]] float* row(int y) { return data_.get() + offset(y); }
+  [[nodiscard]] const float* row(int y) const { return data_.get() + offset(y); }
 
  private:
   [[nodiscard]] std::size_t offset(int y) const {
     return static_cast<std::size_t>(y) * static_cast<std::size_t>(width_);
   }
-  std::vector<float> data_;
+  ZeroedArray<float> data_;
   int width_ = 0;
   int height_ = 0;
 };

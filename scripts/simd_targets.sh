@@ -102,12 +102,8 @@ C
   rm -rf "$probe"
   echo "$rc"
 }
-level_of() {
-  case $1 in
-    x86-64-v4) echo 4 ;;
-    x86-64-v3) echo 3 ;;
-    *) echo 1 ;;
-  esac
+level_of() {  # as cmake/CpuTargets.cmake reads it: the -vN suffix, else 1
+  if [[ $1 =~ -v([0-9])$ ]]; then echo "${BASH_REMATCH[1]}"; else echo 1; fi
 }
 cpu_level=$(loader_level)
 

@@ -16,7 +16,7 @@
 namespace vqx {
 
 namespace {
-constexpr std::size_t kAlign = 64;
+constexpr std::size_t kAlign = kZeroedAlign;
 
 // Large buffers are mapped from the kernel, in huge pages, rather than
 // taken from malloc, where the kernel offers transparent huge pages: a

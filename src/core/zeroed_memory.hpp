@@ -7,7 +7,12 @@
 #include <memory>
 #include <new>
 
+#include "core/index_math.hpp"
+
 namespace vqx {
+
+// The alignment of allocate_zeroed()'s memory (an AVX-512 vector).
+inline constexpr std::size_t kZeroedAlign = 64;
 
 // `bytes` of memory, every byte zero, 64-byte aligned; null when there is
 // none. From 256 KiB on, where the kernel offers transparent huge pages, a
@@ -24,12 +29,15 @@ struct ReleaseZeroed {
   void operator()(void* p) const { release_zeroed(p); }
 };
 
-// An array of `n` zero values of a trivial type T, on allocate_zeroed().
+// An array of `n` zero values of a trivial type T, on allocate_zeroed();
+// throws std::bad_alloc when there is no memory.
 template <typename T>
 using ZeroedArray = std::unique_ptr<T[], ReleaseZeroed>;
 template <typename T>
 ZeroedArray<T> make_zeroed_array(std::size_t n) {
-  return ZeroedArray<T>(static_cast<T*>(allocate_zeroed(n * sizeof(T))));
+  ZeroedArray<T> a(static_cast<T*>(allocate_zeroed(n * sizeof(T))));
+  if (!a) throw std::bad_alloc();
+  return a;
 }
 
 // Several zeroed arrays in one allocate_zeroed() block, each 64-byte
@@ -43,16 +51,12 @@ class ZeroedSlab {
   // Plans an array of n values of T; returns its place for get().
   template <typename T>
   std::size_t plan(std::size_t n) {
-    constexpr std::size_t kAlign = 64;
     const std::size_t at = bytes_;
-    bytes_ += (n * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+    bytes_ += round_up(n * sizeof(T), kZeroedAlign);
     return at;
   }
   // Allocates what was planned, zeroed; throws std::bad_alloc without memory.
-  void allocate() {
-    data_ = make_zeroed_array<std::byte>(bytes_);
-    if (!data_) throw std::bad_alloc();
-  }
+  void allocate() { data_ = make_zeroed_array<std::byte>(bytes_); }
   // The array planned at `at`, once allocated.
   template <typename T>
   [[nodiscard]] T* get(std::size_t at) const {

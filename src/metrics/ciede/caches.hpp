@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <type_traits>
 
 #include "core/zeroed_memory.hpp"
@@ -35,9 +34,7 @@ inline std::uint64_t stored_key(std::uint64_t key) { return ~key; }
 template <typename Entry>
 ZeroedArray<Entry> empty_table(std::size_t n) {
   static_assert(std::is_trivially_copyable_v<Entry>);
-  ZeroedArray<Entry> t = make_zeroed_array<Entry>(n);
-  if (!t) throw std::bad_alloc();
-  return t;
+  return make_zeroed_array<Entry>(n);
 }
 
 // Fibonacci hashing: the top `bits` bits of key * 2^64 / phi.

@@ -1,7 +1,5 @@
 #include "metrics/float_common/image.hpp"
 
-#include <new>
-
 #include "core/index_math.hpp"
 
 namespace vqx::float_common {
@@ -11,7 +9,6 @@ void FloatImage::resize(unsigned width, unsigned height) {
   height_ = height;
   stride_ = round_up(std::size_t{width == 0 ? 1U : width}, 16);
   data_ = make_zeroed_array<float>(stride_ * (height == 0 ? 1 : height));
-  if (!data_) throw std::bad_alloc();
 }
 
 }  // namespace vqx::float_common

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstddef>
-#include <new>
 #include <vector>
 
 #include "core/zeroed_memory.hpp"
@@ -25,9 +24,7 @@ class FloatImage {
       : data_(make_zeroed_array<float>(static_cast<std::size_t>(width) *
                                        static_cast<std::size_t>(height))),
         width_(width),
-        height_(height) {
-    if (!data_) throw std::bad_alloc();
-  }
+        height_(height) {}
 
   [[nodiscard]] int width() const { return width_; }
   [[nodiscard]] int height() const { return height_; }

@@ -32,15 +32,35 @@ VQX_CLONES void rotation_ratio_stage(PairBatch& p) {
   }
 }
 
-VQX_CLONES void hue_stage(PairBatch& p) {
+// The third stage (steps::hue_terms()) in four loops.
+VQX_CLONES void hue_angle_stage(PairBatch& p) {
   PairBatch::Work& w = p.work;
   for (int i = 0; i < p.count; ++i) {
-    const steps::ChromaTerms c = {w.a1p[i],     w.a2p[i],      w.chroma1[i], w.chroma2[i],
-                                  w.mean_cp[i], w.delta_cp[i], w.root_cp[i]};
-    const steps::HueTerms h = steps::hue_terms(p.b1[i], p.b2[i], c, w.root_ratio[i]);
-    w.delta_big_h[i] = h.delta_big_h;
-    w.t[i] = h.t;
-    w.r_t[i] = h.r_t;
+    w.h1[i] = steps::hue_angle(p.b1[i], w.a1p[i]);
+    w.h2[i] = steps::hue_angle(p.b2[i], w.a2p[i]);
+  }
+}
+
+VQX_CLONES void delta_hue_stage(PairBatch& p) {
+  PairBatch::Work& w = p.work;
+  for (int i = 0; i < p.count; ++i) {
+    w.delta_big_h[i] =
+        steps::delta_big_hue(w.h1[i], w.h2[i], w.chroma1[i], w.chroma2[i], w.root_cp[i]);
+    w.mean_h[i] = steps::mean_hue(w.h1[i], w.h2[i]);
+  }
+}
+
+VQX_CLONES void rotation_stage(PairBatch& p) {
+  PairBatch::Work& w = p.work;
+  for (int i = 0; i < p.count; ++i) {
+    w.r_t[i] = steps::rotation_term(w.mean_h[i], w.root_ratio[i]);
+  }
+}
+
+VQX_CLONES void weighting_stage(PairBatch& p) {
+  PairBatch::Work& w = p.work;
+  for (int i = 0; i < p.count; ++i) {
+    w.t[i] = static_cast<float>(steps::hue_weighting(w.mean_h[i]));
   }
 }
 
@@ -57,7 +77,10 @@ VQX_CLONES void result_stage(PairBatch& p) {
 void compute_differences(PairBatch& batch) {
   chroma_stage(batch);
   rotation_ratio_stage(batch);
-  hue_stage(batch);
+  hue_angle_stage(batch);
+  delta_hue_stage(batch);
+  rotation_stage(batch);
+  weighting_stage(batch);
   result_stage(batch);
 }
 

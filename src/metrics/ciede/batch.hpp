@@ -43,6 +43,9 @@ struct PairBatch {
     alignas(64) float delta_cp[kCapacity]{};     // delta C'
     alignas(64) double root_cp[kCapacity]{};     // sqrt(C'1 C'2)
     alignas(64) double root_ratio[kCapacity]{};  // sqrt of libvmaf's float C'^7 / (C'^7 + 25^7)
+    alignas(64) float h1[kCapacity]{};           // hue angle h' of colour 1
+    alignas(64) float h2[kCapacity]{};
+    alignas(64) float mean_h[kCapacity]{};       // mean hue H-bar'
     alignas(64) float delta_big_h[kCapacity]{};  // delta H'
     alignas(64) float t[kCapacity]{};            // the hue weighting T
     alignas(64) float r_t[kCapacity]{};          // the rotation term R_T

@@ -131,10 +131,13 @@ double FrameKernel::difference_sum(const Picture& ref, const Picture& dist) {
       if (rk == dk) {
         continue;
       }
+      // A pair not in the cache is kept pending (its difference, read from
+      // the cache's slot, is overwritten by compute_pending()): written for
+      // every pixel, counted for the missing ones, without a branch.
       const std::size_t slot = PairCache::slot(rk, dk);
-      if (!pairs_.find(slot, rk, dk, differences_[n])) {
-        pending_[pending++] = PendingPair{n, rk, dk, slot};
-      }
+      const bool found = pairs_.find(slot, rk, dk, differences_[n]);
+      pending_[pending] = PendingPair{n, rk, dk, slot};
+      pending += found ? 0U : 1U;
       ++n;
     }
     for (unsigned first = 0; first < pending; first += PairBatch::kCapacity) {

@@ -11,14 +11,23 @@ namespace vqx::ciede {
 
 namespace {
 
+// The first stage (steps::chroma_terms()) in two loops.
+VQX_CLONES void weight_stage(PairBatch& p) {
+  PairBatch::Work& w = p.work;
+  for (int i = 0; i < p.count; ++i) {
+    w.chroma1[i] = steps::chroma(p.a1[i], p.b1[i]);
+    w.chroma2[i] = steps::chroma(p.a2[i], p.b2[i]);
+    w.g[i] = steps::a_weight(w.chroma1[i], w.chroma2[i]);
+  }
+}
+
 VQX_CLONES void chroma_stage(PairBatch& p) {
   PairBatch::Work& w = p.work;
   for (int i = 0; i < p.count; ++i) {
-    const steps::ChromaTerms c = steps::chroma_terms(p.a1[i], p.b1[i], p.a2[i], p.b2[i]);
+    const steps::ChromaTerms c = steps::chroma_terms_with(p.a1[i], p.b1[i], p.a2[i], p.b2[i],
+                                                          w.chroma1[i], w.chroma2[i], w.g[i]);
     w.a1p[i] = c.a1p;
     w.a2p[i] = c.a2p;
-    w.chroma1[i] = c.chroma1;
-    w.chroma2[i] = c.chroma2;
     w.mean_cp[i] = c.mean_cp;
     w.delta_cp[i] = c.delta_cp;
     w.root_cp[i] = c.root_cp;
@@ -75,6 +84,7 @@ VQX_CLONES void result_stage(PairBatch& p) {
 }  // namespace
 
 void compute_differences(PairBatch& batch) {
+  weight_stage(batch);
   chroma_stage(batch);
   rotation_ratio_stage(batch);
   hue_angle_stage(batch);

@@ -39,6 +39,7 @@ struct PairBatch {
     alignas(64) float a2p[kCapacity]{};
     alignas(64) float chroma1[kCapacity]{};  // C (not C') of colour 1
     alignas(64) float chroma2[kCapacity]{};
+    alignas(64) double g[kCapacity]{};           // G, a's weight
     alignas(64) float mean_cp[kCapacity]{};      // mean C'
     alignas(64) float delta_cp[kCapacity]{};     // delta C'
     alignas(64) double root_cp[kCapacity]{};     // sqrt(C'1 C'2)

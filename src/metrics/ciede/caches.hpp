@@ -119,7 +119,7 @@ class PairCache {
   bool find(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float& out) const {
     const Entry& e = entries_[slot];
     out = e.difference;
-    return (e.ref == stored_key(ref)) & (e.dist == stored_key(dist));
+    return ((e.ref ^ stored_key(ref)) | (e.dist ^ stored_key(dist))) == 0;
   }
   void store(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float difference) {
     entries_[slot] = Entry{stored_key(ref), stored_key(dist), difference};

@@ -45,19 +45,27 @@ struct ChromaTerms {
   float delta_cp;  // delta C'
   double root_cp;  // sqrt(C'1 C'2)
 };
-VQX_FORCE_INLINE constexpr ChromaTerms chroma_terms(float a1, float b1, float a2, float b2) {
+// In two steps, as the CPU's batches run it (like the third stage below):
+// G from the chromas C1 and C2, then the rest.
+VQX_FORCE_INLINE constexpr double a_weight(float c1, float c2) {
   constexpr double kPivot7 = 6103515625.0;  // 25^7, exact (libvmaf: pow(25, 7))
-  const float c1 = chroma(a1, b1);
-  const float c2 = chroma(a2, b2);
   const float mean_c = (c1 + c2) / 2.0f;
   const double c7 = elementary::power7(mean_c);
-  const double g = 1.0 - std::sqrt(c7 / (c7 + kPivot7));
+  return 1.0 - std::sqrt(c7 / (c7 + kPivot7));
+}
+VQX_FORCE_INLINE constexpr ChromaTerms chroma_terms_with(float a1, float b1, float a2, float b2,
+                                                         float c1, float c2, double g) {
   const float a1p = static_cast<float>(a_prime(a1, g));
   const float a2p = static_cast<float>(a_prime(a2, g));
   const float c1p = chroma(a1p, b1);
   const float c2p = chroma(a2p, b2);
   return {
       a1p, a2p, c1, c2, (c1p + c2p) / 2.0f, c2p - c1p, std::sqrt(static_cast<double>(c1p * c2p))};
+}
+VQX_FORCE_INLINE constexpr ChromaTerms chroma_terms(float a1, float b1, float a2, float b2) {
+  const float c1 = chroma(a1, b1);
+  const float c2 = chroma(a2, b2);
+  return chroma_terms_with(a1, b1, a2, b2, c1, c2, a_weight(c1, c2));
 }
 
 // The second stage: the square root of R_T's C'^7 ratio, which libvmaf

@@ -113,9 +113,9 @@ class PairCache {
   }
   // Whether the difference of (ref, dist) is stored in `slot`. Sets `out`
   // to the slot's difference either way (meaningless when not found), so
-  // that a caller's loop over pixels need not branch on the answer: about a
-  // third of the lookups of a distorted video find their pair, in no order
-  // a branch predictor learns.
+  // that a caller's loop over pixels need not branch on the answer (on P3's
+  // x264 distortion 27 % of the lookups find their pair, in no order a
+  // branch predictor learns).
   bool find(std::size_t slot, std::uint64_t ref, std::uint64_t dist, float& out) const {
     const Entry& e = entries_[slot];
     out = e.difference;

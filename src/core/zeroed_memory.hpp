@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "core/index_math.hpp"
 
@@ -35,6 +36,7 @@ template <typename T>
 using ZeroedArray = std::unique_ptr<T[], ReleaseZeroed>;
 template <typename T>
 ZeroedArray<T> make_zeroed_array(std::size_t n) {
+  static_assert(std::is_trivially_copyable_v<T>, "zero bytes must be a value of T");
   ZeroedArray<T> a(static_cast<T*>(allocate_zeroed(n * sizeof(T))));
   if (!a) throw std::bad_alloc();
   return a;

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "core/zeroed_memory.hpp"
 #include "metrics/ciede/color.hpp"
@@ -29,13 +28,6 @@ inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
 // table with kNoKey took about 1500 page faults at start-up
 // (docs/performance.md, "Start-up without small page faults").
 inline std::uint64_t stored_key(std::uint64_t key) { return ~key; }
-
-// A table of n zeroed entries (may throw std::bad_alloc).
-template <typename Entry>
-ZeroedArray<Entry> empty_table(std::size_t n) {
-  static_assert(std::is_trivially_copyable_v<Entry>);
-  return make_zeroed_array<Entry>(n);
-}
 
 // Fibonacci hashing: the top `bits` bits of key * 2^64 / phi.
 inline std::size_t hash_slot(std::uint64_t key, unsigned bits) {
@@ -60,7 +52,7 @@ class LabCache {
            ((std::size_t{1} << kBits) - 1);
   }
 
-  void reset() { entries_ = empty_table<Entry>(std::size_t{1} << kBits); }
+  void reset() { entries_ = make_zeroed_array<Entry>(std::size_t{1} << kBits); }
 
   // The colour if known (ready), else the index in `batch` that computes it.
   struct Lookup {
@@ -106,7 +98,7 @@ class PairCache {
  public:
   static constexpr unsigned kBits = 14;
 
-  void reset() { entries_ = empty_table<Entry>(std::size_t{1} << kBits); }
+  void reset() { entries_ = make_zeroed_array<Entry>(std::size_t{1} << kBits); }
 
   static std::size_t slot(std::uint64_t ref, std::uint64_t dist) {
     return hash_slot(ref ^ (dist * 0xC2B2AE3D27D4EB4FULL), kBits);

@@ -48,7 +48,9 @@ struct ChromaTerms {
 // In two steps, as the CPU's batches run it (like the third stage below):
 // G from the chromas C1 and C2, then the rest.
 VQX_FORCE_INLINE constexpr double a_weight(float c1, float c2) {
-  constexpr double kPivot7 = 6103515625.0;  // 25^7, exact (libvmaf: pow(25, 7))
+  // 25^7, exact (libvmaf: pow(25, 7))
+  constexpr double kPivot7 = elementary::power7(kChromaPivot);
+  static_assert(kPivot7 == 6103515625.0);
   const float mean_c = (c1 + c2) / 2.0f;
   const double c7 = elementary::power7(mean_c);
   return 1.0 - std::sqrt(c7 / (c7 + kPivot7));

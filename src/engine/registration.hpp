@@ -16,7 +16,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,8 +34,8 @@ struct RegisteredExtractor {
   // the family writes the name (the values are equal, see the top).
   std::vector<std::size_t> metric_ids;
   std::vector<std::string> aggregate_names;  // aggregate slot -> name; empty: the same
-  // Plain extractors: idle instances, one per thread that has needed one.
-  std::mutex idle_mutex;
+  // Plain extractors: idle instances, at most one per worker (the
+  // scheduler's, under its lock once frames run).
   std::vector<std::unique_ptr<Extractor>> idle;
   // Temporal extractors: the single instance.
   std::unique_ptr<Extractor> temporal;

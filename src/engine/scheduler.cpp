@@ -67,7 +67,11 @@ Status FrameScheduler::plan() {
   planned_ = true;
   unsigned history = 0;
   for (auto& r : extractors_) {
-    if (!r.spec.temporal || r.on_gpu) continue;
+    if (r.on_gpu) continue;
+    if (!r.spec.temporal) {
+      plain_.push_back(&r);
+      continue;
+    }
     TemporalStages* st = r.temporal->stages();
     temporal_.push_back({&r, st});
     if (st == nullptr) continue;
@@ -116,29 +120,58 @@ void FrameScheduler::give_lane(unsigned lane) {
 }
 
 Status FrameScheduler::run_plain(Frame& f) {
-  for (auto& r : extractors_) {
-    if (r.spec.temporal || r.on_gpu) continue;
-    std::unique_ptr<Extractor> inst;
-    {
-      std::lock_guard lock(r.idle_mutex);
-      if (!r.idle.empty()) {
-        inst = std::move(r.idle.back());
-        r.idle.pop_back();
-      }
-    }
-    if (!inst) {  // first use on another thread: bounded by the thread count
-      inst = r.spec.make_cpu(env_);
-      VQX_RETURN_IF_ERROR(inst->init(f.pictures->ref.format()));
-    }
-    SlotWriter w(collector_, r.metric_ids);
-    Status s = inst->extract(f.pictures->ref, f.pictures->dist, f.index, w);
-    {
-      std::lock_guard lock(r.idle_mutex);
-      r.idle.push_back(std::move(inst));
-    }
-    VQX_RETURN_IF_ERROR(s);
+  for (RegisteredExtractor* r : plain_) {
+    VQX_RETURN_IF_ERROR(run_extractor(*r, take_instance(*r), f));
   }
   return Status::Ok();
+}
+
+std::unique_ptr<Extractor> FrameScheduler::take_instance(RegisteredExtractor& r) {
+  std::lock_guard lock(mutex_);
+  if (r.idle.empty()) return nullptr;
+  std::unique_ptr<Extractor> inst = std::move(r.idle.back());
+  r.idle.pop_back();
+  return inst;
+}
+
+Status FrameScheduler::run_extractor(RegisteredExtractor& r, std::unique_ptr<Extractor> inst,
+                                     const Frame& f) {
+  if (!inst) {  // every instance is busy on another worker: at most one per worker
+    inst = r.spec.make_cpu(env_);
+    VQX_RETURN_IF_ERROR(inst->init(f.pictures->ref.format()));
+  }
+  SlotWriter w(collector_, r.metric_ids);
+  const Status s = inst->extract(f.pictures->ref, f.pictures->dist, f.index, w);
+  // (An instance whose extract() threw is dropped with its state.)
+  std::lock_guard lock(mutex_);
+  r.idle.push_back(std::move(inst));
+  return s;
+}
+
+void FrameScheduler::run_plain_task() {
+  PlainTask task;
+  std::unique_ptr<Extractor> inst;
+  {
+    std::lock_guard lock(mutex_);
+    // One job was queued for each task, so there is one. The oldest whose
+    // extractor has an idle instance, so that the workers run different
+    // extractors side by side rather than each making its own instance of
+    // the same one (its buffers and caches, once per worker); else the
+    // oldest, with a new instance, so that no worker waits.
+    auto it = std::find_if(pending_plain_.begin(), pending_plain_.end(),
+                           [](const PlainTask& t) { return !t.extractor->idle.empty(); });
+    if (it == pending_plain_.end()) {
+      it = pending_plain_.begin();
+    } else {
+      inst = std::move(it->extractor->idle.back());
+      it->extractor->idle.pop_back();
+    }
+    task = std::move(*it);
+    pending_plain_.erase(it);
+  }
+  record(no_throw("computing the features",
+                  [&] { return run_extractor(*task.extractor, std::move(inst), *task.frame); }));
+  part_done(task.frame);
 }
 
 Status FrameScheduler::prepare(Frame& f) {
@@ -233,7 +266,10 @@ void FrameScheduler::run_frame(const std::shared_ptr<Frame>& f) {
     }
     frame_prepared(f, s.ok());
   }
-  if (f->sampled) record(no_throw("computing the features", [&] { return run_plain(*f); }));
+  // With a pool the plain extractors are tasks of their own (run()).
+  if (f->sampled && !pool_) {
+    record(no_throw("computing the features", [&] { return run_plain(*f); }));
+  }
   part_done(f);
 }
 
@@ -266,7 +302,9 @@ Status FrameScheduler::run(std::shared_ptr<FramePictures> pictures, unsigned ind
   f->index = index;
   f->sampled = sampled;
   const bool temporal = !temporal_.empty();
-  f->parts_left = 1 + (temporal ? 1 : 0) + (history_ > 0 ? 1 : 0);
+  // With a pool, each plain extractor's work on the frame is a task.
+  const unsigned tasks = pool_ && sampled ? static_cast<unsigned>(plain_.size()) : 0;
+  f->parts_left = static_cast<int>(1 + tasks + (temporal ? 1 : 0) + (history_ > 0 ? 1 : 0));
 
   std::shared_ptr<Frame> leaving;  // out of the window: no later frame reads it
   {
@@ -286,6 +324,7 @@ Status FrameScheduler::run(std::shared_ptr<FramePictures> pictures, unsigned ind
       }
     }
     if (temporal) ordered_.push_back(f);
+    for (unsigned t = 0; t < tasks; ++t) pending_plain_.push_back({f, plain_[t]});
   }
   if (leaving) part_done(leaving);
 
@@ -294,6 +333,7 @@ Status FrameScheduler::run(std::shared_ptr<FramePictures> pictures, unsigned ind
     return first_error();
   }
   pool_->submit([this, f] { run_frame(f); });
+  for (unsigned t = 0; t < tasks; ++t) pool_->submit([this] { run_plain_task(); });
   return Status::Ok();
 }
 

@@ -12,8 +12,13 @@
 //    frames next in index order finishes them, one at a time in order
 //    (finish(); temporal extractors without stages run extract() here
 //    whole), while other jobs go on;
-//  * then, when the frame is sampled, the plain extractors (VIF, ADM); each
-//    takes an idle instance (at most one instance per worker ever exists);
+//  * when the frame is sampled, each plain extractor's work on it (VIF's,
+//    ADM's) is a job of its own: a worker takes the oldest such task whose
+//    extractor has an idle instance, so that workers run different
+//    extractors side by side and a run of many features keeps about one
+//    instance of each (their buffers and caches made once); when every
+//    remaining task's extractor is busy, it makes one more instance rather
+//    than wait (at most one per worker ever exists);
 //  * frames in flight are bounded (2 x threads, plus the frames whose
 //    pictures a later frame's prepare() reads): run() blocks at the bound,
 //    so memory stays flat however long the video; the ring of each
@@ -118,8 +123,21 @@ class FrameScheduler {
   // At the first frame (the extractors are initialised by then): the
   // temporal extractors, the pictures kept for them, their rings and lanes.
   Status plan();
+  // A plain extractor's work on a sampled frame, not begun (with a pool).
+  struct PlainTask {
+    std::shared_ptr<Frame> frame;
+    RegisteredExtractor* extractor = nullptr;
+  };
+
   void run_frame(const std::shared_ptr<Frame>& f);
+  // Without a pool: the plain extractors on `f`, in registration order.
   Status run_plain(Frame& f);
+  // With one: a job per task; each runs one pending task (the rule above).
+  void run_plain_task();
+  // An idle instance of `r`, or null when every one is busy.
+  std::unique_ptr<Extractor> take_instance(RegisteredExtractor& r);
+  // `r` on `f` with `inst` (null: a new instance), which then goes idle.
+  Status run_extractor(RegisteredExtractor& r, std::unique_ptr<Extractor> inst, const Frame& f);
   Status prepare(Frame& f);
   Status run_ordered(Frame& f);
   // Frame `f` has been prepared (`ok`: without an error): finishes every
@@ -144,9 +162,10 @@ class FrameScheduler {
 
   // Set by plan(), then only read.
   bool planned_ = false;
-  std::vector<Temporal> temporal_;  // registration order
-  bool any_stages_ = false;         // some of temporal_ have stages
-  unsigned history_ = 0;            // earlier frames whose pictures prepare() reads
+  std::vector<Temporal> temporal_;           // registration order
+  std::vector<RegisteredExtractor*> plain_;  // the CPU's plain extractors, the same
+  bool any_stages_ = false;                  // some of temporal_ have stages
+  unsigned history_ = 0;                     // earlier frames whose pictures prepare() reads
 
   // The last history_ frames, kept (one part each) for the next frames.
   std::deque<std::shared_ptr<Frame>> window_;
@@ -154,6 +173,9 @@ class FrameScheduler {
   std::deque<std::shared_ptr<Frame>> ordered_;
   bool ordering_ = false;  // a thread is running the ordered stage
   std::vector<unsigned> free_lanes_;
+  // Plain tasks not begun, in frame order; and every plain extractor's
+  // `idle` list: both under mutex_.
+  std::deque<PlainTask> pending_plain_;
 
   // Last: joined (in the destructor) before anything its jobs touch goes.
   std::unique_ptr<ThreadPool> pool_;

@@ -50,7 +50,7 @@ step "asan: tests" ctest --preset asan -j "$jobs" -E 'CorpusParity|OracleRun'
 step "tsan: configure" cmake --preset tsan
 step "tsan: build" cmake --build --preset tsan -j "$jobs" --target vqx_thread_tests vqx_cli vqx_cli_tests
 step "tsan: tests" env TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" ctest --preset tsan -j "$jobs" \
-  -R '^(Contexts|Concurrency|ReadAheadTest|CliReadAhead|TemporalStages)\.|ThreadCountDoesNotChangeTheOutput|CliReliability\.|BatchTest\.ReadAhead'
+  -R '^(Contexts|Concurrency|ReadAheadTest|CliReadAhead|Scheduler|TemporalStages)\.|ThreadCountDoesNotChangeTheOutput|CliReliability\.|BatchTest\.ReadAhead'
 
 # The fuzz targets (clang, libFuzzer + ASan + UBSan): built, and each run for
 # 10 s from its seeds and found crashes (the long runs: docs/reliability.md).

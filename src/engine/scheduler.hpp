@@ -2,7 +2,8 @@
 // thread or on the context's own pool, and hands the pictures back for
 // reuse when the frame is done.
 //
-// With a pool (threads >= 2), each frame is one job:
+// With a pool (threads >= 2), each frame is a job for its temporal
+// extractors, and a job for each plain extractor when it is sampled:
 //  * first the per-frame stage of the temporal extractors that have stages
 //    (core/extractor.hpp, TemporalStages: prepare(), any order, several
 //    frames at once, each job with a lane of its own), reading the frame's

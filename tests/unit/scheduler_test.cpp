@@ -253,8 +253,8 @@ TEST(Scheduler, TwoWorkersRunAFramesExtractorsSideBySideWithOneInstanceEach) {
   // same feature of the next frame. Before, each frame was one job running
   // its extractors in turn, so the two workers ran the same feature on two
   // frames, each with an instance of its own (every buffer and cache made
-  // twice, the second set on the first frames: +17 % CPU for the 17 libvmaf
-  // features on 2 threads), and here every wait timed out.
+  // twice: much of the 10-17 % more CPU that the 17 libvmaf features took
+  // on 2 threads than on 1), and here every wait timed out.
   Meeting m;
   FeatureCollector collector;
   std::deque<RegisteredExtractor> extractors;

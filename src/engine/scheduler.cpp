@@ -126,12 +126,21 @@ Status FrameScheduler::run_plain(Frame& f) {
   return Status::Ok();
 }
 
-std::unique_ptr<Extractor> FrameScheduler::take_instance(RegisteredExtractor& r) {
-  std::lock_guard lock(mutex_);
+namespace {
+
+// An idle instance of `r`, or null (the caller holds the scheduler's lock).
+std::unique_ptr<Extractor> pop_idle(RegisteredExtractor& r) {
   if (r.idle.empty()) return nullptr;
   std::unique_ptr<Extractor> inst = std::move(r.idle.back());
   r.idle.pop_back();
   return inst;
+}
+
+}  // namespace
+
+std::unique_ptr<Extractor> FrameScheduler::take_instance(RegisteredExtractor& r) {
+  std::lock_guard lock(mutex_);
+  return pop_idle(r);
 }
 
 Status FrameScheduler::run_extractor(RegisteredExtractor& r, std::unique_ptr<Extractor> inst,
@@ -163,8 +172,7 @@ void FrameScheduler::run_plain_task() {
     if (it == pending_plain_.end()) {
       it = pending_plain_.begin();
     } else {
-      inst = std::move(it->extractor->idle.back());
-      it->extractor->idle.pop_back();
+      inst = pop_idle(*it->extractor);
     }
     task = std::move(*it);
     pending_plain_.erase(it);

@@ -224,10 +224,12 @@ class MeetingExtractor final : public Extractor {
   unsigned per_key_;
 };
 
-// `families` plain extractors whose instances meet by key index /
-// frames_per_key, each with the one instance a context makes at set-up.
-void add_meeting_families(std::deque<RegisteredExtractor>& extractors, Meeting& m,
-                          unsigned families, unsigned frames_per_key) {
+// Six frames on two workers through `families` plain extractors whose
+// instances meet by key index / frames_per_key, each with the one instance
+// a context makes at set-up.
+void run_meeting(Meeting& m, unsigned families, unsigned frames_per_key) {
+  FeatureCollector collector;
+  std::deque<RegisteredExtractor> extractors;
   for (unsigned k = 0; k < families; ++k) {
     RegisteredExtractor& r = extractors.emplace_back();
     r.spec.family = "meeting" + std::to_string(k);
@@ -236,15 +238,13 @@ void add_meeting_families(std::deque<RegisteredExtractor>& extractors, Meeting& 
     };
     r.idle.push_back(r.spec.make_cpu(ExtractorEnv{std::make_shared<OutputFiles>()}));
   }
-}
-
-void run_frames(FrameScheduler& scheduler, unsigned frames) {
+  auto scheduler = make_scheduler(2, collector, extractors);
   const PictureFormat fmt{16, 16, 8, ChromaFormat::k400};
-  for (unsigned i = 0; i < frames; ++i) {
+  for (unsigned i = 0; i < 6; ++i) {
     ASSERT_TRUE(
-        scheduler.run(Picture::make(fmt).value(), Picture::make(fmt).value(), i, true).ok());
+        scheduler->run(Picture::make(fmt).value(), Picture::make(fmt).value(), i, true).ok());
   }
-  ASSERT_TRUE(scheduler.wait_idle().ok());
+  ASSERT_TRUE(scheduler->wait_idle().ok());
 }
 
 TEST(Scheduler, TwoWorkersRunAFramesExtractorsSideBySideWithOneInstanceEach) {
@@ -256,11 +256,7 @@ TEST(Scheduler, TwoWorkersRunAFramesExtractorsSideBySideWithOneInstanceEach) {
   // twice: much of the 10-17 % more CPU that the 17 libvmaf features took
   // on 2 threads than on 1), and here every wait timed out.
   Meeting m;
-  FeatureCollector collector;
-  std::deque<RegisteredExtractor> extractors;
-  add_meeting_families(extractors, m, 2, 1);
-  auto scheduler = make_scheduler(2, collector, extractors);
-  run_frames(*scheduler, 6);
+  run_meeting(m, 2, 1);
   EXPECT_EQ(m.missed, 0) << "the two features of a frame did not run side by side";
   EXPECT_EQ(m.made.load(), 2) << "instances made beyond the one of each feature";
 }
@@ -269,11 +265,7 @@ TEST(Scheduler, AWorkerMakesAnotherInstanceRatherThanWaitForABusyOne) {
   // One feature, two workers: frames 2k and 2k + 1 wait for each other, so
   // the second worker must run the feature on its own instance.
   Meeting m;
-  FeatureCollector collector;
-  std::deque<RegisteredExtractor> extractors;
-  add_meeting_families(extractors, m, 1, 2);
-  auto scheduler = make_scheduler(2, collector, extractors);
-  run_frames(*scheduler, 6);
+  run_meeting(m, 1, 2);
   EXPECT_EQ(m.missed, 0) << "two frames of the one feature did not run side by side";
   EXPECT_EQ(m.made.load(), 2) << "one instance per worker";
 }

@@ -38,7 +38,8 @@ class FrameKernel {
   // row's differences and the pair cache.
   void compute_pending(unsigned first, unsigned last);
 
-  // A pixel pair whose difference is not cached.
+  // A pixel pair of the current row: its place among the row's unequal
+  // pixels, its colours' keys and its pair cache slot.
   struct PendingPair {
     unsigned position;  // index among the row's differences
     std::uint64_t ref_key;
@@ -52,6 +53,9 @@ class FrameKernel {
   std::vector<std::uint16_t> rows_;
   // The colour differences of the current row's unequal pixels, in order.
   std::vector<float> differences_;
+  // The current row's unequal pixels, and those of them not in the pair
+  // cache.
+  std::vector<PendingPair> unequal_;
   std::vector<PendingPair> pending_;
   std::unique_ptr<PairBatch> batch_;
   std::unique_ptr<LabBatch> lab_batch_;

@@ -34,6 +34,7 @@
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_common/gpu_kernels.cuh"
 #include "metrics/float_common/resample.hpp"
+#include "metrics/float_common/rows.hpp"
 #include "metrics/float_motion/geometry.hpp"
 #include "metrics/float_motion/sad.hpp"
 #include "metrics/float_motion/series.hpp"
@@ -161,6 +162,39 @@ std::vector<float> run_row_abs_difference(const HostImage& a, const HostImage& b
 
 // ---------------------------------------------------------------------------
 // The shared steps
+
+// A plane's rows through FloatRows' ring are its float image's rows, for a
+// window of neighbouring rows read at once and mirrored at the edges, as the
+// filters read them (the ring holds exactly the window), at 8 and 10 bits.
+TEST(FloatKernels, RowsThroughTheRingAreThePlanesFloatRows) {
+  for (const unsigned bpc : {8U, 10U}) {
+    const PictureFormat fmt = testutil::format(37, 23, bpc);
+    const Picture pic = textured(fmt, bpc, 0.2);
+    const FloatImage whole = to_float(pic.plane(0), bpc, fmt.width, fmt.height);
+    constexpr int kWindow = 7;
+    float_common::FloatRows rows;
+    rows.reserve(fmt.width, kWindow);
+    rows.read_plane(pic.plane(0), bpc, fmt.width, fmt.height);
+    ASSERT_EQ(rows.width(), fmt.width);
+    ASSERT_EQ(rows.height(), fmt.height);
+    const int h = static_cast<int>(fmt.height);
+    for (int centre = 0; centre < h; ++centre) {
+      std::array<const float*, kWindow> held{};
+      std::array<unsigned, kWindow> which{};
+      for (int k = 0; k < kWindow; ++k) {
+        which[k] = static_cast<unsigned>(float_common::reflect(centre - kWindow / 2 + k, h));
+        held[k] = rows.row(which[k]);
+      }
+      for (int k = 0; k < kWindow; ++k) {
+        ASSERT_EQ(std::memcmp(held[k], whole.row(which[k]), sizeof(float) * fmt.width), 0)
+            << bpc << "-bit, centre " << centre << ", row " << which[k];
+      }
+    }
+    // A float image's rows are its own.
+    rows.read_image(whole);
+    EXPECT_EQ(rows.row(5), whole.row(5));
+  }
+}
 
 // filter_kernel<1> is filter_image(); filter_kernel<2> is VIF's decimation
 // (the vertical pass at every second row, the horizontal at every second

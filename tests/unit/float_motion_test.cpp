@@ -3,11 +3,9 @@
 // the extractor's scores and which frame gets which value, bit depths,
 // options, names and errors.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,6 +28,7 @@ using float_common::FloatImage;
 using testutil::format;
 using testutil::make_picture_per_plane;
 using testutil::RecordingWriter;
+using testutil::resident_bytes;
 using testutil::set_sample;
 using testutil::slot_of;
 using testutil::grey_chroma::flat_picture;
@@ -386,16 +385,6 @@ TEST(FloatMotion, FramesMustArriveInOrder) {
   EXPECT_FALSE(ex->extract(p, p, 2, out).ok());
 }
 
-// Resident memory of this process, bytes (/proc/self/statm's second field,
-// in pages).
-std::size_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::size_t size = 0;
-  std::size_t resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
-
 TEST(FloatMotion, ARunTouchesOnlyTheRingEntriesItHoldsAtOnce) {
   // A context with 16 threads reserves 33 ring entries (2 x threads + the
   // kept one), a blurred float frame each: 274 MB at 1080p, 1.1 GB at 4K.
@@ -428,7 +417,7 @@ TEST(FloatMotion, ARunTouchesOnlyTheRingEntriesItHoldsAtOnce) {
     ASSERT_TRUE(stages->finish(t, out).ok());
   }
   const double grown_mb = static_cast<double>(resident_bytes() - before) / 1e6;
-  // Two entries and the lane's samples: 25 MB (8.3 MB a frame).
+  // Two entries: 17 MB (8.3 MB a frame).
   EXPECT_LT(grown_mb, 80.0) << "40 frames, one at a time, touched " << grown_mb
                             << " MB of the ring";
   // And the values: the flat frames' blurred difference, 70 for every frame

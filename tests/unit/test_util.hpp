@@ -3,12 +3,14 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -281,6 +283,16 @@ inline std::vector<double> output_values(const ExtractorSpec& spec, const Pictur
   std::vector<double> values = last_values(spec, ref, dist, unwritten);
   EXPECT_EQ(values.size(), spec.outputs.size());
   return values;
+}
+
+// Resident memory of this process, bytes (/proc/self/statm's second field,
+// in pages).
+inline std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t size = 0;
+  std::size_t resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace vqx::testutil

@@ -15,6 +15,7 @@ namespace vqx::float_adm {
 namespace {
 
 using float_common::FloatImage;
+using float_common::FloatRows;
 
 // Row buffers: the h, v, d rows of ref and dist, a row for a-bands nobody
 // reads (scale 3), and a ring of three rows of the weighted values.
@@ -105,10 +106,14 @@ Status AdmPipeline::init(unsigned width, unsigned height, const Params& params) 
   return Status::Ok();
 }
 
-void AdmPipeline::compute(const FloatImage& ref, const FloatImage& dist, FrameSums& out) {
+void AdmPipeline::compute(FloatRows& ref, FloatRows& dist, FrameSums& out) {
   for (int s = 0; s < kScales; ++s) {
-    const FloatImage& r = s == 0 ? ref : ref_a_[s - 1];
-    const FloatImage& d = s == 0 ? dist : dist_a_[s - 1];
+    if (s > 0) {
+      scale_ref_.read_image(ref_a_[s - 1]);
+      scale_dist_.read_image(dist_a_[s - 1]);
+    }
+    FloatRows& r = s == 0 ? ref : scale_ref_;
+    FloatRows& d = s == 0 ? dist : scale_dist_;
     if (s == 0 && params_.skip_scale0) {
       approx_only(s, r, d);
       out[s] = {0.0f, kSkippedScaleDen, 0.0f};
@@ -118,15 +123,14 @@ void AdmPipeline::compute(const FloatImage& ref, const FloatImage& dist, FrameSu
   }
 }
 
-void AdmPipeline::approx_only(int scale, const FloatImage& ref, const FloatImage& dist) {
+void AdmPipeline::approx_only(int scale, FloatRows& ref, FloatRows& dist) {
   for (unsigned i = 0; i < geometry_[scale].h; ++i) {
     dwt_row(ref, i, {ref_a_[scale].row(i), nullptr, nullptr, nullptr}, true, dwt_scratch_);
     dwt_row(dist, i, {dist_a_[scale].row(i), nullptr, nullptr, nullptr}, true, dwt_scratch_);
   }
 }
 
-void AdmPipeline::run_scale(int scale, const FloatImage& ref, const FloatImage& dist,
-                            ScaleSums& out) {
+void AdmPipeline::run_scale(int scale, FloatRows& ref, FloatRows& dist, ScaleSums& out) {
   const ScaleGeometry& g = geometry_[scale];
   const BandWeights& weights = weights_[scale];
   const Norm norm{params_.p_norm};

@@ -23,7 +23,7 @@
 
 #include "metrics/float_adm/csf.hpp"
 #include "metrics/float_adm/params.hpp"
-#include "metrics/float_common/image.hpp"
+#include "metrics/float_common/rows.hpp"
 #include "vqx/status.hpp"
 
 namespace vqx::float_adm {
@@ -62,14 +62,13 @@ class AdmPipeline {
   // Sizes every buffer for planes of width x height (>= kMinSide).
   Status init(unsigned width, unsigned height, const Params& params);
 
-  void compute(const float_common::FloatImage& ref, const float_common::FloatImage& dist,
-               FrameSums& out);
+  // Reads ref's and dist's rows kDwtInputRows at a time (dwt.hpp).
+  void compute(float_common::FloatRows& ref, float_common::FloatRows& dist, FrameSums& out);
 
  private:
-  void run_scale(int scale, const float_common::FloatImage& ref,
-                 const float_common::FloatImage& dist, ScaleSums& out);
-  void approx_only(int scale, const float_common::FloatImage& ref,
-                   const float_common::FloatImage& dist);
+  void run_scale(int scale, float_common::FloatRows& ref, float_common::FloatRows& dist,
+                 ScaleSums& out);
+  void approx_only(int scale, float_common::FloatRows& ref, float_common::FloatRows& dist);
 
   Params params_;
   std::array<BandWeights, kScales> weights_{};
@@ -77,6 +76,8 @@ class AdmPipeline {
   float cos_1deg_sq_ = 0.0f;
   // The a subbands of scales 0..2 (the inputs of scales 1..3).
   std::array<float_common::FloatImage, kScales - 1> ref_a_, dist_a_;
+  // Read access to the a subbands a scale reads.
+  float_common::FloatRows scale_ref_, scale_dist_;
   // Row buffers, `row_stride_` floats apart, each with one float before it.
   std::size_t row_stride_ = 0;
   std::vector<float> rows_;

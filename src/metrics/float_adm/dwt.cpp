@@ -58,8 +58,8 @@ std::size_t dwt_scratch_size(unsigned width) {
   return 2 * (kLead + round_up(std::size_t{width + 2}, 16));
 }
 
-void dwt_row(const float_common::FloatImage& src, unsigned i, const SubbandRow& out,
-             bool approx_only, std::span<float> scratch) {
+void dwt_row(float_common::FloatRows& src, unsigned i, const SubbandRow& out, bool approx_only,
+             std::span<float> scratch) {
   const unsigned w = src.width();
   const int h = static_cast<int>(src.height());
   assert(w >= 2 && h >= 2 && scratch.size() >= dwt_scratch_size(w));

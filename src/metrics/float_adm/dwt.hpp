@@ -15,7 +15,7 @@
 #include <span>
 
 #include "core/index_math.hpp"
-#include "metrics/float_common/image.hpp"
+#include "metrics/float_common/rows.hpp"
 
 namespace vqx::float_adm {
 
@@ -34,9 +34,12 @@ struct SubbandRow {
 // Floats of scratch dwt_row() needs for inputs `width` wide.
 [[nodiscard]] std::size_t dwt_scratch_size(unsigned width);
 
+// The input rows one subband row reads: 2i - 1 .. 2i + 2, mirrored.
+inline constexpr unsigned kDwtInputRows = 4;
+
 // Computes subband row i of `src` (sides >= 2). With approx_only, only the
 // a row is computed (adm_skip_scale0 at scale 0).
-void dwt_row(const float_common::FloatImage& src, unsigned i, const SubbandRow& out,
-             bool approx_only, std::span<float> scratch);
+void dwt_row(float_common::FloatRows& src, unsigned i, const SubbandRow& out, bool approx_only,
+             std::span<float> scratch);
 
 }  // namespace vqx::float_adm

@@ -9,11 +9,11 @@
 #include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
 #include "metrics/float_adm/cpu.hpp"
+#include "metrics/float_adm/dwt.hpp"
 #include "metrics/float_adm/gpu.hpp"
 #include "metrics/float_adm/params.hpp"
 #include "metrics/float_adm/scores.hpp"
-#include "metrics/float_common/convert.hpp"
-#include "metrics/float_common/image.hpp"
+#include "metrics/float_common/rows.hpp"
 
 namespace vqx {
 
@@ -28,8 +28,8 @@ class FloatAdmExtractor final : public Extractor {
   Status init(const PictureFormat& fmt) override {
     VQX_RETURN_IF_ERROR(pipeline_.init(fmt.width, fmt.height, params_));
     fmt_ = fmt;
-    ref_.resize(fmt.width, fmt.height);
-    dist_.resize(fmt.width, fmt.height);
+    ref_.reserve(fmt.width, float_adm::kDwtInputRows);
+    dist_.reserve(fmt.width, float_adm::kDwtInputRows);
     initialised_ = true;
     return Status::Ok();
   }
@@ -38,8 +38,8 @@ class FloatAdmExtractor final : public Extractor {
                  FeatureWriter& out) override {
     VQX_RETURN_IF_ERROR(
         check_extract_input("float_adm", initialised_, fmt_, FormatMatch::kLuma, ref, dist, index));
-    float_common::plane_to_float(ref.plane(0), fmt_.bpc, ref_);
-    float_common::plane_to_float(dist.plane(0), fmt_.bpc, dist_);
+    ref_.read_plane(ref.plane(0), fmt_.bpc, fmt_.width, fmt_.height);
+    dist_.read_plane(dist.plane(0), fmt_.bpc, fmt_.width, fmt_.height);
     float_adm::FrameSums sums;
     pipeline_.compute(ref_, dist_, sums);
     float_adm::write_scores(sums, params_, fmt_.width, fmt_.height, index, out);
@@ -49,7 +49,8 @@ class FloatAdmExtractor final : public Extractor {
  private:
   Params params_;
   PictureFormat fmt_;
-  float_common::FloatImage ref_, dist_;
+  // The luma planes' rows as float, converted as the pipeline reads them.
+  float_common::FloatRows ref_, dist_;
   float_adm::AdmPipeline pipeline_;
   bool initialised_ = false;
 };

@@ -11,36 +11,32 @@ namespace vqx::float_common {
 namespace {
 
 VQX_CLONES
-void convert_rows8(const Plane& plane, FloatImage& out) {
-  for (unsigned y = 0; y < out.height(); ++y) {
-    const std::uint8_t* __restrict src = plane.row<std::uint8_t>(y);
-    float* __restrict dst = out.row(y);
-    for (unsigned x = 0; x < out.width(); ++x) {
-      dst[x] = sample_value(src[x], 1.0f);
-    }
-  }
+void convert_row8(const std::uint8_t* __restrict src, unsigned width, float* __restrict dst) {
+  for (unsigned x = 0; x < width; ++x) dst[x] = sample_value(src[x], 1.0f);
 }
 
 VQX_CLONES
-void convert_rows16(const Plane& plane, float scale, FloatImage& out) {
-  for (unsigned y = 0; y < out.height(); ++y) {
-    const std::uint16_t* __restrict src = plane.row<std::uint16_t>(y);
-    float* __restrict dst = out.row(y);
-    for (unsigned x = 0; x < out.width(); ++x) {
-      dst[x] = sample_value(src[x], scale);
-    }
-  }
+void convert_row16(const std::uint16_t* __restrict src, unsigned width, float scale,
+                   float* __restrict dst) {
+  for (unsigned x = 0; x < width; ++x) dst[x] = sample_value(src[x], scale);
 }
 
 }  // namespace
 
-void plane_to_float(const Plane& plane, unsigned bpc, FloatImage& out) {
-  assert(plane.width() >= out.width() && plane.height() >= out.height());
+void plane_row_to_float(const Plane& plane, unsigned bpc, unsigned y, unsigned width, float* out) {
+  assert(width <= plane.width() && y < plane.height());
   assert(bpc >= 8 && bpc <= 16);
   if (bpc == 8) {
-    convert_rows8(plane, out);
+    convert_row8(plane.row<std::uint8_t>(y), width, out);
   } else {
-    convert_rows16(plane, sample_unit(bpc), out);
+    convert_row16(plane.row<std::uint16_t>(y), width, sample_unit(bpc), out);
+  }
+}
+
+void plane_to_float(const Plane& plane, unsigned bpc, FloatImage& out) {
+  assert(plane.height() >= out.height());
+  for (unsigned y = 0; y < out.height(); ++y) {
+    plane_row_to_float(plane, bpc, y, out.width(), out.row(y));
   }
 }
 

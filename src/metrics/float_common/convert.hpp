@@ -18,5 +18,7 @@ namespace vqx::float_common {
 // the same rule, 2^(bpc - 8), at every depth: pointwise.hpp's
 // sample_value(), which the GPU twins call too.
 void plane_to_float(const Plane& plane, unsigned bpc, FloatImage& out);
+// The same for the first `width` samples of row y of `plane`, into out.
+void plane_row_to_float(const Plane& plane, unsigned bpc, unsigned y, unsigned width, float* out);
 
 }  // namespace vqx::float_common

@@ -149,6 +149,13 @@ std::size_t filter_scratch_size(unsigned width, unsigned taps) {
 
 void filter_image(std::span<const float> taps, const FloatImage& src, FloatImage& dst,
                   std::span<float> scratch) {
+  FloatRows rows;
+  rows.read_image(src);
+  filter_image(taps, rows, dst, scratch);
+}
+
+void filter_image(std::span<const float> taps, FloatRows& src, FloatImage& dst,
+                  std::span<float> scratch) {
   const unsigned n = static_cast<unsigned>(taps.size());
   const unsigned radius = n / 2;
   const unsigned w = src.width();

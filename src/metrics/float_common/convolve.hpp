@@ -14,6 +14,7 @@
 
 #include "core/index_math.hpp"
 #include "metrics/float_common/image.hpp"
+#include "metrics/float_common/rows.hpp"
 
 namespace vqx::float_common {
 
@@ -66,6 +67,8 @@ void filter_row_even(std::span<const float> taps, const float* padded, unsigned 
 // dst = src filtered vertically then horizontally (libvmaf's
 // convolution_f32_c_s). Both sides of src must be at least
 // min_side_for_taps(taps.size()); dst has src's size.
+void filter_image(std::span<const float> taps, FloatRows& src, FloatImage& dst,
+                  std::span<float> scratch);
 void filter_image(std::span<const float> taps, const FloatImage& src, FloatImage& dst,
                   std::span<float> scratch);
 

@@ -22,10 +22,10 @@
 #include "core/sequential_stages.hpp"
 #include "core/twin_ref.hpp"
 #include "metrics/families.hpp"
-#include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/convolve.hpp"
 #include "metrics/float_common/image.hpp"
 #include "metrics/float_common/resample.hpp"
+#include "metrics/float_common/rows.hpp"
 #include "metrics/float_motion/geometry.hpp"
 #include "metrics/float_motion/gpu.hpp"
 #include "metrics/float_motion/params.hpp"
@@ -47,9 +47,10 @@ struct Blurred {
   std::vector<FloatImage> half;
 };
 
-// A lane's scratch: each plane's float samples and filter_image's row buffer.
+// A lane's scratch: each plane's rows as float (converted as the blur reads
+// them) and filter_image's row buffer.
 struct Lane {
-  std::vector<FloatImage> samples;
+  std::vector<float_common::FloatRows> samples;
   std::vector<float> scratch;
 };
 
@@ -147,7 +148,7 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
     for (Lane& l : lanes_) {
       l.samples.resize(planes_.size());
       for (std::size_t p = 0; p < planes_.size(); ++p) {
-        l.samples[p].resize(planes_[p].width, planes_[p].height);
+        l.samples[p].reserve(planes_[p].width, static_cast<unsigned>(taps_.size()));
       }
       l.scratch.assign(scratch_size_, 0.0f);
     }
@@ -175,7 +176,7 @@ class FloatMotionExtractor final : public Extractor, public TemporalStages {
   // Converts and blurs every plane of `ref` into `out`.
   void blur(const Picture& ref, Blurred& out, Lane& lane) const {
     for (unsigned p = 0; p < planes_.size(); ++p) {
-      float_common::plane_to_float(ref.plane(p), fmt_.bpc, lane.samples[p]);
+      lane.samples[p].read_plane(ref.plane(p), fmt_.bpc, planes_[p].width, planes_[p].height);
       float_common::filter_image(taps_, lane.samples[p], out.full[p], lane.scratch);
       if (params_.add_scale1) planes_[p].halver.run(out.full[p], out.half[p]);
     }

@@ -14,6 +14,7 @@ namespace vqx::float_vif {
 namespace {
 
 using float_common::FloatImage;
+using float_common::FloatRows;
 using float_common::kMaxTaps;
 using float_common::reflect;
 
@@ -22,7 +23,7 @@ enum Moment { kMu1, kMu2, kXx, kYy, kXy, kMoments };
 
 // Pointers to the rows that tap k of a filter of `taps` taps reads for
 // output row `centre` (mirrored at the top and bottom).
-void tap_rows(const FloatImage& img, int centre, std::size_t taps,
+void tap_rows(FloatRows& img, int centre, std::size_t taps,
               std::array<const float*, kMaxTaps>& rows) {
   const int h = static_cast<int>(img.height());
   const int radius = static_cast<int>(taps / 2);
@@ -59,23 +60,31 @@ Status VifPipeline::init(unsigned width, unsigned height, const PipelineConfig& 
   return Status::Ok();
 }
 
-void VifPipeline::compute(const FloatImage& ref, const FloatImage& dist, FrameSums& out) {
-  const FloatImage* cur_ref = &ref;
-  const FloatImage* cur_dist = &dist;
+unsigned VifPipeline::input_window() const {
+  // Scale 0's sums read filter 0's rows of it, the decimation to scale 1
+  // filter 1's.
+  const std::size_t sums = config_.skip_scale0 ? 0 : filters_[0].size();
+  return static_cast<unsigned>(std::max(sums, filters_[1].size()));
+}
+
+void VifPipeline::compute(FloatRows& ref, FloatRows& dist, FrameSums& out) {
+  FloatRows* cur_ref = &ref;
+  FloatRows* cur_dist = &dist;
   const int first = config_.skip_scale0 ? 1 : 0;
   for (int s = first; s < kScales; ++s) {
     if (s > 0) {
       decimate(s, *cur_ref, ref_[s]);
       decimate(s, *cur_dist, dist_[s]);
-      cur_ref = &ref_[s];
-      cur_dist = &dist_[s];
+      scale_ref_.read_image(ref_[s]);
+      scale_dist_.read_image(dist_[s]);
+      cur_ref = &scale_ref_;
+      cur_dist = &scale_dist_;
     }
     add_scale_sums(s, *cur_ref, *cur_dist, out[s]);
   }
 }
 
-void VifPipeline::add_scale_sums(int scale, const FloatImage& ref, const FloatImage& dist,
-                                 ScaleSums& out) {
+void VifPipeline::add_scale_sums(int scale, FloatRows& ref, FloatRows& dist, ScaleSums& out) {
   const std::span<const float> taps = filters_[scale];
   const auto radius = static_cast<unsigned>(taps.size() / 2);
   const unsigned w = ref.width();
@@ -105,7 +114,7 @@ void VifPipeline::add_scale_sums(int scale, const FloatImage& ref, const FloatIm
   out.den = den;
 }
 
-void VifPipeline::decimate(int scale, const FloatImage& src, FloatImage& dst) {
+void VifPipeline::decimate(int scale, FloatRows& src, FloatImage& dst) {
   const std::span<const float> taps = filters_[scale];
   const auto radius = static_cast<unsigned>(taps.size() / 2);
   float* pad = padded_.data() + row_pad_;

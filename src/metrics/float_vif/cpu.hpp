@@ -1,6 +1,7 @@
-// The float VIF pipeline on the CPU: for one frame pair (float luma planes,
-// already prescaled), each scale's numerator and denominator as libvmaf's
-// compute_vif() (libvmaf/src/feature/vif.c) returns them, bit for bit.
+// The float VIF pipeline on the CPU: for one frame pair (the luma planes'
+// rows as float, through FloatRows; already prescaled), each scale's
+// numerator and denominator as libvmaf's compute_vif()
+// (libvmaf/src/feature/vif.c) returns them, bit for bit.
 //
 // Per scale s (from 0, or 1 with vif_skip_scale0, to 3):
 //   * for s > 0, scale s is scale s - 1 filtered with Gaussian s and
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "metrics/float_common/image.hpp"
+#include "metrics/float_common/rows.hpp"
 #include "metrics/float_vif/params.hpp"
 #include "metrics/float_vif/statistic.hpp"
 #include "vqx/status.hpp"
@@ -42,20 +44,25 @@ class VifPipeline {
   // border; the kernel scale must be valid (valid_kernelscale).
   Status init(unsigned width, unsigned height, const PipelineConfig& config);
 
+  // The rows of the input that the pipeline reads at once, at most: the
+  // window a FloatRows over a plane needs (FloatRows::reserve()).
+  [[nodiscard]] unsigned input_window() const;
+
   // Sums of every computed scale; with skip_scale0, out[0] is left as is.
-  void compute(const float_common::FloatImage& ref, const float_common::FloatImage& dist,
-               FrameSums& out);
+  void compute(float_common::FloatRows& ref, float_common::FloatRows& dist, FrameSums& out);
 
  private:
-  void add_scale_sums(int scale, const float_common::FloatImage& ref,
-                      const float_common::FloatImage& dist, ScaleSums& out);
-  void decimate(int scale, const float_common::FloatImage& src, float_common::FloatImage& dst);
+  void add_scale_sums(int scale, float_common::FloatRows& ref, float_common::FloatRows& dist,
+                      ScaleSums& out);
+  void decimate(int scale, float_common::FloatRows& src, float_common::FloatImage& dst);
 
   PipelineConfig config_;
   std::array<std::vector<float>, kScales> filters_;
   // Scales 1..3 of ref and dist (index 0 unused: scale 0 is the input).
   std::array<float_common::FloatImage, kScales> ref_;
   std::array<float_common::FloatImage, kScales> dist_;
+  // Read access to the current scale's ref_ and dist_ images.
+  float_common::FloatRows scale_ref_, scale_dist_;
   // Five padded rows (vertical pass results), five filtered rows, and the
   // statistic's scratch.
   std::size_t row_pad_ = 0;     // floats before a padded row's first sample

@@ -10,6 +10,7 @@
 #include "metrics/float_common/convert.hpp"
 #include "metrics/float_common/image.hpp"
 #include "metrics/float_common/resample.hpp"
+#include "metrics/float_common/rows.hpp"
 #include "metrics/float_vif/cpu.hpp"
 #include "metrics/float_vif/gaussian.hpp"
 #include "metrics/float_vif/geometry.hpp"
@@ -22,6 +23,7 @@ namespace vqx {
 namespace {
 
 using float_common::FloatImage;
+using float_common::FloatRows;
 using float_common::ScaleMethod;
 using float_vif::Params;
 
@@ -42,9 +44,14 @@ class FloatVifExtractor final : public Extractor {
     pc.skip_scale0 = p.skip_scale0;
     pc.stat = float_vif::make_stat_params(p.gain_limit, p.sigma_nsq);
     VQX_RETURN_IF_ERROR(pipeline_.init(sw, sh, pc));
-    for (FloatImage* img : {&ref_, &dist_}) img->resize(fmt.width, fmt.height);
     resampler_.init(config_.method, fmt.width, fmt.height, sw, sh);
-    if (!resampler_.identity()) {
+    if (resampler_.identity()) {
+      // The pipeline reads the luma planes' rows, converted as it goes.
+      for (FloatRows* rows : {&ref_rows_, &dist_rows_}) {
+        rows->reserve(fmt.width, pipeline_.input_window());
+      }
+    } else {
+      for (FloatImage* img : {&ref_, &dist_}) img->resize(fmt.width, fmt.height);
       for (FloatImage* img : {&ref_scaled_, &dist_scaled_}) img->resize(sw, sh);
     }
     return Status::Ok();
@@ -57,18 +64,19 @@ class FloatVifExtractor final : public Extractor {
         return Error(Errc::kMismatch, "float_vif: picture format differs from the initialised one");
       }
     }
-    float_common::plane_to_float(ref.plane(0), fmt_.bpc, ref_);
-    float_common::plane_to_float(dist.plane(0), fmt_.bpc, dist_);
-    const FloatImage* r = &ref_;
-    const FloatImage* d = &dist_;
-    if (!resampler_.identity()) {
+    if (resampler_.identity()) {
+      ref_rows_.read_plane(ref.plane(0), fmt_.bpc, fmt_.width, fmt_.height);
+      dist_rows_.read_plane(dist.plane(0), fmt_.bpc, fmt_.width, fmt_.height);
+    } else {
+      float_common::plane_to_float(ref.plane(0), fmt_.bpc, ref_);
+      float_common::plane_to_float(dist.plane(0), fmt_.bpc, dist_);
       resampler_.run(ref_, ref_scaled_);
       resampler_.run(dist_, dist_scaled_);
-      r = &ref_scaled_;
-      d = &dist_scaled_;
+      ref_rows_.read_image(ref_scaled_);
+      dist_rows_.read_image(dist_scaled_);
     }
     float_vif::FrameSums sums;
-    pipeline_.compute(*r, *d, sums);
+    pipeline_.compute(ref_rows_, dist_rows_, sums);
     float_vif::write_scores(sums, config_.params, index, out);
     return Status::Ok();
   }
@@ -76,7 +84,10 @@ class FloatVifExtractor final : public Extractor {
  private:
   VifConfig config_;
   PictureFormat fmt_;
-  FloatImage ref_, dist_;                // luma as float
+  // What the pipeline reads: the luma planes' rows, or, when vif_prescale
+  // rescales, the rescaled images of the luma as float.
+  FloatRows ref_rows_, dist_rows_;
+  FloatImage ref_, dist_;                // luma as float, when rescaled
   FloatImage ref_scaled_, dist_scaled_;  // after vif_prescale, when it rescales
   float_common::Resampler resampler_;
   float_vif::VifPipeline pipeline_;

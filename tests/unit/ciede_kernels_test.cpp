@@ -162,8 +162,9 @@ TEST(CiedeKernels, EqualTheCpuTwinBitForBit) {
   }
 }
 
+// 15 bits: the widest samples of the CPU's narrow colour cache (caches.hpp).
 TEST(CiedeKernels, EqualFlatAndExtremePicturesEqualTheCpuTwin) {
-  for (const unsigned bpc : {8U, 10U, 16U}) {
+  for (const unsigned bpc : {8U, 10U, 15U, 16U}) {
     const PictureFormat fmt = testutil::format(30, 22, bpc, ChromaFormat::k420);
     const std::uint32_t max = (1U << bpc) - 1;
     const Picture zero = testutil::flat_picture(fmt, 0, 0);

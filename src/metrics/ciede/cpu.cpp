@@ -32,7 +32,11 @@ Status FrameKernel::init(const PictureFormat& fmt) {
     pending_.assign(fmt.width, PendingPair{});
     batch_ = std::make_unique<PairBatch>();
     lab_batch_ = std::make_unique<LabBatch>();
-    labs_.reset();
+    if (fmt.bpc <= LabCache<true>::kNarrowDepth) {
+      narrow_labs_.reset();
+    } else {
+      wide_labs_.reset();
+    }
     pairs_.reset();
   } catch (const std::bad_alloc&) {
     return Error(Errc::kLimit, "ciede: out of memory for a " + std::to_string(fmt.width) +
@@ -77,7 +81,8 @@ void FrameKernel::chroma_row(const Plane& plane, unsigned y, std::uint16_t* out)
 // Each pair reserves at most two colours.
 static_assert(LabBatch::kCapacity >= 2 * PairBatch::kCapacity);
 
-void FrameKernel::compute_pending(unsigned first, unsigned last) {
+template <typename Labs>
+void FrameKernel::compute_pending(unsigned first, unsigned last, Labs& cache) {
   PairBatch& pairs = *batch_;
   LabBatch& labs = *lab_batch_;
   pairs.count = 0;
@@ -88,16 +93,16 @@ void FrameKernel::compute_pending(unsigned first, unsigned last) {
   constexpr unsigned kAhead = 24;
   for (unsigned j = first; j < last; ++j) {
     if (j + kAhead < last) {
-      labs_.prefetch(pending_[j + kAhead].ref_key);
-      labs_.prefetch(pending_[j + kAhead].dist_key);
+      cache.prefetch(pending_[j + kAhead].ref_key);
+      cache.prefetch(pending_[j + kAhead].dist_key);
     }
     const PendingPair& p = pending_[j];
-    const LabCache::Lookup c1 = labs_.find_or_reserve(p.ref_key, labs);
-    const LabCache::Lookup c2 = labs_.find_or_reserve(p.dist_key, labs);
+    const typename Labs::Lookup c1 = cache.find_or_reserve(p.ref_key, labs);
+    const typename Labs::Lookup c2 = cache.find_or_reserve(p.dist_key, labs);
     pairs.add(c1.lab, c1.index, c2.lab, c2.index, p.position, p.ref_key, p.dist_key, p.slot);
   }
   compute_labs(labs, scale_);
-  labs_.fill(labs);
+  cache.fill(labs);
   pairs.resolve(labs);
   compute_differences(pairs);
   for (int i = 0; i < pairs.count; ++i) {
@@ -106,8 +111,8 @@ void FrameKernel::compute_pending(unsigned first, unsigned last) {
   }
 }
 
-template <typename Sample>
-double FrameKernel::difference_sum(const Picture& ref, const Picture& dist) {
+template <typename Sample, typename Labs>
+double FrameKernel::difference_sum(const Picture& ref, const Picture& dist, Labs& labs) {
   const unsigned w = fmt_.width;
   std::uint16_t* ru = rows_.data();
   std::uint16_t* rv = ru + w;
@@ -151,7 +156,7 @@ double FrameKernel::difference_sum(const Picture& ref, const Picture& dist) {
       pending += found ? 0U : 1U;
     }
     for (unsigned first = 0; first < pending; first += PairBatch::kCapacity) {
-      compute_pending(first, std::min(pending, first + PairBatch::kCapacity));
+      compute_pending(first, std::min(pending, first + PairBatch::kCapacity), labs);
     }
     // libvmaf adds the float differences to a double in raster order.
     for (unsigned i = 0; i < n; ++i) {
@@ -162,8 +167,14 @@ double FrameKernel::difference_sum(const Picture& ref, const Picture& dist) {
 }
 
 double FrameKernel::score(const Picture& ref, const Picture& dist) {
-  const double sum = fmt_.bpc == 8 ? difference_sum<std::uint8_t>(ref, dist)
-                                   : difference_sum<std::uint16_t>(ref, dist);
+  double sum = 0.0;
+  if (fmt_.bpc == 8) {
+    sum = difference_sum<std::uint8_t>(ref, dist, narrow_labs_);
+  } else if (fmt_.bpc <= LabCache<true>::kNarrowDepth) {
+    sum = difference_sum<std::uint16_t>(ref, dist, narrow_labs_);
+  } else {
+    sum = difference_sum<std::uint16_t>(ref, dist, wide_labs_);
+  }
   return score_of(sum, fmt_.width * fmt_.height);
 }
 

@@ -30,13 +30,14 @@ class FrameKernel {
   [[nodiscard]] double score(const Picture& ref, const Picture& dist);
 
  private:
-  template <typename Sample>
-  double difference_sum(const Picture& ref, const Picture& dist);
+  template <typename Sample, typename Labs>
+  double difference_sum(const Picture& ref, const Picture& dist, Labs& labs);
   template <typename Sample>
   void chroma_row(const Plane& plane, unsigned y, std::uint16_t* out) const;
   // Computes the differences of pending_[first, last), stores them in the
   // row's differences and the pair cache.
-  void compute_pending(unsigned first, unsigned last);
+  template <typename Labs>
+  void compute_pending(unsigned first, unsigned last, Labs& labs);
 
   // A pixel pair of the current row: its place among the row's unequal
   // pixels, its colours' keys and its pair cache slot.
@@ -59,7 +60,10 @@ class FrameKernel {
   std::vector<PendingPair> pending_;
   std::unique_ptr<PairBatch> batch_;
   std::unique_ptr<LabBatch> lab_batch_;
-  LabCache labs_;
+  // The colour cache: the narrow form for samples of up to 15 bits, else
+  // the wide one (caches.hpp); only the one in use is allocated.
+  LabCache<true> narrow_labs_;
+  LabCache<false> wide_labs_;
   PairCache pairs_;
 };
 

@@ -7,9 +7,13 @@
 // gives the bits of the plain loops in convolve.cpp (`reference::`), which
 // are libvmaf's; the unit tests hold every target the CPU has to them.
 //
-// Two vectors of columns at a time, so that two dependency chains of adds
-// run side by side (16 columns with AVX2, as the plain loops' blocks); the
-// columns left over go one vector, then one lane, at a time.
+// Each column's sum is a chain of dependent adds, so columns go several
+// vectors at a time, their chains side by side: weighted_rows() four
+// vectors (32 columns with AVX2; with two, as before, its chains' latency
+// bounded it: float_vif took 5 % less CPU time with four, and six were no
+// faster, docs/performance.md), weighted_rows_moments() two (its five
+// moments make ten chains); the columns left over go two vectors, one
+// vector, then one lane at a time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/float_common/convolve_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -48,6 +52,7 @@ void WeightedRows(const float* HWY_RESTRICT taps, std::size_t ntaps, const float
                   std::size_t width, float* HWY_RESTRICT out) {
   const std::size_t n = hn::Lanes(DF());
   std::size_t j = 0;
+  for (; j + 4 * n <= width; j += 4 * n) WeightedBlock<4>(taps, ntaps, rows, j, out);
   for (; j + 2 * n <= width; j += 2 * n) WeightedBlock<2>(taps, ntaps, rows, j, out);
   for (; j + n <= width; j += n) WeightedBlock<1>(taps, ntaps, rows, j, out);
   for (; j < width; ++j) {

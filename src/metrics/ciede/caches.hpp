@@ -24,11 +24,12 @@ inline std::uint64_t pack_yuv(unsigned y, unsigned u, unsigned v) {
 // No packed (y, u, v) has bits above bit 47, so this key is never looked up.
 inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
 
-// A key as the caches store it: its complement, so that an entry of zero
-// bytes holds kNoKey, and fresh zeroed memory (allocate_zeroed: mapped, its
-// pages untouched until used) is an empty table; filling the 6 MB colour
+// A key as the pair cache stores it: its complement, so that an entry of
+// zero bytes holds kNoKey, and fresh zeroed memory (allocate_zeroed: mapped,
+// its pages untouched until used) is an empty table; filling the colour
 // table with kNoKey took about 1500 page faults at start-up
-// (docs/performance.md, "Start-up without small page faults").
+// (docs/performance.md, "Start-up without small page faults"). The colour
+// cache complements its tags the same way (LabCache::stored()).
 inline std::uint64_t stored_key(std::uint64_t key) { return ~key; }
 
 // Fibonacci hashing: the top `bits` bits of key * 2^64 / phi.
@@ -47,9 +48,9 @@ inline std::size_t hash_slot(std::uint64_t key, unsigned bits) {
 // bits, and an entry 16 bytes: the luma follows from the slot, which is the
 // chroma's hash plus the luma (slot()), as the luma is below the table's
 // size. Without it (16-bit samples) the tag is the whole key and an entry
-// 24 bytes. Each entry in a cache line of its own rather than across two,
-// and twice the entries in the same memory as the wide form, took 5 % less
-// of ciede's CPU time (docs/performance.md).
+// 24 bytes. Narrow entries, none across two cache lines and twice as many
+// in the memory of the wide form's, took 5 % less of ciede's CPU time
+// (docs/performance.md).
 template <bool kNarrow>
 class LabCache {
  public:

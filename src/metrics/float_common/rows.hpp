@@ -1,8 +1,8 @@
 // Read access to the rows of a float picture, for the kernels that read it
 // top to bottom through a window of neighbouring rows (float_vif's filters,
 // float_adm's wavelet, float_motion's blur): either a FloatImage's own rows,
-// or a luma plane's rows converted to float (plane_row_to_float) when first
-// asked for, into a ring of rows. A plane read this way needs no float copy
+// or a picture plane's rows converted to float (plane_row_to_float) when
+// first asked for, into a ring of rows. A plane read this way needs no float copy
 // of the whole picture, which at 3840x2160 is 33 MB a picture, per
 // instance, mostly first touched (so zeroed by the kernel) once per
 // instance, and read back from memory by every pass over it.

@@ -27,8 +27,6 @@ namespace {
 using testutil::format;
 using testutil::last_values;
 using testutil::noise;
-using testutil::RecordingWriter;
-using testutil::resident_bytes;
 using testutil::slot_of;
 using testutil::grey_chroma::make_picture;
 
@@ -342,17 +340,7 @@ TEST(FloatAdm, AnInstanceKeepsNoFloatCopyOfThePictures) {
   // whole into float images first: 2 x 33 MB more at 3840x2160, touched
   // (and so zeroed by the kernel) by every instance, and read back from
   // memory by every pass.
-  const PictureFormat fmt = format(3840, 2160, 8);
-  const Picture ref =
-      make_picture(fmt, [](unsigned x, unsigned y) { return (x * 7 + y * 3) % 256; });
-  const Picture dist =
-      make_picture(fmt, [](unsigned x, unsigned y) { return (x * 5 + y * 11) % 256; });
-  auto ex = spec_for({}).make();
-  RecordingWriter out;
-  const std::size_t before = resident_bytes();
-  ASSERT_TRUE(ex->init(fmt).ok());
-  ASSERT_TRUE(ex->extract(ref, dist, 0, out).ok());
-  const double grown_mb = static_cast<double>(resident_bytes() - before) / 1e6;
+  const double grown_mb = testutil::first_frame_growth_mb(spec_for({}), format(3840, 2160, 8));
   // The a subbands of scales 0 to 2 of both pictures: 25 MB.
   EXPECT_LT(grown_mb, 50.0) << "an instance at 3840x2160 grew by " << grown_mb << " MB";
 }

@@ -295,4 +295,21 @@ inline std::size_t resident_bytes() {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
+// How much the resident memory grows, in MB, while an extractor of `spec` is
+// initialised for `fmt` and extracts its first frame (two patterned
+// pictures made beforehand): what one instance keeps, for the tests of
+// families that should hold no copy of the pictures.
+inline double first_frame_growth_mb(const ExtractorSpec& spec, const PictureFormat& fmt) {
+  const Picture ref =
+      grey_chroma::make_picture(fmt, [](unsigned x, unsigned y) { return (x * 7 + y * 3) % 256; });
+  const Picture dist =
+      grey_chroma::make_picture(fmt, [](unsigned x, unsigned y) { return (x * 5 + y * 11) % 256; });
+  auto ex = spec.make();
+  RecordingWriter out;
+  const std::size_t before = resident_bytes();
+  EXPECT_TRUE(ex->init(fmt).ok());
+  EXPECT_TRUE(ex->extract(ref, dist, 0, out).ok());
+  return static_cast<double>(resident_bytes() - before) / 1e6;
+}
+
 }  // namespace vqx::testutil

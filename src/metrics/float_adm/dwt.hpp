@@ -15,6 +15,7 @@
 #include <span>
 
 #include "core/index_math.hpp"
+#include "metrics/float_adm/params.hpp"
 #include "metrics/float_common/rows.hpp"
 
 namespace vqx::float_adm {
@@ -34,8 +35,9 @@ struct SubbandRow {
 // Floats of scratch dwt_row() needs for inputs `width` wide.
 [[nodiscard]] std::size_t dwt_scratch_size(unsigned width);
 
-// The input rows one subband row reads: 2i - 1 .. 2i + 2, mirrored.
-inline constexpr unsigned kDwtInputRows = 4;
+// The input rows one subband row reads: 2i - 1 .. 2i + 2, mirrored (one
+// per tap of the wavelet's filters).
+inline constexpr unsigned kDwtInputRows = kDb2Lo.size();
 
 // Computes subband row i of `src` (sides >= 2). With approx_only, only the
 // a row is computed (adm_skip_scale0 at scale 0).

@@ -269,6 +269,10 @@ TEST(CiedeElementary, ErrorsAgainstLibmAreAFewUnitsInTheLastPlace) {
     return (b == 0 ? std::fabs(a) : std::fabs(a - b) / std::fabs(b)) / 0x1p-52;
   };
   std::uniform_real_distribution<double> angle(-40.0, 40.0);
+  // sin_within_half_pi's interval, and a float's rounding past its ends
+  // (delta h' / 2 of a float delta h' folded to float pi).
+  std::uniform_real_distribution<double> half_pi_angle(-std::numbers::pi / 2 - 1e-7,
+                                                       std::numbers::pi / 2 + 1e-7);
   std::uniform_real_distribution<double> coord(-200.0, 200.0);
   std::uniform_real_distribution<double> neg(-700.0, 0.0);
   std::uniform_real_distribution<double> base(0.04, 5.0);
@@ -277,6 +281,8 @@ TEST(CiedeElementary, ErrorsAgainstLibmAreAFewUnitsInTheLastPlace) {
     const double x = angle(rng);
     worst_sin = std::max(worst_sin, rel(ciede::elementary::sin(x), std::sin(x)));
     worst_cos = std::max(worst_cos, rel(ciede::elementary::cos(x), std::cos(x)));
+    const double h = half_pi_angle(rng);
+    worst_sin = std::max(worst_sin, rel(ciede::elementary::sin_within_half_pi(h), std::sin(h)));
     const double y = coord(rng);
     const double z = coord(rng);
     worst_atan2 = std::max(worst_atan2, rel(ciede::elementary::atan2(y, z), std::atan2(y, z)));
@@ -297,6 +303,7 @@ TEST(CiedeElementary, ErrorsAgainstLibmAreAFewUnitsInTheLastPlace) {
   }
   // Exact special cases.
   EXPECT_EQ(ciede::elementary::sin(0.0), 0.0);
+  EXPECT_EQ(ciede::elementary::sin_within_half_pi(0.0), 0.0);
   EXPECT_EQ(ciede::elementary::atan2(0.0, 1.0), 0.0);
   EXPECT_EQ(ciede::elementary::atan2(0.0, -1.0), std::numbers::pi);
   EXPECT_EQ(ciede::elementary::atan2(0.0, 0.0), 0.0);

@@ -147,7 +147,8 @@ VQX_FORCE_INLINE constexpr float delta_big_hue(float h1, float h2, float chroma1
   const float folded =
       pick(static_cast<double>(std::fabs(d)) <= kPi, d, pick(h2 <= h1, d_plus, d_minus));
   const float dh = pick((chroma1 == 0.0f) | (chroma2 == 0.0f), 0.0f, folded);
-  return static_cast<float>((2.0 * root_cp) * elementary::sin(static_cast<double>(dh) / 2.0));
+  return static_cast<float>((2.0 * root_cp) *
+                            elementary::sin_within_half_pi(static_cast<double>(dh) / 2.0));
 }
 
 // The mean hue H-bar' (as in libvmaf, the sum is not reduced by 2 pi when
@@ -163,7 +164,8 @@ VQX_FORCE_INLINE constexpr float mean_hue(float h1, float h2) {
 VQX_FORCE_INLINE constexpr float rotation_term(float mean_h, double root_ratio) {
   const double angle_deg = kRtMaxDeg * elementary::exp(rotation_exponent(mean_h));
   const float angle = rotation_angle(static_cast<float>(angle_deg));
-  return static_cast<float>((-2.0 * root_ratio) * elementary::sin(static_cast<double>(angle)));
+  return static_cast<float>((-2.0 * root_ratio) *
+                            elementary::sin_within_half_pi(static_cast<double>(angle)));
 }
 
 VQX_FORCE_INLINE constexpr HueTerms hue_terms(float b1, float b2, const ChromaTerms& c,

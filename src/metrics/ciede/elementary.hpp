@@ -142,17 +142,22 @@ VQX_FORCE_INLINE constexpr double sin_within_half_pi(double x) {
 }
 VQX_FORCE_INLINE constexpr double cos(double x) { return sincos(x).cos; }
 
-// atan(t) for 0 <= t <= 1: atan(t) = atan(c) + atan((t - c) / (1 + t c))
-// with c = 0, 7/16 or 7/8 (exact in binary) keeps the second argument within
-// +-0.21, where the Taylor series to u^23 is exact to 1e-18.
-VQX_FORCE_INLINE constexpr double atan_unit(double t) {
+// atan(num / den) for 0 <= num <= den, den > 0: atan(t) = atan(c) +
+// atan((t - c) / (1 + t c)) with c = 0, 7/16 or 7/8 (exact in binary) keeps
+// the second argument within +-0.21, where the Taylor series to u^23 is
+// exact to 1e-18. The argument is formed as (num - c den) / (den + c num):
+// one division, not two (t, then u); c den is exact for ciede's arguments
+// (floats widened: 24 + 3 bits).
+VQX_FORCE_INLINE constexpr double atan_ratio(double num, double den) {
   constexpr double kAtan7_16 = 0x1.a64eec3cc23fdp-2;  // atan(7/16), correctly rounded
   constexpr double kAtan7_8 = 0x1.700a7c5784634p-1;   // atan(7/8), correctly rounded
-  const bool low = t < 0.21;
-  const bool mid = t < 0.70;
+  // The intervals' ends need no exact test: either neighbour's c keeps u
+  // small there.
+  const bool low = num < 0.21 * den;
+  const bool mid = num < 0.70 * den;
   const double c = pick(low, 0.0, pick(mid, 7.0 / 16, 7.0 / 8));
   const double base = pick(low, 0.0, pick(mid, kAtan7_16, kAtan7_8));
-  const double u = (t - c) / (1.0 + t * c);
+  const double u = (num - c * den) / (den + c * num);
   constexpr std::array<double, 11> kC = {-1.0 / 3,  1.0 / 5,  -1.0 / 7,  1.0 / 9,
                                          -1.0 / 11, 1.0 / 13, -1.0 / 15, 1.0 / 17,
                                          -1.0 / 19, 1.0 / 21, -1.0 / 23};
@@ -171,8 +176,7 @@ VQX_FORCE_INLINE constexpr double atan2(double y, double x) {
   const bool steep = ay > ax;
   const double num = pick(steep, ax, ay);
   const double den = pick(steep, ay, ax);
-  const double t = num / pick(den == 0.0, 1.0, den);
-  double a = atan_unit(t);
+  double a = atan_ratio(num, pick(den == 0.0, 1.0, den));
   a = pick(steep, kHalfPi - a, a);
   a = pick(x < 0.0, kPi - a, a);
   const bool negative = (bits_as<std::uint64_t>(y) >> 63) != 0;  // sign bit, -0.0 too

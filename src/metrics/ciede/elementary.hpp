@@ -67,8 +67,9 @@ inline constexpr double kInvFactorial[] = {
     1.0 / 6402373705728000,
     1.0 / 121645100408832000,
     1.0 / 2432902008176640000,
-    1.0 / 51090942171709440000.0,  // 21!: past int64, exact as a double (2^18 times an odd 48-bit
-                                   // number)
+    // 21! is past int64; as a double literal it is exact (2^18 times an
+    // odd 48-bit number).
+    1.0 / 51090942171709440000.0,
 };
 
 // Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
@@ -125,6 +126,7 @@ VQX_FORCE_INLINE constexpr SinCos sincos(double x) {
 }
 
 VQX_FORCE_INLINE constexpr double sin(double x) { return sincos(x).sin; }
+VQX_FORCE_INLINE constexpr double cos(double x) { return sincos(x).cos; }
 
 // sin x for |x| <= pi/2 by one polynomial, no reduction: the Taylor series
 // to x^21 (the first omitted term, (pi/2)^23 / 23!, is below 1.3e-18).
@@ -140,7 +142,6 @@ VQX_FORCE_INLINE constexpr double sin_within_half_pi(double x) {
   const double z = x * x;
   return x + x * z * horner(z, kC);
 }
-VQX_FORCE_INLINE constexpr double cos(double x) { return sincos(x).cos; }
 
 // atan(num / den) for 0 <= num <= den, den > 0: atan(t) = atan(c) +
 // atan((t - c) / (1 + t c)) with c = 0, 7/16 or 7/8 (exact in binary) keeps

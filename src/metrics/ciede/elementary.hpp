@@ -72,15 +72,26 @@ inline constexpr double kInvFactorial[] = {
     1.0 / 51090942171709440000.0,
 };
 
-// Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
-// r^19 / 19! and r^20 / 20!, are below 1e-19 there.
-VQX_FORCE_INLINE constexpr double sin_near_zero(double r) {
-  constexpr std::array<double, 8> kC = {-kInvFactorial[3],  kInvFactorial[5],   -kInvFactorial[7],
-                                        kInvFactorial[9],   -kInvFactorial[11], kInvFactorial[13],
-                                        -kInvFactorial[15], kInvFactorial[17]};
+// sin's Taylor series to r^(2 Terms + 1), as r + r z (c1 + z (c2 + ...)),
+// z = r^2, c_k = (-1)^k / (2k + 1)!.
+template <std::size_t Terms>
+constexpr std::array<double, Terms> sin_series_coefficients() {
+  std::array<double, Terms> c{};
+  for (std::size_t k = 0; k < Terms; ++k) {
+    c[k] = k % 2 == 0 ? -kInvFactorial[2 * k + 3] : kInvFactorial[2 * k + 3];
+  }
+  return c;
+}
+template <std::size_t Terms>
+VQX_FORCE_INLINE constexpr double sin_series(double r) {
+  constexpr std::array<double, Terms> kC = sin_series_coefficients<Terms>();
   const double z = r * r;
   return r + r * z * horner(z, kC);
 }
+
+// Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
+// r^19 / 19! and r^20 / 20!, are below 1e-19 there.
+VQX_FORCE_INLINE constexpr double sin_near_zero(double r) { return sin_series<8>(r); }
 
 VQX_FORCE_INLINE constexpr double cos_near_zero(double r) {
   constexpr std::array<double, 9> kC = {-kInvFactorial[2],  kInvFactorial[4],   -kInvFactorial[6],
@@ -134,14 +145,7 @@ VQX_FORCE_INLINE constexpr double cos(double x) { return sincos(x).cos; }
 // half its arithmetic (one polynomial of ten terms against two of eight and
 // nine, and the reduction). ciede's two lone sines have such arguments:
 // delta h' / 2 and R_T's angle (at most 60 degrees).
-VQX_FORCE_INLINE constexpr double sin_within_half_pi(double x) {
-  constexpr std::array<double, 10> kC = {-kInvFactorial[3],  kInvFactorial[5],   -kInvFactorial[7],
-                                         kInvFactorial[9],   -kInvFactorial[11], kInvFactorial[13],
-                                         -kInvFactorial[15], kInvFactorial[17],  -kInvFactorial[19],
-                                         kInvFactorial[21]};
-  const double z = x * x;
-  return x + x * z * horner(z, kC);
-}
+VQX_FORCE_INLINE constexpr double sin_within_half_pi(double x) { return sin_series<10>(x); }
 
 // atan(num / den) for 0 <= num <= den, den > 0: atan(t) = atan(c) +
 // atan((t - c) / (1 + t c)) with c = 0, 7/16 or 7/8 (exact in binary) keeps

@@ -13,6 +13,7 @@
 
 #include "core/index_math.hpp"
 #include "core/kernel_build.hpp"
+#include "metrics/ssim/filters.hpp"
 #include "metrics/ssim/params.hpp"
 #include "metrics/ssim/pointwise.hpp"
 
@@ -40,35 +41,6 @@ VQX_CLONES void filter_row(const float* const* rows, const float* taps, int size
     }
   }
   for (int x = 0; x < count; ++x) out[x] = static_cast<float>(acc[x]);
-}
-
-// The same for a filter size and factor known at compile time (MS-SSIM's
-// 9x9 low-pass, factor 2): one pass over the row per filter row, with that
-// row's taps unrolled, so that each sum leaves its register once per row.
-template <int Size, int Factor>
-VQX_FORCE_INLINE void filter_row_fixed(const float* const* rows, const float* taps,
-                                       int phase_stride, double* __restrict acc,
-                                       float* __restrict out, int count) {
-  for (int x = 0; x < count; ++x) acc[x] = 0.0;
-  for (int v = 0; v < Size; ++v) {
-    const float* __restrict row = rows[v];
-    const float* row_taps = taps + v * Size;
-    VQX_IVDEP
-    for (int x = 0; x < count; ++x) {
-      double sum = acc[x];
-#pragma GCC unroll 16
-      for (int u = 0; u < Size; ++u) {
-        sum += tap_term(row[(u % Factor) * phase_stride + u / Factor + x], row_taps[u]);
-      }
-      acc[x] = sum;
-    }
-  }
-  for (int x = 0; x < count; ++x) out[x] = static_cast<float>(acc[x]);
-}
-
-VQX_CLONES void filter_row_lpf(const float* const* rows, const float* taps, int phase_stride,
-                               double* __restrict acc, float* __restrict out, int count) {
-  filter_row_fixed<kLpfSize, 2>(rows, taps, phase_stride, acc, out, count);
 }
 
 // The inside of split_phases for a factor known at compile time (the
@@ -179,9 +151,9 @@ void Decimator::run(const RowSource& src, std::span<const float> taps, FloatImag
     for (int v = 0; v < size_; ++v) {
       rows[v] = phases_of_row(src, y * factor_ + v - half_, phase_len);
     }
-    // MS-SSIM's filter shape has its own, faster loop.
+    // MS-SSIM's filter shape has its own, faster loop (filters.hpp).
     if (size_ == kLpfSize && factor_ == 2) {
-      filter_row_lpf(rows, taps.data(), phase_stride_, acc_.data(), dst.row(y), dw);
+      low_pass_row(rows, taps.data(), phase_stride_, dst.row(y), dw);
     } else {
       filter_row(rows, taps.data(), size_, factor_, phase_stride_, acc_.data(), dst.row(y), dw);
     }

@@ -3,7 +3,7 @@
 // is the vertical filter over the ring. libvmaf computes the same sums
 // (iqa/convolve.c, _iqa_convolve with IQA_CONVOLVE_1D): per output, the 11
 // products tap * sample, each rounded to float, added in order in double,
-// and the sum rounded to float. The per-position terms are computed with
+// and the sum rounded to float (filters.hpp). The per-position terms are computed with
 // libvmaf's mix of float and double operations (pointwise.hpp, shared with
 // the GPU twin), over a row at a time (the loops vectorise), and summed in
 // double in the fixed order of params.hpp (kSumSegment, kSumGroup), which
@@ -20,6 +20,7 @@
 #endif
 
 #include "core/kernel_build.hpp"
+#include "metrics/ssim/filters.hpp"
 #include "metrics/ssim/params.hpp"
 #include "metrics/ssim/pointwise.hpp"
 
@@ -35,26 +36,6 @@ VQX_CLONES void row_products(const float* __restrict a, const float* __restrict 
     aa[x] = square(a[x]);
     bb[x] = square(b[x]);
     ab[x] = product(a[x], b[x]);
-  }
-}
-
-// One horizontally filtered row: out[x] = sum over t of in[x + t] * tap[t].
-VQX_CLONES void filter_row_horizontal(const float* __restrict in, float* __restrict out,
-                                      int count) {
-  for (int x = 0; x < count; ++x) {
-    double sum = 0.0;
-    for (int t = 0; t < kWindow; ++t) sum += tap_term(in[x + t], kGaussian[t]);
-    out[x] = static_cast<float>(sum);
-  }
-}
-
-// One vertically filtered row: out[x] = sum over v of rows[v][x] * tap[v].
-VQX_CLONES void filter_row_vertical(const float* const* rows, float* __restrict out, int count) {
-  VQX_IVDEP
-  for (int x = 0; x < count; ++x) {
-    double sum = 0.0;
-    for (int v = 0; v < kWindow; ++v) sum += tap_term(rows[v][x], kGaussian[v]);
-    out[x] = static_cast<float>(sum);
   }
 }
 
@@ -147,11 +128,11 @@ WindowMeans SsimWindow::compute(const RowSource& ref, const RowSource& cmp) {
     const float* a = ref.row(r, ref_scratch);
     const float* b = cmp.row(r, cmp_scratch);
     row_products(a, b, aa, bb, ab, w);
-    filter_row_horizontal(a, hrow(kRef, slot), ow);
-    filter_row_horizontal(b, hrow(kCmp, slot), ow);
-    filter_row_horizontal(aa, hrow(kRefSq, slot), ow);
-    filter_row_horizontal(bb, hrow(kCmpSq, slot), ow);
-    filter_row_horizontal(ab, hrow(kCross, slot), ow);
+    gaussian_row(a, hrow(kRef, slot), ow);
+    gaussian_row(b, hrow(kCmp, slot), ow);
+    gaussian_row(aa, hrow(kRefSq, slot), ow);
+    gaussian_row(bb, hrow(kCmpSq, slot), ow);
+    gaussian_row(ab, hrow(kCross, slot), ow);
     if (r < kWindow - 1) continue;
 
     // Output row r - 10 filters input rows r - 10 .. r, oldest first.
@@ -159,7 +140,7 @@ WindowMeans SsimWindow::compute(const RowSource& ref, const RowSource& cmp) {
     for (int m = 0; m < kMaps; ++m) {
       const float* rows[kWindow];
       for (int v = 0; v < kWindow; ++v) rows[v] = hrow(m, (top + v) % kWindow);
-      filter_row_vertical(rows, vrow(m), ow);
+      gaussian_column(rows, vrow(m), ow);
     }
     float* sd12 = aa;  // the input row's products are no longer needed
     row_moments(vrow(kRef), vrow(kCmp), vrow(kRefSq), vrow(kCmpSq), vrow(kCross), sd12, ow);

@@ -3,13 +3,13 @@
 // is the vertical filter over the ring. libvmaf computes the same sums
 // (iqa/convolve.c, _iqa_convolve with IQA_CONVOLVE_1D): per output, the 11
 // products tap * sample, each rounded to float, added in order in double,
-// and the sum rounded to float (filters.hpp). The per-position terms are computed with
-// libvmaf's mix of float and double operations (pointwise.hpp, shared with
-// the GPU twin), over a row at a time (the loops vectorise), and summed in
-// double in the fixed order of params.hpp (kSumSegment, kSumGroup), which
-// the GPU twin follows too: libvmaf's one row-major chain gives the same
-// float means but for a sum within a few double ulps of a float's rounding
-// boundary (docs/metrics.md).
+// and the sum rounded to float (filters.hpp). The per-position terms are
+// computed with libvmaf's mix of float and double operations (pointwise.hpp,
+// shared with the GPU twin), over a row at a time (the loops vectorise), and
+// summed in double in the fixed order of params.hpp (kSumSegment,
+// kSumGroup), which the GPU twin follows too: libvmaf's one row-major chain
+// gives the same float means but for a sum within a few double ulps of a
+// float's rounding boundary (docs/metrics.md).
 #include "metrics/ssim/window.hpp"
 
 #include <cassert>

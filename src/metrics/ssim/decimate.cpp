@@ -152,7 +152,7 @@ void Decimator::run(const RowSource& src, std::span<const float> taps, FloatImag
       rows[v] = phases_of_row(src, y * factor_ + v - half_, phase_len);
     }
     // MS-SSIM's filter shape has its own, faster loop (filters.hpp).
-    if (size_ == kLpfSize && factor_ == 2) {
+    if (size_ == kLpfSize && factor_ == kLpfFactor) {
       low_pass_row(rows, taps.data(), phase_stride_, dst.row(y), dw);
     } else {
       filter_row(rows, taps.data(), size_, factor_, phase_stride_, acc_.data(), dst.row(y), dw);

@@ -24,10 +24,10 @@ void gaussian_row(const float* in, float* out, int count);
 void gaussian_column(const float* const* rows, float* out, int count);
 
 // out[x] = the kLpfSize x kLpfSize filter `taps` (row by row) at output x of
-// an input subsampled by 2: rows[v] is the input row of filter row v split
-// into its two phases (even samples, then odd ones phase_stride later, as
-// Decimator keeps them), so tap (v, u) meets rows[v][(u % 2) * phase_stride
-// + u / 2 + x].
+// an input subsampled by kLpfFactor (2): rows[v] is the input row of filter
+// row v split into its two phases (even samples, then odd ones phase_stride
+// later, as Decimator keeps them), so tap (v, u) meets rows[v][(u % 2) *
+// phase_stride + u / 2 + x].
 void low_pass_row(const float* const* rows, const float* taps, int phase_stride, float* out,
                   int count);
 
@@ -49,7 +49,8 @@ inline float low_pass_at(const float* const* rows, const float* taps, int phase_
   double sum = 0.0;
   for (int v = 0; v < kLpfSize; ++v) {
     for (int u = 0; u < kLpfSize; ++u) {
-      sum += tap_term(rows[v][(u % 2) * phase_stride + u / 2 + x], taps[v * kLpfSize + u]);
+      sum += tap_term(rows[v][(u % kLpfFactor) * phase_stride + u / kLpfFactor + x],
+                      taps[v * kLpfSize + u]);
     }
   }
   return static_cast<float>(sum);

@@ -52,7 +52,8 @@ std::array<Size, kScales> ms_ssim_scales(unsigned width, unsigned height) {
   std::array<Size, kScales> s;
   s[0] = {static_cast<int>(width), static_cast<int>(height)};
   for (int k = 1; k < kScales; ++k) {
-    s[k] = {decimated_size(s[k - 1].width, 2), decimated_size(s[k - 1].height, 2)};
+    s[k] = {decimated_size(s[k - 1].width, kLpfFactor),
+            decimated_size(s[k - 1].height, kLpfFactor)};
   }
   return s;
 }

@@ -83,7 +83,7 @@ inline SquareTaps low_pass_taps() {
   SquareTaps t{};
   for (int i = 0; i < kLpfTaps; ++i) t.tap[i] = kLowPass[static_cast<std::size_t>(i)];
   t.size = kLpfSize;
-  t.factor = 2;
+  t.factor = kLpfFactor;
   return t;
 }
 

@@ -43,7 +43,7 @@ class FloatMsSsimExtractor final : public Extractor {
         ref_[k] = ssim::FloatImage(sizes[k].width, sizes[k].height);
         cmp_[k] = ssim::FloatImage(sizes[k].width, sizes[k].height);
       }
-      decimator_.init(static_cast<int>(fmt.width), ssim::kLpfSize, 2);
+      decimator_.init(static_cast<int>(fmt.width), ssim::kLpfSize, ssim::kLpfFactor);
       window_.init(static_cast<int>(fmt.width));
     } catch (const std::bad_alloc&) {
       return Error(Errc::kLimit, "float_ms_ssim: out of memory for a " +

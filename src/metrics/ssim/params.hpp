@@ -107,6 +107,7 @@ inline constexpr int kScales = 5;  // ssim_tools.h, SCALES
 // table, not the product of its 1-D taps). Row by row, 9 taps per row.
 // Source: ms_ssim.c, g_lpf.
 inline constexpr int kLpfSize = 9;
+inline constexpr int kLpfFactor = 2;  // the subsampling after it, per scale
 inline constexpr int kLpfTaps = kLpfSize * kLpfSize;
 inline constexpr std::array<float, kLpfTaps> kLowPass = {
     0.000714f, -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f,

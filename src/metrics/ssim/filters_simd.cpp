@@ -57,84 +57,65 @@ HWY_INLINE void StoreSums(const VD* sums, std::size_t vectors, float* HWY_RESTRI
 #endif
 }
 
-template <std::size_t Vectors>
-HWY_INLINE void GaussianRowBlock(const float* HWY_RESTRICT in, float* HWY_RESTRICT out) {
+// The sums of `Vectors` vectors of outputs from x, each from 0.0: for k = 0
+// .. terms - 1 in order, the products of tap(k) and the samples from
+// samples(k) + x (lane i of the block: output x + i), widened and added.
+template <std::size_t Vectors, class Samples, class Tap>
+HWY_INLINE void SumBlock(std::size_t x, int terms, const Samples& samples, const Tap& tap,
+                         float* HWY_RESTRICT out) {
   const std::size_t n = hn::Lanes(DD());
   VD s[Vectors];
   for (VD& v : s) v = hn::Zero(DD());
-  for (int t = 0; t < kWindow; ++t) {
-    for (std::size_t v = 0; v < Vectors; ++v) {
-      s[v] = hn::Add(s[v], Term(in + v * n + t, kGaussian[t]));
-    }
-  }
-  StoreSums(s, Vectors, out);
-}
-
-template <std::size_t Vectors>
-HWY_INLINE void GaussianColumnBlock(const float* const* rows, std::size_t x,
-                                    float* HWY_RESTRICT out) {
-  const std::size_t n = hn::Lanes(DD());
-  VD s[Vectors];
-  for (VD& v : s) v = hn::Zero(DD());
-  for (int t = 0; t < kWindow; ++t) {
-    for (std::size_t v = 0; v < Vectors; ++v) {
-      s[v] = hn::Add(s[v], Term(rows[t] + x + v * n, kGaussian[t]));
-    }
+  for (int k = 0; k < terms; ++k) {
+    const float* in = samples(k) + x;
+    const float t = tap(k);
+    for (std::size_t v = 0; v < Vectors; ++v) s[v] = hn::Add(s[v], Term(in + v * n, t));
   }
   StoreSums(s, Vectors, out + x);
 }
 
-template <std::size_t Vectors>
-HWY_INLINE void LowPassBlock(const float* const* rows, const float* HWY_RESTRICT taps,
-                             std::size_t phase_stride, std::size_t x, float* HWY_RESTRICT out) {
+// Every output of [0, total): eight, four, two and one vector of them at a
+// time, then the rest one by one with `one(x)`, the reference's.
+template <class Samples, class Tap, class One>
+HWY_INLINE void SumRow(std::size_t total, int terms, const Samples& samples, const Tap& tap,
+                       const One& one, float* HWY_RESTRICT out) {
   const std::size_t n = hn::Lanes(DD());
-  VD s[Vectors];
-  for (VD& v : s) v = hn::Zero(DD());
-  for (int v = 0; v < kLpfSize; ++v) {
-    for (int u = 0; u < kLpfSize; ++u) {
-      const float* in = rows[v] + (u % 2) * phase_stride + u / 2 + x;
-      const float tap = taps[v * kLpfSize + u];
-      for (std::size_t k = 0; k < Vectors; ++k) s[k] = hn::Add(s[k], Term(in + k * n, tap));
-    }
-  }
-  StoreSums(s, Vectors, out + x);
+  std::size_t x = 0;
+  for (; x + 8 * n <= total; x += 8 * n) SumBlock<8>(x, terms, samples, tap, out);
+  for (; x + 4 * n <= total; x += 4 * n) SumBlock<4>(x, terms, samples, tap, out);
+  for (; x + 2 * n <= total; x += 2 * n) SumBlock<2>(x, terms, samples, tap, out);
+  for (; x + n <= total; x += n) SumBlock<1>(x, terms, samples, tap, out);
+  for (; x < total; ++x) out[x] = one(static_cast<int>(x));
 }
 
 void GaussianRow(const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int count) {
-  const std::size_t n = hn::Lanes(DD());
-  const auto total = static_cast<std::size_t>(count);
-  std::size_t x = 0;
-  for (; x + 8 * n <= total; x += 8 * n) GaussianRowBlock<8>(in + x, out + x);
-  for (; x + 4 * n <= total; x += 4 * n) GaussianRowBlock<4>(in + x, out + x);
-  for (; x + 2 * n <= total; x += 2 * n) GaussianRowBlock<2>(in + x, out + x);
-  for (; x + n <= total; x += n) GaussianRowBlock<1>(in + x, out + x);
-  for (; x < total; ++x) out[x] = reference::gaussian_row_at(in, static_cast<int>(x));
+  SumRow(
+      static_cast<std::size_t>(count), kWindow, [in](int t) { return in + t; },
+      [](int t) { return kGaussian[static_cast<std::size_t>(t)]; },
+      [in](int x) { return reference::gaussian_row_at(in, x); }, out);
 }
 
 void GaussianColumn(const float* const* rows, float* HWY_RESTRICT out, int count) {
-  const std::size_t n = hn::Lanes(DD());
-  const auto total = static_cast<std::size_t>(count);
-  std::size_t x = 0;
-  for (; x + 8 * n <= total; x += 8 * n) GaussianColumnBlock<8>(rows, x, out);
-  for (; x + 4 * n <= total; x += 4 * n) GaussianColumnBlock<4>(rows, x, out);
-  for (; x + 2 * n <= total; x += 2 * n) GaussianColumnBlock<2>(rows, x, out);
-  for (; x + n <= total; x += n) GaussianColumnBlock<1>(rows, x, out);
-  for (; x < total; ++x) out[x] = reference::gaussian_column_at(rows, static_cast<int>(x));
+  SumRow(
+      static_cast<std::size_t>(count), kWindow, [rows](int t) { return rows[t]; },
+      [](int t) { return kGaussian[static_cast<std::size_t>(t)]; },
+      [rows](int x) { return reference::gaussian_column_at(rows, x); }, out);
 }
 
+// Term k is tap (v, u) = (k / kLpfSize, k % kLpfSize): row v, then column u.
 void LowPassRow(const float* const* rows, const float* HWY_RESTRICT taps, int phase_stride,
                 float* HWY_RESTRICT out, int count) {
-  const std::size_t n = hn::Lanes(DD());
-  const auto total = static_cast<std::size_t>(count);
-  const auto stride = static_cast<std::size_t>(phase_stride);
-  std::size_t x = 0;
-  for (; x + 8 * n <= total; x += 8 * n) LowPassBlock<8>(rows, taps, stride, x, out);
-  for (; x + 4 * n <= total; x += 4 * n) LowPassBlock<4>(rows, taps, stride, x, out);
-  for (; x + 2 * n <= total; x += 2 * n) LowPassBlock<2>(rows, taps, stride, x, out);
-  for (; x + n <= total; x += n) LowPassBlock<1>(rows, taps, stride, x, out);
-  for (; x < total; ++x) {
-    out[x] = reference::low_pass_at(rows, taps, phase_stride, static_cast<int>(x));
-  }
+  SumRow(
+      static_cast<std::size_t>(count), kLpfTaps,
+      [rows, phase_stride](int k) {
+        const int u = k % kLpfSize;
+        return rows[k / kLpfSize] + (u % kLpfFactor) * phase_stride + u / kLpfFactor;
+      },
+      [taps](int k) { return taps[k]; },
+      [rows, taps, phase_stride](int x) {
+        return reference::low_pass_at(rows, taps, phase_stride, x);
+      },
+      out);
 }
 
 #else  // a target without double vectors: the reference loops

@@ -114,6 +114,21 @@ void expect_same(const std::vector<float>& got, const std::vector<float>& want,
   }
 }
 
+// Runs check(kind, count, name) for every Highway target the CPU runs,
+// every kind of values (then kKinds: the order traps) and every width.
+template <typename Check>
+void for_each_case(const Check& check) {
+  const auto ran = test::for_each_simd_target([&](const std::string& target) {
+    for (int kind = 0; kind <= kKinds; ++kind) {
+      for (int count : widths()) {
+        check(kind, count,
+              target + " kind " + std::to_string(kind) + " width " + std::to_string(count));
+      }
+    }
+  });
+  EXPECT_GE(ran.size(), 2U);
+}
+
 TEST(SsimFilters, OrderTrapsShowAReversedSum) {
   EXPECT_NE(reversed_trap_sum(ssim::kWindow), 1.0f);
   EXPECT_NE(reversed_trap_sum(ssim::kLpfTaps), 1.0f);
@@ -121,61 +136,49 @@ TEST(SsimFilters, OrderTrapsShowAReversedSum) {
 
 TEST(SsimFilters, GaussianRowOnEveryTargetIsTheReference) {
   std::mt19937 rng(21);
-  const auto ran = test::for_each_simd_target([&](const std::string& target) {
-    for (int kind = 0; kind <= kKinds; ++kind) {
-      for (int count : widths()) {
-        std::vector<float> in = random_row(rng, count + ssim::kWindow - 1, kind % kKinds);
-        if (kind == kKinds) {  // a trap at every kWindow-th output
-          for (int x = 0; x < count; x += ssim::kWindow) {
-            for (int t = 0; t < ssim::kWindow; ++t) {
-              in[x + t] = trap_sample(ssim::kGaussian[t], t, ssim::kWindow);
-            }
-          }
+  for_each_case([&](int kind, int count, const std::string& name) {
+    std::vector<float> in = random_row(rng, count + ssim::kWindow - 1, kind % kKinds);
+    if (kind == kKinds) {  // a trap at every kWindow-th output
+      for (int x = 0; x < count; x += ssim::kWindow) {
+        for (int t = 0; t < ssim::kWindow; ++t) {
+          in[x + t] = trap_sample(ssim::kGaussian[t], t, ssim::kWindow);
         }
-        std::vector<float> want(static_cast<std::size_t>(count));
-        std::vector<float> got(want.size(), -7.0f);
-        ssim::reference::gaussian_row(in.data(), want.data(), count);
-        if (kind == kKinds) {
-          ASSERT_EQ(want[0], 1.0f);
-        }
-        ssim::gaussian_row(in.data(), got.data(), count);
-        expect_same(got, want,
-                    target + " kind " + std::to_string(kind) + " width " + std::to_string(count));
       }
     }
+    std::vector<float> want(static_cast<std::size_t>(count));
+    std::vector<float> got(want.size(), -7.0f);
+    ssim::reference::gaussian_row(in.data(), want.data(), count);
+    if (kind == kKinds) {
+      ASSERT_EQ(want[0], 1.0f);
+    }
+    ssim::gaussian_row(in.data(), got.data(), count);
+    expect_same(got, want, name);
   });
-  EXPECT_GE(ran.size(), 2U);
 }
 
 TEST(SsimFilters, GaussianColumnOnEveryTargetIsTheReference) {
   std::mt19937 rng(22);
-  const auto ran = test::for_each_simd_target([&](const std::string& target) {
-    for (int kind = 0; kind <= kKinds; ++kind) {
-      for (int count : widths()) {
-        std::vector<std::vector<float>> rows;
-        std::vector<const float*> pointers;
-        for (int v = 0; v < ssim::kWindow; ++v) {
-          rows.push_back(random_row(rng, count, kind % kKinds));
-          if (kind == kKinds) {  // a trap at every odd output
-            for (int x = 1; x < count; x += 2) {
-              rows.back()[x] = trap_sample(ssim::kGaussian[v], v, ssim::kWindow);
-            }
-          }
+  for_each_case([&](int kind, int count, const std::string& name) {
+    std::vector<std::vector<float>> rows;
+    std::vector<const float*> pointers;
+    for (int v = 0; v < ssim::kWindow; ++v) {
+      rows.push_back(random_row(rng, count, kind % kKinds));
+      if (kind == kKinds) {  // a trap at every odd output
+        for (int x = 1; x < count; x += 2) {
+          rows.back()[x] = trap_sample(ssim::kGaussian[v], v, ssim::kWindow);
         }
-        for (const auto& row : rows) pointers.push_back(row.data());
-        std::vector<float> want(static_cast<std::size_t>(count));
-        std::vector<float> got(want.size(), -7.0f);
-        ssim::reference::gaussian_column(pointers.data(), want.data(), count);
-        if (kind == kKinds && count > 1) {
-          ASSERT_EQ(want[1], 1.0f);
-        }
-        ssim::gaussian_column(pointers.data(), got.data(), count);
-        expect_same(got, want,
-                    target + " kind " + std::to_string(kind) + " width " + std::to_string(count));
       }
     }
+    for (const auto& row : rows) pointers.push_back(row.data());
+    std::vector<float> want(static_cast<std::size_t>(count));
+    std::vector<float> got(want.size(), -7.0f);
+    ssim::reference::gaussian_column(pointers.data(), want.data(), count);
+    if (kind == kKinds && count > 1) {
+      ASSERT_EQ(want[1], 1.0f);
+    }
+    ssim::gaussian_column(pointers.data(), got.data(), count);
+    expect_same(got, want, name);
   });
-  EXPECT_GE(ran.size(), 2U);
 }
 
 TEST(SsimFilters, LowPassRowOnEveryTargetIsTheReference) {
@@ -187,44 +190,38 @@ TEST(SsimFilters, LowPassRowOnEveryTargetIsTheReference) {
     return taps;
   }();
   const std::vector<float> lpf(ssim::kLowPass.begin(), ssim::kLowPass.end());
-  const auto ran = test::for_each_simd_target([&](const std::string& target) {
-    for (const auto* taps : {&lpf, &random_taps}) {
-      for (int kind = 0; kind <= kKinds; ++kind) {
-        for (int count : widths()) {
-          // Each filter row: two phases of count + 4 samples, a gap between.
-          const int phase_stride = count + ssim::kLpfSize / 2 + 3;
-          std::vector<std::vector<float>> rows;
-          std::vector<const float*> pointers;
-          for (int v = 0; v < ssim::kLpfSize; ++v) {
-            rows.push_back(random_row(rng, 2 * phase_stride, kind % kKinds));
-          }
-          // A trap at every fifth output (an output reads five samples of
-          // each phase).
-          for (int x = 0; kind == kKinds && x < count; x += 5) {
-            for (int k = 0; k < ssim::kLpfTaps; ++k) {
-              const int v = k / ssim::kLpfSize;
-              const int u = k % ssim::kLpfSize;
-              rows[v][(u % 2) * phase_stride + u / 2 + x] =
-                  trap_sample((*taps)[k], k, ssim::kLpfTaps);
-            }
-          }
-          for (const auto& row : rows) pointers.push_back(row.data());
-          std::vector<float> want(static_cast<std::size_t>(count));
-          std::vector<float> got(want.size(), -7.0f);
-          ssim::reference::low_pass_row(pointers.data(), taps->data(), phase_stride, want.data(),
-                                        count);
-          if (kind == kKinds) {
-            ASSERT_EQ(want[0], 1.0f);
-          }
-          ssim::low_pass_row(pointers.data(), taps->data(), phase_stride, got.data(), count);
-          expect_same(got, want,
-                      target + (taps == &lpf ? " MS-SSIM's taps" : " random taps") + " kind " +
-                          std::to_string(kind) + " width " + std::to_string(count));
+  for (const auto* taps : {&lpf, &random_taps}) {
+    SCOPED_TRACE(taps == &lpf ? "MS-SSIM's taps" : "random taps");
+    for_each_case([&](int kind, int count, const std::string& name) {
+      // Each filter row: two phases of count + 4 samples, a gap between.
+      const int phase_stride = count + ssim::kLpfSize / 2 + 3;
+      std::vector<std::vector<float>> rows;
+      std::vector<const float*> pointers;
+      for (int v = 0; v < ssim::kLpfSize; ++v) {
+        rows.push_back(random_row(rng, ssim::kLpfFactor * phase_stride, kind % kKinds));
+      }
+      // A trap at every fifth output (an output reads five samples of each
+      // phase).
+      for (int x = 0; kind == kKinds && x < count; x += 5) {
+        for (int k = 0; k < ssim::kLpfTaps; ++k) {
+          const int v = k / ssim::kLpfSize;
+          const int u = k % ssim::kLpfSize;
+          rows[v][(u % ssim::kLpfFactor) * phase_stride + u / ssim::kLpfFactor + x] =
+              trap_sample((*taps)[k], k, ssim::kLpfTaps);
         }
       }
-    }
-  });
-  EXPECT_GE(ran.size(), 2U);
+      for (const auto& row : rows) pointers.push_back(row.data());
+      std::vector<float> want(static_cast<std::size_t>(count));
+      std::vector<float> got(want.size(), -7.0f);
+      ssim::reference::low_pass_row(pointers.data(), taps->data(), phase_stride, want.data(),
+                                    count);
+      if (kind == kKinds) {
+        ASSERT_EQ(want[0], 1.0f);
+      }
+      ssim::low_pass_row(pointers.data(), taps->data(), phase_stride, got.data(), count);
+      expect_same(got, want, name);
+    });
+  }
 }
 
 }  // namespace

@@ -6,6 +6,11 @@
 // frames of CpuKernel::compute against CpuKernel::compute_reference (the
 // plain loops) at odd sizes, the smallest, wider than a strip, and every
 // depth.
+// The kernels are compiled for AVX3_DL too (simd.cpp): ask for it here, so
+// that for_each_simd_target runs it.
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL 1
+#endif
 #include <gtest/gtest.h>
 
 #include <algorithm>

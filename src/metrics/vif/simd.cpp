@@ -12,8 +12,8 @@
 //    tap pairs (t_2m, t_2m+1) for the even output columns and (t_2m-1,
 //    t_2m) for the odd ones (on AVX-512 and AVX2 the shifted vectors made
 //    from the row's aligned neighbours: Window);
-//  * the 32-bit products of 8-bit samples: pairwise multiply-adds of the
-//    samples with themselves (x_a^2 + x_b^2), times the tap;
+//  * the products of 8-bit samples from samples centred on 128 (Vertical8),
+//    whose squares and products are int16, filtered like the means;
 //  * 8-bit samples of two rows that share a tap added before the multiply
 //    (the downsampling's vertical pass: at most 510, an int16);
 //  * past the horizontal pass every column is a separate pixel of a sum,
@@ -25,6 +25,15 @@
 //    stored for the row's non-flat vectors; on AVX-512 its entries are
 //    computed in the vectors instead (Log2Entries), every one of them
 //    tested equal to the table's.
+//
+// Besides Highway's default targets this file is compiled for AVX3_DL
+// (AVX-512 with VNNI, as on Intel's Ice Lake and later and AMD's Zen 4 and
+// later), whose vpdpwssd adds a pairwise multiply to a sum in one
+// instruction (MulPairsAdd); tests/unit/vif_simd_test.cpp asks for the same
+// target, so that it runs it too.
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL 1
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -38,6 +47,9 @@
 
 #include "core/index_math.hpp"
 #include "metrics/vif/simd.hpp"
+
+// The AVX-512 targets, with and without VNNI.
+#define VQX_VIF_AVX512 (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
 
 HWY_BEFORE_NAMESPACE();
 namespace vqx::vif::simd {
@@ -94,6 +106,20 @@ HWY_INLINE V32 MulPairs(V16 a, V16 b) {
   return hn::RearrangeToOddPlusEven(even, odd);
 }
 
+// sum + MulPairs(a, b): on AVX3_DL one vpdpwssd. Highway 1.0 compiles that
+// target without GCC's avx512vnni (it names the VEX form, avxvnni), though
+// its run-time check asks for AVX512_VNNI (CPUID.7.0:ECX[11]), so the
+// instruction is written out.
+HWY_INLINE V32 MulPairsAdd(V32 sum, V16 a, V16 b) {
+#if HWY_TARGET == HWY_AVX3_DL
+  __m512i s = sum.raw;
+  asm("vpdpwssd %2, %1, %0" : "+v"(s) : "v"(a.raw), "v"(b.raw));
+  return V32{s};
+#else
+  return hn::Add(sum, MulPairs(a, b));
+#endif
+}
+
 // (a, b) as the int16 pair of every 32-bit lane.
 HWY_INLINE V16 PairOf(std::uint32_t a, std::uint32_t b) {
   return hn::BitCast(D16(), hn::Set(DU32(), (b << 16) | a));
@@ -124,50 +150,71 @@ HWY_INLINE void StoreMoment(VU32 lower, VU32 upper, std::int16_t* hi, std::int16
   StoreBiased(hn::And(lower, low_bits), hn::And(upper, low_bits), lo + j);
 }
 
+// The samples are centred, c = x - 128 (|c| <= 128), so that the squares
+// and products fit 16 bits (|c c'| <= 16384) and are filtered by pairwise
+// multiply-adds like the means, not as 32-bit x_a^2 + x_b^2 times the tap
+// (a 32-bit multiply: two instructions on Intel's cores). With the taps
+// summing to 2^16 the plain sums follow, modulo 2^32:
+//   sum t x   = sum t c + 128 * 2^16,
+//   sum t x^2 = sum t c^2 + 256 sum t c + 128^2 * 2^16,
+//   sum t x y = sum t c d + 128 (sum t c + sum t d) + 128^2 * 2^16.
 void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
   const D16 d16;
   const DU16 du16;
   const hn::Rebind<std::uint8_t, DU16> d8;
+  const D32 d32;
   const DU32 du32;
   constexpr int kHalf = kFilters[0].half;
+  constexpr int kCentreBits = 7;
+  constexpr std::int16_t kCentre = 1 << kCentreBits;
   const std::uint16_t* t = kFilters[0].taps.data();
   const Rounding means = mean_rounding(0, 8);
   const std::size_t lanes = hn::Lanes(d16);
+  const V16 centre = hn::Set(d16, kCentre);
   for (std::size_t j = 0; j < n; j += lanes) {
-    VU32 mu1l = hn::Zero(du32), mu1u = mu1l, mu2l = mu1l, mu2u = mu1l;
-    VU32 xxl = mu1l, xxu = mu1l, yyl = mu1l, yyu = mu1l, xyl = mu1l, xyu = mu1l;
+    V32 mu1l = hn::Zero(d32), mu1u = mu1l, mu2l = mu1l, mu2u = mu1l;
+    V32 xxl = mu1l, xxu = mu1l, yyl = mu1l, yyu = mu1l, xyl = mu1l, xyu = mu1l;
     for (int k = 0; k <= kHalf; ++k) {
-      // Rows k and 2 * half - k share tap k; the centre row pairs with 0.
+      // Rows k and 2 * half - k share tap k; the centre row pairs with a
+      // sample of 128, whose centred value is 0.
       const auto load = [&](const std::uint8_t* row) {
         return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, row + j)));
       };
       const V16 xa = load(taps.ref[k]);
       const V16 ya = load(taps.dis[k]);
-      const V16 xb = k == kHalf ? hn::Zero(d16) : load(taps.ref[2 * kHalf - k]);
-      const V16 yb = k == kHalf ? hn::Zero(d16) : load(taps.dis[2 * kHalf - k]);
-      const V16 xl = hn::InterleaveLower(d16, xa, xb), xu = hn::InterleaveUpper(d16, xa, xb);
-      const V16 yl = hn::InterleaveLower(d16, ya, yb), yu = hn::InterleaveUpper(d16, ya, yb);
+      const V16 xb = k == kHalf ? centre : load(taps.ref[2 * kHalf - k]);
+      const V16 yb = k == kHalf ? centre : load(taps.dis[2 * kHalf - k]);
+      const V16 xl = hn::Sub(hn::InterleaveLower(d16, xa, xb), centre);
+      const V16 xu = hn::Sub(hn::InterleaveUpper(d16, xa, xb), centre);
+      const V16 yl = hn::Sub(hn::InterleaveLower(d16, ya, yb), centre);
+      const V16 yu = hn::Sub(hn::InterleaveUpper(d16, ya, yb), centre);
       const V16 tt = PairOf(t[k], t[k]);
-      const VU32 tk = hn::Set(du32, t[k]);
-      mu1l = hn::Add(mu1l, hn::BitCast(du32, MulPairs(xl, tt)));
-      mu1u = hn::Add(mu1u, hn::BitCast(du32, MulPairs(xu, tt)));
-      mu2l = hn::Add(mu2l, hn::BitCast(du32, MulPairs(yl, tt)));
-      mu2u = hn::Add(mu2u, hn::BitCast(du32, MulPairs(yu, tt)));
-      // x_a^2 + x_b^2 < 2^17, times the tap: below 2^32 in all.
-      xxl = hn::Add(xxl, hn::Mul(tk, hn::BitCast(du32, MulPairs(xl, xl))));
-      xxu = hn::Add(xxu, hn::Mul(tk, hn::BitCast(du32, MulPairs(xu, xu))));
-      yyl = hn::Add(yyl, hn::Mul(tk, hn::BitCast(du32, MulPairs(yl, yl))));
-      yyu = hn::Add(yyu, hn::Mul(tk, hn::BitCast(du32, MulPairs(yu, yu))));
-      xyl = hn::Add(xyl, hn::Mul(tk, hn::BitCast(du32, MulPairs(xl, yl))));
-      xyu = hn::Add(xyu, hn::Mul(tk, hn::BitCast(du32, MulPairs(xu, yu))));
+      mu1l = MulPairsAdd(mu1l, xl, tt);
+      mu1u = MulPairsAdd(mu1u, xu, tt);
+      mu2l = MulPairsAdd(mu2l, yl, tt);
+      mu2u = MulPairsAdd(mu2u, yu, tt);
+      xxl = MulPairsAdd(xxl, hn::Mul(xl, xl), tt);
+      xxu = MulPairsAdd(xxu, hn::Mul(xu, xu), tt);
+      yyl = MulPairsAdd(yyl, hn::Mul(yl, yl), tt);
+      yyu = MulPairsAdd(yyu, hn::Mul(yu, yu), tt);
+      xyl = MulPairsAdd(xyl, hn::Mul(xl, yl), tt);
+      xyu = MulPairsAdd(xyu, hn::Mul(xu, yu), tt);
     }
-    const VU32 add = hn::Set(du32, means.add);
-    const auto round = [&](VU32 v) { return hn::ShiftRightSame(hn::Add(v, add), means.shift); };
+    const auto u32 = [&](V32 v) { return hn::BitCast(du32, v); };
+    const VU32 square_bias = hn::Set(du32, std::uint32_t{kCentre * kCentre} << kTapBits);
+    const auto square = [&](V32 cc, V32 c) {
+      return hn::Add(hn::Add(u32(cc), hn::ShiftLeft<kCentreBits + 1>(u32(c))), square_bias);
+    };
+    const auto product = [&](V32 cd, V32 c, V32 d) {
+      return hn::Add(hn::Add(u32(cd), hn::ShiftLeft<kCentreBits>(u32(hn::Add(c, d)))), square_bias);
+    };
+    const VU32 add = hn::Set(du32, means.add + (std::uint32_t{kCentre} << kTapBits));
+    const auto round = [&](V32 c) { return hn::ShiftRightSame(hn::Add(u32(c), add), means.shift); };
     StoreBiased(round(mu1l), round(mu1u), out[kMu1] + j);
     StoreBiased(round(mu2l), round(mu2u), out[kMu2] + j);
-    StoreMoment(xxl, xxu, out[kXxHi], out[kXxLo], j);
-    StoreMoment(yyl, yyu, out[kYyHi], out[kYyLo], j);
-    StoreMoment(xyl, xyu, out[kXyHi], out[kXyLo], j);
+    StoreMoment(square(xxl, mu1l), square(xxu, mu1u), out[kXxHi], out[kXxLo], j);
+    StoreMoment(square(yyl, mu2l), square(yyu, mu2u), out[kYyHi], out[kYyLo], j);
+    StoreMoment(product(xyl, mu1l, mu2l), product(xyu, mu1u, mu2u), out[kXyHi], out[kXyLo], j);
   }
 }
 
@@ -209,8 +256,8 @@ HWY_INLINE void VerticalPlane(const std::int16_t* const* rows, std::size_t j, VU
     const V16 a = hn::LoadU(d16, rows[k] + j);
     const V16 b = k == kHalf ? a : hn::LoadU(d16, rows[2 * kHalf - k] + j);
     const V16 tt = k == kHalf ? PairOf(t[k] / 2, t[k] - t[k] / 2) : PairOf(t[k], t[k]);
-    l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
-    u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+    l = MulPairsAdd(l, hn::InterleaveLower(d16, a, b), tt);
+    u = MulPairsAdd(u, hn::InterleaveUpper(d16, a, b), tt);
   }
   // Each tap's biased sample taken once in all.
   lower = Unbias(l);
@@ -306,7 +353,7 @@ HWY_INLINE Log2Q11 Log2Of(VU32 top) {
   return {hn::BitCast(D32(), hn::ShiftLeft<kLogFracBits>(hn::ShiftRight<15>(top))), index};
 }
 
-#if HWY_TARGET == HWY_AVX3
+#if VQX_VIF_AVX512
 // On AVX-512 the table's entries are computed in the vectors rather than
 // loaded (Log2Entries); elsewhere the indices are stored and the entries
 // loaded by table_sums.cpp.
@@ -445,7 +492,7 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const auto den_upper = hn::Add(hn::PromoteTo(df, hn::UpperHalf(d32h, s11)), nsq_d);
   const Log2Q11 den_log = Log2Of(TopBits(df, den_lower, den_upper));
   V32 den_term = hn::Sub(den_log.whole, hn::Set(d32, kDenBias));
-#if HWY_TARGET == HWY_AVX3
+#if VQX_VIF_AVX512
   den_term = hn::Add(den_term, Log2Entries(df, den_lower, den_upper));
 #else
   StoreIndices(informative, den_log.index, rows.den + rows.den_count);
@@ -477,7 +524,7 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   const Log2Q11 sig_log = Log2Of(TopBits(df, signal[0], signal[1]));
   const Log2Q11 noise_log = Log2Of(TopBits(df, noise[0], noise[1]));
   V32 num_term = hn::Sub(sig_log.whole, noise_log.whole);
-#if HWY_TARGET == HWY_AVX3
+#if VQX_VIF_AVX512
   num_term = hn::Add(num_term, hn::Sub(Log2Entries(df, signal[0], signal[1]),
                                        Log2Entries(df, noise[0], noise[1])));
 #else
@@ -531,7 +578,7 @@ constexpr std::array<TapTerm, tap_term_count<Scale>()> tap_terms() {
   return out;
 }
 
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+#if VQX_VIF_AVX512 || HWY_TARGET == HWY_AVX2
 // The vector of int16 at row + j + 2 * kDwords (|2 * kDwords| at most the
 // lanes) from the vectors before (a), at (b) and after (c) row + j: a
 // shift across the whole vector (AVX-512's valignd; on AVX2 the shift
@@ -549,7 +596,7 @@ HWY_INLINE V16 Window(V16 a, V16 b, V16 c) {
   } else if constexpr (kDwords == kVectorDwords) {
     return c;
   } else {
-#if HWY_TARGET == HWY_AVX3
+#if VQX_VIF_AVX512
     return V16{_mm512_alignr_epi32(c.raw, b.raw, kDwords)};
 #else
     const D16 d16;
@@ -584,10 +631,10 @@ HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uin
   const std::size_t lanes = hn::Lanes(d16);
   const std::size_t half = hn::Lanes(d32);
   const auto add_term = [&](std::size_t t, V16 v, V32& e, V32& o) {
-    if (kTerms[t].even[0] != 0 || kTerms[t].even[1] != 0) e = hn::Add(e, MulPairs(v, even[t]));
-    if (kTerms[t].odd[0] != 0 || kTerms[t].odd[1] != 0) o = hn::Add(o, MulPairs(v, odd[t]));
+    if (kTerms[t].even[0] != 0 || kTerms[t].even[1] != 0) e = MulPairsAdd(e, v, even[t]);
+    if (kTerms[t].odd[0] != 0 || kTerms[t].odd[1] != 0) o = MulPairsAdd(o, v, odd[t]);
   };
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+#if VQX_VIF_AVX512 || HWY_TARGET == HWY_AVX2
   if constexpr (Scale != 3) {  // even offsets: whole 32-bit lanes
     V16 a = hn::LoadU(d16, row - lanes);
     V16 b = hn::LoadU(d16, row);
@@ -702,7 +749,7 @@ void Log2Q11Values(const std::uint16_t* lut, const double* v, std::size_t n, std
     const auto upper = hn::LoadU(df, v + i + lanes);
     const Log2Q11 parts = Log2Of(TopBits(df, lower, upper));
     const V32 whole = hn::Sub(parts.whole, hn::Set(d32, kWholeBias));
-#if HWY_TARGET == HWY_AVX3
+#if VQX_VIF_AVX512
     (void)lut;
     hn::StoreU(hn::Add(whole, Log2Entries(df, lower, upper)), d32, out + i);
 #else
@@ -766,7 +813,7 @@ HWY_INLINE void DownsampleColumns(std::int16_t* conv, unsigned w, std::uint16_t*
   for (std::size_t c = 0; c < w / 2; c += half) {
     V32 sum = hn::Zero(d32);
     for (std::size_t t = 0; t < kTerms.size(); ++t) {
-      sum = hn::Add(sum, MulPairs(hn::LoadU(d16, conv + 2 * c + kTerms[t].offset), pairs[t]));
+      sum = MulPairsAdd(sum, hn::LoadU(d16, conv + 2 * c + kTerms[t].offset), pairs[t]);
     }
     const VU32 v = hn::ShiftRight<kTapBits>(hn::Add(Unbias(sum), round));
     hn::StoreU(hn::DemoteTo(du16h, hn::BitCast(d32, v)), du16h, out + c);
@@ -794,13 +841,13 @@ void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
       const V16 a = hn::Add(row(k), row(2 * kHalf - k));
       const V16 b = hn::Add(row(k + 1), row(2 * kHalf - k - 1));
       const V16 tt = PairOf(t[k], t[k + 1]);
-      l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
-      u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+      l = MulPairsAdd(l, hn::InterleaveLower(d16, a, b), tt);
+      u = MulPairsAdd(u, hn::InterleaveUpper(d16, a, b), tt);
     }
     const V16 c = row(kHalf);
     const V16 tc = PairOf(t[kHalf], 0);
-    l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, c, hn::Zero(d16)), tc));
-    u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, c, hn::Zero(d16)), tc));
+    l = MulPairsAdd(l, hn::InterleaveLower(d16, c, hn::Zero(d16)), tc);
+    u = MulPairsAdd(u, hn::InterleaveUpper(d16, c, hn::Zero(d16)), tc);
     const auto rounded = [&](V32 v) {
       return hn::ShiftRightSame(hn::Add(hn::BitCast(du32, v), add), vertical.shift);
     };
@@ -828,8 +875,8 @@ void Downsample16T(const std::uint16_t* const* rows, unsigned w, Rounding vertic
                         ? a
                         : hn::BitCast(d16, hn::Xor(hn::LoadU(du16, rows[2 * kHalf - k] + j), flip));
       const V16 tt = k == kHalf ? PairOf(t[k] / 2, t[k] - t[k] / 2) : PairOf(t[k], t[k]);
-      l = hn::Add(l, MulPairs(hn::InterleaveLower(d16, a, b), tt));
-      u = hn::Add(u, MulPairs(hn::InterleaveUpper(d16, a, b), tt));
+      l = MulPairsAdd(l, hn::InterleaveLower(d16, a, b), tt);
+      u = MulPairsAdd(u, hn::InterleaveUpper(d16, a, b), tt);
     }
     const auto rounded = [&](V32 v) {
       return hn::ShiftRightSame(hn::Add(Unbias(v), add), vertical.shift);

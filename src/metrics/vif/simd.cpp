@@ -12,8 +12,10 @@
 //    tap pairs (t_2m, t_2m+1) for the even output columns and (t_2m-1,
 //    t_2m) for the odd ones (on AVX-512 and AVX2 the shifted vectors made
 //    from the row's aligned neighbours: Window);
-//  * the products of 8-bit samples from samples centred on 128 (Vertical8),
-//    whose squares and products are int16, filtered like the means;
+//  * the 32-bit products of 8-bit samples: pairwise multiply-adds of the
+//    samples with themselves (x_a^2 + x_b^2), times the tap; on AVX-512
+//    from samples centred on 128 (Vertical8), whose squares and products
+//    are int16, filtered like the means;
 //  * 8-bit samples of two rows that share a tap added before the multiply
 //    (the downsampling's vertical pass: at most 510, an int16);
 //  * past the horizontal pass every column is a separate pixel of a sum,
@@ -150,23 +152,27 @@ HWY_INLINE void StoreMoment(VU32 lower, VU32 upper, std::int16_t* hi, std::int16
   StoreBiased(hn::And(lower, low_bits), hn::And(upper, low_bits), lo + j);
 }
 
-// The samples are centred, c = x - 128 (|c| <= 128), so that the squares
-// and products fit 16 bits (|c c'| <= 16384) and are filtered by pairwise
-// multiply-adds like the means, not as 32-bit x_a^2 + x_b^2 times the tap
-// (a 32-bit multiply: two instructions on Intel's cores). With the taps
-// summing to 2^16 the plain sums follow, modulo 2^32:
+// On AVX-512 the samples are centred, c = x - 128 (|c| <= 128), so that the
+// squares and products fit 16 bits (|c c'| <= 16384) and are filtered by
+// pairwise multiply-adds like the means, not as 32-bit x_a^2 + x_b^2 times
+// the tap (a 32-bit multiply: two instructions on Intel's cores, whose two
+// 512-bit ports bound this loop). With the taps summing to 2^16 the plain
+// sums follow, modulo 2^32:
 //   sum t x   = sum t c + 128 * 2^16,
 //   sum t x^2 = sum t c^2 + 256 sum t c + 128^2 * 2^16,
 //   sum t x y = sum t c d + 128 (sum t c + sum t d) + 128^2 * 2^16.
+// The other targets keep the 32-bit multiplies: centring cost the AVX2
+// paths 4 % of VIF on Zen 5 (docs/performance.md).
 void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
   const D16 d16;
   const DU16 du16;
   const hn::Rebind<std::uint8_t, DU16> d8;
   const D32 d32;
   const DU32 du32;
+  constexpr bool kCentred = VQX_VIF_AVX512;
   constexpr int kHalf = kFilters[0].half;
   constexpr int kCentreBits = 7;
-  constexpr std::int16_t kCentre = 1 << kCentreBits;
+  constexpr std::int16_t kCentre = kCentred ? 1 << kCentreBits : 0;
   const std::uint16_t* t = kFilters[0].taps.data();
   const Rounding means = mean_rounding(0, 8);
   const std::size_t lanes = hn::Lanes(d16);
@@ -176,7 +182,7 @@ void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
     V32 xxl = mu1l, xxu = mu1l, yyl = mu1l, yyu = mu1l, xyl = mu1l, xyu = mu1l;
     for (int k = 0; k <= kHalf; ++k) {
       // Rows k and 2 * half - k share tap k; the centre row pairs with a
-      // sample of 128, whose centred value is 0.
+      // sample whose centred value is 0.
       const auto load = [&](const std::uint8_t* row) {
         return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, row + j)));
       };
@@ -184,31 +190,41 @@ void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
       const V16 ya = load(taps.dis[k]);
       const V16 xb = k == kHalf ? centre : load(taps.ref[2 * kHalf - k]);
       const V16 yb = k == kHalf ? centre : load(taps.dis[2 * kHalf - k]);
-      const V16 xl = hn::Sub(hn::InterleaveLower(d16, xa, xb), centre);
-      const V16 xu = hn::Sub(hn::InterleaveUpper(d16, xa, xb), centre);
-      const V16 yl = hn::Sub(hn::InterleaveLower(d16, ya, yb), centre);
-      const V16 yu = hn::Sub(hn::InterleaveUpper(d16, ya, yb), centre);
+      const auto centred = [&](V16 v) { return kCentred ? hn::Sub(v, centre) : v; };
+      const V16 xl = centred(hn::InterleaveLower(d16, xa, xb));
+      const V16 xu = centred(hn::InterleaveUpper(d16, xa, xb));
+      const V16 yl = centred(hn::InterleaveLower(d16, ya, yb));
+      const V16 yu = centred(hn::InterleaveUpper(d16, ya, yb));
       const V16 tt = PairOf(t[k], t[k]);
       mu1l = MulPairsAdd(mu1l, xl, tt);
       mu1u = MulPairsAdd(mu1u, xu, tt);
       mu2l = MulPairsAdd(mu2l, yl, tt);
       mu2u = MulPairsAdd(mu2u, yu, tt);
-      xxl = MulPairsAdd(xxl, hn::Mul(xl, xl), tt);
-      xxu = MulPairsAdd(xxu, hn::Mul(xu, xu), tt);
-      yyl = MulPairsAdd(yyl, hn::Mul(yl, yl), tt);
-      yyu = MulPairsAdd(yyu, hn::Mul(yu, yu), tt);
-      xyl = MulPairsAdd(xyl, hn::Mul(xl, yl), tt);
-      xyu = MulPairsAdd(xyu, hn::Mul(xu, yu), tt);
+      // c c' t summed in pairs; else x_a x'_a + x_b x'_b < 2^17 times the
+      // tap, below 2^32 in all (wrapping in the int32 lanes).
+      const V32 tk = hn::Set(d32, t[k]);
+      const auto term = [&](V32 sum, V16 a, V16 b) {
+        return kCentred ? MulPairsAdd(sum, hn::Mul(a, b), tt)
+                        : hn::Add(sum, hn::Mul(tk, MulPairs(a, b)));
+      };
+      xxl = term(xxl, xl, xl);
+      xxu = term(xxu, xu, xu);
+      yyl = term(yyl, yl, yl);
+      yyu = term(yyu, yu, yu);
+      xyl = term(xyl, xl, yl);
+      xyu = term(xyu, xu, yu);
     }
     const auto u32 = [&](V32 v) { return hn::BitCast(du32, v); };
-    const VU32 square_bias = hn::Set(du32, std::uint32_t{kCentre * kCentre} << kTapBits);
+    const VU32 square_bias = hn::Set(du32, std::uint32_t(kCentre * kCentre) << kTapBits);
     const auto square = [&](V32 cc, V32 c) {
+      if constexpr (!kCentred) return u32(cc);
       return hn::Add(hn::Add(u32(cc), hn::ShiftLeft<kCentreBits + 1>(u32(c))), square_bias);
     };
     const auto product = [&](V32 cd, V32 c, V32 d) {
+      if constexpr (!kCentred) return u32(cd);
       return hn::Add(hn::Add(u32(cd), hn::ShiftLeft<kCentreBits>(u32(hn::Add(c, d)))), square_bias);
     };
-    const VU32 add = hn::Set(du32, means.add + (std::uint32_t{kCentre} << kTapBits));
+    const VU32 add = hn::Set(du32, means.add + (std::uint32_t(kCentre) << kTapBits));
     const auto round = [&](V32 c) { return hn::ShiftRightSame(hn::Add(u32(c), add), means.shift); };
     StoreBiased(round(mu1l), round(mu1u), out[kMu1] + j);
     StoreBiased(round(mu2l), round(mu2u), out[kMu2] + j);

@@ -29,9 +29,9 @@ namespace vqx::ciede::elementary {
 
 // Rounds |x| < 2^51 to the nearest integer (ties to even): adding 1.5 * 2^52
 // leaves no fraction bits.
+inline constexpr double kRoundShift = 0x1.8p52;
 VQX_FORCE_INLINE constexpr double round_to_integer(double x) {
-  constexpr double kShift = 0x1.8p52;
-  return (x + kShift) - kShift;
+  return (x + kRoundShift) - kRoundShift;
 }
 
 // p(z) = c[0] + z (c[1] + z (c[2] + ...)), innermost first.
@@ -93,10 +93,14 @@ VQX_FORCE_INLINE constexpr double sin_series(double r) {
 // r^19 / 19! and r^20 / 20!, are below 1e-19 there.
 VQX_FORCE_INLINE constexpr double sin_near_zero(double r) { return sin_series<8>(r); }
 
+// cos's as 1 + z (c1 + z (c2 + ...)), c_k = (-1)^(k+1) / (2k + 2)!.
+constexpr std::array<double, 9> cos_series_coefficients() {
+  return {-kInvFactorial[2],  kInvFactorial[4],   -kInvFactorial[6],
+          kInvFactorial[8],   -kInvFactorial[10], kInvFactorial[12],
+          -kInvFactorial[14], kInvFactorial[16],  -kInvFactorial[18]};
+}
 VQX_FORCE_INLINE constexpr double cos_near_zero(double r) {
-  constexpr std::array<double, 9> kC = {-kInvFactorial[2],  kInvFactorial[4],   -kInvFactorial[6],
-                                        kInvFactorial[8],   -kInvFactorial[10], kInvFactorial[12],
-                                        -kInvFactorial[14], kInvFactorial[16],  -kInvFactorial[18]};
+  constexpr std::array<double, 9> kC = cos_series_coefficients();
   const double z = r * r;
   return 1.0 + z * horner(z, kC);
 }
@@ -107,12 +111,12 @@ struct Reduced {
   double r;
   int quadrant;  // n mod 4
 };
+inline constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+inline constexpr double kHalfPi1 = 0x1.921fb544p+0;        // pi/2, first 33 bits
+inline constexpr double kHalfPi2 = 0x1.0b4611a6p-34;       // next 33 bits
+inline constexpr double kHalfPi3 = 0x1.3198a2e037073p-69;  // the rest, rounded
 
 VQX_FORCE_INLINE constexpr Reduced reduce_half_pi(double x) {
-  constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
-  constexpr double kHalfPi1 = 0x1.921fb544p+0;        // pi/2, first 33 bits
-  constexpr double kHalfPi2 = 0x1.0b4611a6p-34;       // next 33 bits
-  constexpr double kHalfPi3 = 0x1.3198a2e037073p-69;  // the rest, rounded
   const double n = round_to_integer(x * kTwoOverPi);
   const double r = ((x - n * kHalfPi1) - n * kHalfPi2) - n * kHalfPi3;
   return {r, static_cast<int>(n) & 3};
@@ -153,19 +157,27 @@ VQX_FORCE_INLINE constexpr double sin_within_half_pi(double x) { return sin_seri
 // exact to 1e-18. The argument is formed as (num - c den) / (den + c num):
 // one division, not two (t, then u); c den is exact for ciede's arguments
 // (floats widened: 24 + 3 bits).
+// The intervals of t = num / den and their c and atan(c). Their ends need
+// no exact test: either neighbour's c keeps u small there.
+inline constexpr double kAtanLowEnd = 0.21;  // t below: c = 0
+inline constexpr double kAtanMidEnd = 0.70;  // t below: c = 7/16; above: 7/8
+inline constexpr double kAtanMidC = 7.0 / 16;
+inline constexpr double kAtanHighC = 7.0 / 8;
+inline constexpr double kAtan7_16 = 0x1.a64eec3cc23fdp-2;  // atan(7/16), correctly rounded
+inline constexpr double kAtan7_8 = 0x1.700a7c5784634p-1;   // atan(7/8), correctly rounded
+// atan's Taylor series as u + u z (c1 + z (c2 + ...)), z = u^2, c_k =
+// (-1)^k / (2k + 1).
+constexpr std::array<double, 11> atan_series_coefficients() {
+  return {-1.0 / 3,  1.0 / 5,  -1.0 / 7,  1.0 / 9,  -1.0 / 11, 1.0 / 13,
+          -1.0 / 15, 1.0 / 17, -1.0 / 19, 1.0 / 21, -1.0 / 23};
+}
 VQX_FORCE_INLINE constexpr double atan_ratio(double num, double den) {
-  constexpr double kAtan7_16 = 0x1.a64eec3cc23fdp-2;  // atan(7/16), correctly rounded
-  constexpr double kAtan7_8 = 0x1.700a7c5784634p-1;   // atan(7/8), correctly rounded
-  // The intervals' ends need no exact test: either neighbour's c keeps u
-  // small there.
-  const bool low = num < 0.21 * den;
-  const bool mid = num < 0.70 * den;
-  const double c = pick(low, 0.0, pick(mid, 7.0 / 16, 7.0 / 8));
+  const bool low = num < kAtanLowEnd * den;
+  const bool mid = num < kAtanMidEnd * den;
+  const double c = pick(low, 0.0, pick(mid, kAtanMidC, kAtanHighC));
   const double base = pick(low, 0.0, pick(mid, kAtan7_16, kAtan7_8));
   const double u = (num - c * den) / (den + c * num);
-  constexpr std::array<double, 11> kC = {-1.0 / 3,  1.0 / 5,  -1.0 / 7,  1.0 / 9,
-                                         -1.0 / 11, 1.0 / 13, -1.0 / 15, 1.0 / 17,
-                                         -1.0 / 19, 1.0 / 21, -1.0 / 23};
+  constexpr std::array<double, 11> kC = atan_series_coefficients();
   const double z = u * u;
   const double p = horner(z, kC);
   return base + (u + u * z * p);
@@ -173,9 +185,9 @@ VQX_FORCE_INLINE constexpr double atan_ratio(double num, double den) {
 
 // atan2(y, x) in [-pi, pi]; 0 for (0, 0). A -0.0 y gives -0.0 or -pi, as
 // libm does.
+inline constexpr double kPi = 0x1.921fb54442d18p+1;
+inline constexpr double kHalfPi = 0x1.921fb54442d18p+0;
 VQX_FORCE_INLINE constexpr double atan2(double y, double x) {
-  constexpr double kPi = 0x1.921fb54442d18p+1;
-  constexpr double kHalfPi = 0x1.921fb54442d18p+0;
   const double ax = pick(x < 0.0, -x, x);
   const double ay = pick(y < 0.0, -y, y);
   const bool steep = ay > ax;
@@ -188,21 +200,30 @@ VQX_FORCE_INLINE constexpr double atan2(double y, double x) {
   return pick(negative, -a, a);
 }
 
+// ln2 in two parts (exp and log): a 33-bit part, so that k times it is
+// exact, and the rest.
+inline constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+inline constexpr double kLn2Hi = 0x1.62e42ffp-1;
+inline constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
+// exp's Taylor series to r^13: c_k = 1 / k!.
+constexpr std::array<double, 14> exp_series_coefficients() {
+  return {kInvFactorial[0],  kInvFactorial[1], kInvFactorial[2],  kInvFactorial[3],
+          kInvFactorial[4],  kInvFactorial[5], kInvFactorial[6],  kInvFactorial[7],
+          kInvFactorial[8],  kInvFactorial[9], kInvFactorial[10], kInvFactorial[11],
+          kInvFactorial[12], kInvFactorial[13]};
+}
+// The biased exponent of 1.0: 2^k has bits (k + kExponentBias) << 52.
+inline constexpr int kExponentBias = 1023;
+
 // exp(x) for -700 < x < 700: x = k ln2 + r with |r| <= ln2/2 (ln2 split
 // into a 33-bit part and the rest), exp(r) by its Taylor series to r^13,
 // times 2^k built in the exponent bits.
 VQX_FORCE_INLINE constexpr double exp(double x) {
-  constexpr double kInvLn2 = 0x1.71547652b82fep+0;
-  constexpr double kLn2Hi = 0x1.62e42ffp-1;
-  constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
   const double k = round_to_integer(x * kInvLn2);
   const double r = (x - k * kLn2Hi) - k * kLn2Lo;
-  constexpr std::array<double, 14> kC = {
-      kInvFactorial[0],  kInvFactorial[1],  kInvFactorial[2],  kInvFactorial[3], kInvFactorial[4],
-      kInvFactorial[5],  kInvFactorial[6],  kInvFactorial[7],  kInvFactorial[8], kInvFactorial[9],
-      kInvFactorial[10], kInvFactorial[11], kInvFactorial[12], kInvFactorial[13]};
+  constexpr std::array<double, 14> kC = exp_series_coefficients();
   const double p = horner(r, kC);
-  const auto biased = static_cast<std::int64_t>(static_cast<int>(k)) + 1023;
+  const auto biased = static_cast<std::int64_t>(static_cast<int>(k)) + kExponentBias;
   return p * bits_as<double>(static_cast<std::uint64_t>(biased) << 52);
 }
 
@@ -210,14 +231,12 @@ VQX_FORCE_INLINE constexpr double exp(double x) {
 // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172, by its series to
 // s^23 (exact to 1e-18); e ln2 added in two parts.
 VQX_FORCE_INLINE constexpr double log(double x) {
-  constexpr double kLn2Hi = 0x1.62e42ffp-1;
-  constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;
   constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
   constexpr std::uint64_t kMantissa = (std::uint64_t{1} << 52) - 1;
-  constexpr std::uint64_t kOneExponent = std::uint64_t{1023} << 52;
+  constexpr std::uint64_t kOneExponent = std::uint64_t{kExponentBias} << 52;
   const auto bits = bits_as<std::uint64_t>(x);
   const double m1 = bits_as<double>((bits & kMantissa) | kOneExponent);  // [1, 2)
-  const double e1 = static_cast<double>(static_cast<int>(bits >> 52) - 1023);
+  const double e1 = static_cast<double>(static_cast<int>(bits >> 52) - kExponentBias);
   const bool high = m1 >= kSqrt2;
   const double m = pick(high, m1 * 0.5, m1);
   const double e = pick(high, e1 + 1.0, e1);

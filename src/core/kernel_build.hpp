@@ -23,34 +23,12 @@
 #endif
 #if defined(VQX_KERNEL_TARGET)
 #define VQX_CLONES __attribute__((target(VQX_KERNEL_TARGET)))
-#define VQX_HAS_CLONES 0
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
     defined(VQX_KERNEL_CLONES) && !defined(VQX_NO_CLONES)
 #define VQX_CLONES __attribute__((target_clones(VQX_KERNEL_CLONES)))
-#define VQX_HAS_CLONES 1
 #else
 #define VQX_CLONES
-#define VQX_HAS_CLONES 0
 #endif
-
-namespace vqx {
-
-// Whether the kernels that run here are built for AVX2 (x86-64-v3 or v4):
-// the clones the loader picks on this CPU, or the one target of a
-// per-target build. For choices that change speed only (ciede's batches).
-inline bool kernels_use_avx2() {
-#if VQX_HAS_CLONES
-  return __builtin_cpu_supports("x86-64-v3") != 0;
-#elif defined(VQX_KERNEL_LEVEL)
-  return VQX_KERNEL_LEVEL >= 3;
-#elif defined(__AVX2__)
-  return true;
-#else
-  return false;
-#endif
-}
-
-}  // namespace vqx
 
 // Helpers are forced inline so that each clone compiles its own copy; so
 // are loop bodies given as lambdas (VQX_INLINE_LAMBDA after the parameter

@@ -242,7 +242,7 @@ TEST(CiedeBatch, DifferencesEqualTheScalarDefinition) {
           default:
             break;
         }
-        batch->add(c1, -1, c2, -1, 0, 0, 0, 0);
+        batch->add(c1, -1, c2, -1);
       }
       expected += fill;
       ciede::compute_differences(*batch);

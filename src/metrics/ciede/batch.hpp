@@ -2,9 +2,6 @@
 // that the differences can be computed for many pairs at once.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-
 #include "metrics/ciede/color.hpp"
 #include "metrics/ciede/lab_batch.hpp"
 
@@ -25,12 +22,6 @@ struct PairBatch {
   int source2[kCapacity]{};
   // The differences, once computed.
   alignas(64) float difference[kCapacity]{};
-  // Where each result goes: the index among the row's differences, and the
-  // pair's cache keys and slot.
-  unsigned position[kCapacity]{};
-  std::uint64_t ref_key[kCapacity]{};
-  std::uint64_t dist_key[kCapacity]{};
-  std::size_t slot[kCapacity]{};
   int count = 0;
 
   // Intermediate values of compute_differences(), per pair.
@@ -72,8 +63,7 @@ struct PairBatch {
 
   // A pair whose colours are known, or still to come from a LabBatch
   // (source1 / source2 >= 0: the batch index; see resolve()).
-  void add(const Lab& c1, int src1, const Lab& c2, int src2, unsigned pos, std::uint64_t ref,
-           std::uint64_t dist, std::size_t cache_slot) {
+  void add(const Lab& c1, int src1, const Lab& c2, int src2) {
     l1[count] = c1.l;
     a1[count] = c1.a;
     b1[count] = c1.b;
@@ -82,10 +72,6 @@ struct PairBatch {
     b2[count] = c2.b;
     source1[count] = src1;
     source2[count] = src2;
-    position[count] = pos;
-    ref_key[count] = ref;
-    dist_key[count] = dist;
-    slot[count] = cache_slot;
     ++count;
   }
 };

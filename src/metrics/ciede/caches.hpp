@@ -72,25 +72,26 @@ class LabCache {
 
   void reset() { entries_ = make_zeroed_array<Entry>(std::size_t{1} << kBits); }
 
-  // The colour if known (ready), else the index in `batch` that computes it.
-  struct Lookup {
-    bool ready;
-    Lab lab;
-    int index;
-  };
   // Asks for the slot of `key` to be brought into the cache, some lookups
   // ahead of find_or_reserve(): the table is larger than L2.
   void prefetch(std::uint64_t key) const { __builtin_prefetch(&entries_[slot(key)]); }
 
-  Lookup find_or_reserve(std::uint64_t key, LabBatch& batch) {
+  // A known colour: sets l, a, b to it and returns -1. Otherwise the index
+  // in `batch` that computes it (l, a, b left as they are).
+  int find_or_reserve(std::uint64_t key, LabBatch& batch, float& l, float& a, float& b) {
     Entry& e = entries_[slot(key)];
     const Tag tag = tag_of(key);
-    if (e.stored == stored(tag, false)) return {true, e.lab, -1};
-    if (e.stored == stored(tag, true)) return {false, Lab{}, pending_index(e)};
+    if (e.stored == stored(tag, false)) {
+      l = e.lab.l;
+      a = e.lab.a;
+      b = e.lab.b;
+      return -1;
+    }
+    if (e.stored == stored(tag, true)) return pending_index(e);
     const int index = batch.add(key);
     e.stored = stored(tag, true);
     e.lab = Lab{std::bit_cast<float>(index), 0.0f, 0.0f};
-    return {false, Lab{}, index};
+    return index;
   }
 
   // Stores the computed colours whose reservations were not evicted since.

@@ -28,8 +28,8 @@ Status FrameKernel::init(const PictureFormat& fmt) {
   try {
     rows_.assign(std::size_t{4} * fmt.width, 0);
     differences_.assign(fmt.width, 0.0f);
-    unequal_.assign(fmt.width, PendingPair{});
-    pending_.assign(fmt.width, PendingPair{});
+    unequal_.assign(fmt.width, PixelPair{});
+    pending_.assign(fmt.width, 0U);
     batch_ = std::make_unique<PairBatch>();
     lab_batch_ = std::make_unique<LabBatch>();
     if (fmt.bpc <= LabCache<true>::kNarrowDepth) {
@@ -93,21 +93,31 @@ void FrameKernel::compute_pending(unsigned first, unsigned last, Labs& cache) {
   constexpr unsigned kAhead = 24;
   for (unsigned j = first; j < last; ++j) {
     if (j + kAhead < last) {
-      cache.prefetch(pending_[j + kAhead].ref_key);
-      cache.prefetch(pending_[j + kAhead].dist_key);
+      const PixelPair& ahead = unequal_[pending_[j + kAhead]];
+      cache.prefetch(ahead.ref_key);
+      cache.prefetch(ahead.dist_key);
     }
-    const PendingPair& p = pending_[j];
-    const typename Labs::Lookup c1 = cache.find_or_reserve(p.ref_key, labs);
-    const typename Labs::Lookup c2 = cache.find_or_reserve(p.dist_key, labs);
-    pairs.add(c1.lab, c1.index, c2.lab, c2.index, p.position, p.ref_key, p.dist_key, p.slot);
+    const PixelPair& p = unequal_[pending_[j]];
+    const int i = pairs.count++;
+    // The colours go straight into the batch's columns (known ones) or are
+    // reserved in `labs` (the sources, for resolve()).
+    pairs.source1[i] =
+        cache.find_or_reserve(p.ref_key, labs, pairs.l1[i], pairs.a1[i], pairs.b1[i]);
+    pairs.source2[i] =
+        cache.find_or_reserve(p.dist_key, labs, pairs.l2[i], pairs.a2[i], pairs.b2[i]);
   }
-  compute_labs(labs, scale_);
-  cache.fill(labs);
-  pairs.resolve(labs);
+  // After the first frames nearly every colour is known.
+  if (labs.count > 0) {
+    compute_labs(labs, scale_);
+    cache.fill(labs);
+    pairs.resolve(labs);
+  }
   compute_differences(pairs);
   for (int i = 0; i < pairs.count; ++i) {
-    differences_[pairs.position[i]] = pairs.difference[i];
-    pairs_.store(pairs.slot[i], pairs.ref_key[i], pairs.dist_key[i], pairs.difference[i]);
+    const unsigned at = pending_[first + static_cast<unsigned>(i)];
+    const PixelPair& p = unequal_[at];
+    differences_[at] = pairs.difference[i];
+    pairs_.store(p.slot, p.ref_key, p.dist_key, pairs.difference[i]);
   }
 }
 
@@ -140,7 +150,7 @@ double FrameKernel::difference_sum(const Picture& ref, const Picture& dist, Labs
     for (unsigned x = 0; x < w; ++x) {
       const std::uint64_t rk = pack_yuv(ry[x], ru[x], rv[x]);
       const std::uint64_t dk = pack_yuv(dy[x], du[x], dv[x]);
-      unequal_[n] = PendingPair{n, rk, dk, PairCache::slot(rk, dk)};
+      unequal_[n] = PixelPair{rk, dk, PairCache::slot(rk, dk)};
       n += rk != dk ? 1U : 0U;
     }
     // Cached pairs are filled in at once, the others kept pending and
@@ -150,9 +160,9 @@ double FrameKernel::difference_sum(const Picture& ref, const Picture& dist, Labs
     unsigned pending = 0;
     for (unsigned i = 0; i < n; ++i) {
       if (i + kAhead < n) pairs_.prefetch(unequal_[i + kAhead].slot);
-      const PendingPair& p = unequal_[i];
+      const PixelPair& p = unequal_[i];
       const bool found = pairs_.find(p.slot, p.ref_key, p.dist_key, differences_[i]);
-      pending_[pending] = p;
+      pending_[pending] = i;
       pending += found ? 0U : 1U;
     }
     for (unsigned first = 0; first < pending; first += PairBatch::kCapacity) {

@@ -34,15 +34,14 @@ class FrameKernel {
   double difference_sum(const Picture& ref, const Picture& dist, Labs& labs);
   template <typename Sample>
   void chroma_row(const Plane& plane, unsigned y, std::uint16_t* out) const;
-  // Computes the differences of pending_[first, last), stores them in the
-  // row's differences and the pair cache.
+  // Computes the differences of the pairs pending_[first, last) names,
+  // stores them in the row's differences and the pair cache.
   template <typename Labs>
   void compute_pending(unsigned first, unsigned last, Labs& labs);
 
-  // A pixel pair of the current row: its place among the row's unequal
-  // pixels, its colours' keys and its pair cache slot.
-  struct PendingPair {
-    unsigned position;  // index among the row's differences
+  // An unequal pixel pair of the current row: its colours' keys and its
+  // pair cache slot.
+  struct PixelPair {
     std::uint64_t ref_key;
     std::uint64_t dist_key;
     std::size_t slot;  // in the pair cache
@@ -54,10 +53,10 @@ class FrameKernel {
   std::vector<std::uint16_t> rows_;
   // The colour differences of the current row's unequal pixels, in order.
   std::vector<float> differences_;
-  // The current row's unequal pixels, and those of them not in the pair
-  // cache.
-  std::vector<PendingPair> unequal_;
-  std::vector<PendingPair> pending_;
+  // The current row's unequal pixels, and the indices among them of those
+  // not in the pair cache.
+  std::vector<PixelPair> unequal_;
+  std::vector<unsigned> pending_;
   std::unique_ptr<PairBatch> batch_;
   std::unique_ptr<LabBatch> lab_batch_;
   // The colour cache: the narrow form for samples of up to 15 bits, else

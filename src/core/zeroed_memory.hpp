@@ -16,9 +16,10 @@ namespace vqx {
 inline constexpr std::size_t kZeroedAlign = 64;
 
 // `bytes` of memory, every byte zero, 64-byte aligned; null when there is
-// none. From 256 KiB on, where the kernel offers transparent huge pages, a
-// fresh mapping of whole huge pages (zero without being written, one page
-// fault per 2 MiB when first written); else aligned_alloc's, zeroed.
+// none. From 256 KiB on, where the kernel offers transparent huge pages,
+// fresh mapped memory in whole huge pages (zero without being written, one
+// page fault per 2 MiB when first written), which buffers of up to 1 MiB
+// share with others; else aligned_alloc's, zeroed.
 [[nodiscard]] void* allocate_zeroed(std::size_t bytes);
 // Gives back what allocate_zeroed() returned (null: nothing).
 void release_zeroed(void* p);

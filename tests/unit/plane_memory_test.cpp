@@ -3,8 +3,10 @@
 // same layout as Picture::make, every row given back through the allocator
 // that made it, exactly once, however the picture is moved.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -260,6 +262,55 @@ TEST(ZeroedMemory, LargeBuffersAndFloatImagesAreZeroWithoutTheirPagesBeingTouche
   for (unsigned y = 0; y < 2160; y += 97) {
     EXPECT_EQ(image.row(y)[y % 3840], 0.0f) << "row " << y;
   }
+}
+
+// Buffers of 256 KiB to 1 MiB (a 1080p picture's chroma planes) share huge
+// pages, four such planes to one, each still zero, 64-byte aligned and at
+// its own offset in its 4 KiB page; an arena is unmapped once its last
+// buffer is given back, and its memory is never handed out again.
+TEST(ZeroedMemory, SmallBuffersShareHugePagesAndGoWithTheirLast) {
+  if (!large_buffers_are_mapped()) {
+    GTEST_SKIP() << "no transparent huge pages here (or an AddressSanitizer build): buffers "
+                    "come from malloc";
+  }
+  constexpr std::size_t kPlane = 518400;
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  std::vector<std::uint8_t*> buffers;
+  std::set<std::uintptr_t> regions;
+  std::set<std::uintptr_t> colours;
+  // Until three huge pages were used: the first two are then closed.
+  while (regions.size() < 3) {
+    auto* p = static_cast<std::uint8_t*>(allocate_zeroed(kPlane));
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0U);
+    for (std::size_t b = 0; b < kPlane; b += 4093) ASSERT_EQ(p[b], 0) << "byte " << b;
+    ASSERT_EQ(p[kPlane - 1], 0);
+    std::memset(p, 0xA5, kPlane);
+    buffers.push_back(p);
+    regions.insert(reinterpret_cast<std::uintptr_t>(p) / kHuge);
+    colours.insert(reinterpret_cast<std::uintptr_t>(p) % 4096);
+  }
+  // The first huge page may have been opened before; the second held four.
+  EXPECT_GE(buffers.size(), 6U) << "small buffers do not share huge pages";
+  EXPECT_LE(buffers.size(), 9U);
+  EXPECT_EQ(colours.size(), buffers.size()) << "two buffers at one offset in their 4 KiB pages";
+  for (std::uint8_t* p : buffers) release_zeroed(p);
+  // The huge page between the first (which may hold others' buffers) and
+  // the open one held only these, and is gone (msync: ENOMEM for memory not
+  // mapped); what the open one hands out next is fresh and zero.
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(buffers.front()) / kHuge;
+  const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(buffers.back()) / kHuge;
+  for (const std::uintptr_t r : regions) {
+    if (r == first || r == last) continue;
+    errno = 0;
+    EXPECT_EQ(msync(reinterpret_cast<void*>(r * kHuge), 4096, MS_ASYNC), -1)
+        << "a closed huge page is still mapped";
+    EXPECT_EQ(errno, ENOMEM);
+  }
+  auto* again = static_cast<std::uint8_t*>(allocate_zeroed(kPlane));
+  ASSERT_NE(again, nullptr);
+  for (std::size_t b = 0; b < kPlane; b += 4093) ASSERT_EQ(again[b], 0) << "byte " << b;
+  release_zeroed(again);
 }
 
 // A slab's arrays: each 64-byte aligned, zero, and clear of the others.

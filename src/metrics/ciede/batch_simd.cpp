@@ -26,6 +26,8 @@
 
 #include <cstdint>
 
+#include "core/many_vectors-inl.h"
+
 #include "metrics/ciede/batch.hpp"
 #include "metrics/ciede/blend.hpp"
 #include "metrics/ciede/delta_e_steps.hpp"
@@ -66,87 +68,13 @@ using VI = hn::Vec<DI>;
 // hue angles on AVX2 (a stand-alone loop on Zen 5: docs/performance.md).
 constexpr int kSide = 8;
 
+namespace many = vqx::HWY_NAMESPACE::many;
+using namespace many;  // Map, Select, Less, ... and the operators
 template <class V>
-struct Many {
-  V v[kSide];
-};
-
-// fn applied to lane group k of each argument, for every k.
-template <class Fn, class... M>
-HWY_INLINE auto Map(const Fn& fn, const M&... m) {
-  Many<decltype(fn(m.v[0]...))> r;
-  for (int k = 0; k < kSide; ++k) r.v[k] = fn(m.v[k]...);
-  return r;
-}
-
+using Many = many::Many<V, kSide>;
 template <class V>
 HWY_INLINE Many<V> Splat(hn::TFromV<V> x) {
-  Many<V> r;
-  for (V& v : r.v) v = hn::Set(hn::DFromV<V>(), x);
-  return r;
-}
-
-// The four operations, also with a constant on either side.
-#define VQX_CIEDE_OPERATOR(op, Fn)                                     \
-  template <class V>                                                   \
-  HWY_INLINE Many<V> operator op(const Many<V>& a, const Many<V>& b) { \
-    return Map([](V x, V y) { return hn::Fn(x, y); }, a, b);           \
-  }                                                                    \
-  template <class V>                                                   \
-  HWY_INLINE Many<V> operator op(const Many<V>& a, hn::TFromV<V> c) {  \
-    const V cv = hn::Set(hn::DFromV<V>(), c);                          \
-    return Map([cv](V x) { return hn::Fn(x, cv); }, a);                \
-  }                                                                    \
-  template <class V>                                                   \
-  HWY_INLINE Many<V> operator op(hn::TFromV<V> c, const Many<V>& b) {  \
-    const V cv = hn::Set(hn::DFromV<V>(), c);                          \
-    return Map([cv](V y) { return hn::Fn(cv, y); }, b);                \
-  }
-VQX_CIEDE_OPERATOR(+, Add)
-VQX_CIEDE_OPERATOR(-, Sub)
-VQX_CIEDE_OPERATOR(*, Mul)
-VQX_CIEDE_OPERATOR(/, Div)
-#undef VQX_CIEDE_OPERATOR
-
-template <class V>
-HWY_INLINE Many<V> Neg(const Many<V>& a) {
-  return Map([](V x) { return hn::Neg(x); }, a);
-}
-template <class V>
-HWY_INLINE Many<V> Sqrt(const Many<V>& a) {
-  return Map([](V x) { return hn::Sqrt(x); }, a);
-}
-// std::fabs: the sign bit cleared.
-template <class V>
-HWY_INLINE Many<V> Abs(const Many<V>& a) {
-  return Map([](V x) { return hn::Abs(x); }, a);
-}
-// c ? yes : no, lane by lane (pick()).
-template <class M, class V>
-HWY_INLINE Many<V> Select(const Many<M>& c, const Many<V>& yes, const Many<V>& no) {
-  return Map([](M m, V y, V n) { return hn::IfThenElse(m, y, n); }, c, yes, no);
-}
-template <class V>
-HWY_INLINE auto Less(const Many<V>& a, hn::TFromV<V> c) {
-  const V cv = hn::Set(hn::DFromV<V>(), c);
-  return Map([cv](V x) { return hn::Lt(x, cv); }, a);
-}
-template <class V>
-HWY_INLINE auto Less(const Many<V>& a, const Many<V>& b) {
-  return Map([](V x, V y) { return hn::Lt(x, y); }, a, b);
-}
-template <class V>
-HWY_INLINE auto Equal(const Many<V>& a, hn::TFromV<V> c) {
-  const V cv = hn::Set(hn::DFromV<V>(), c);
-  return Map([cv](V x) { return hn::Eq(x, cv); }, a);
-}
-template <class M>
-HWY_INLINE Many<M> And(const Many<M>& a, const Many<M>& b) {
-  return Map([](M x, M y) { return hn::And(x, y); }, a, b);
-}
-template <class M>
-HWY_INLINE Many<M> Or(const Many<M>& a, const Many<M>& b) {
-  return Map([](M x, M y) { return hn::Or(x, y); }, a, b);
+  return many::Splat<V, kSide>(x);
 }
 
 using D = Many<VD>;
@@ -166,22 +94,10 @@ constexpr int kGroup = kSide * static_cast<int>(kLanes);  // pairs per step
 static_assert(PairBatch::kCapacity % kGroup == 0,
               "the stages run over whole groups, so the arrays hold a whole number of them");
 
-HWY_INLINE F LoadF(const float* p) {
-  F r;
-  for (int k = 0; k < kSide; ++k) r.v[k] = hn::Load(DF(), p + k * kLanes);
-  return r;
-}
-HWY_INLINE D LoadD(const double* p) {
-  D r;
-  for (int k = 0; k < kSide; ++k) r.v[k] = hn::Load(DD(), p + k * kLanes);
-  return r;
-}
-HWY_INLINE void Store(const F& f, float* p) {
-  for (int k = 0; k < kSide; ++k) hn::Store(f.v[k], DF(), p + k * kLanes);
-}
-HWY_INLINE void Store(const D& d, double* p) {
-  for (int k = 0; k < kSide; ++k) hn::Store(d.v[k], DD(), p + k * kLanes);
-}
+HWY_INLINE F LoadF(const float* p) { return Load<DF, kSide>(DF(), p); }
+HWY_INLINE D LoadD(const double* p) { return Load<DD, kSide>(DD(), p); }
+HWY_INLINE void Store(const F& f, float* p) { many::Store(f, DF(), p); }
+HWY_INLINE void Store(const D& d, double* p) { many::Store(d, DD(), p); }
 
 // --- elementary.hpp's functions ------------------------------------------
 

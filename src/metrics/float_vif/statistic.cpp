@@ -2,27 +2,23 @@
 
 #include <cmath>
 
-#include "core/kernel_build.hpp"
 #include "metrics/float_vif/params.hpp"
 #include "metrics/float_vif/pointwise.hpp"
 
 namespace vqx::float_vif {
 
-namespace {
+namespace reference {
 
-VQX_CLONES
-void row_terms(const float* __restrict mu1, const float* __restrict mu2, const float* __restrict xx,
-               const float* __restrict yy, const float* __restrict xy, unsigned width,
-               const StatParams& p, float* __restrict num, float* __restrict den) {
-  const StatParams q = p;
+void row_terms(const float* mu1, const float* mu2, const float* xx, const float* yy,
+               const float* xy, unsigned width, const StatParams& p, float* num, float* den) {
   for (unsigned j = 0; j < width; ++j) {
-    const Terms t = pixel_terms(mu1[j], mu2[j], xx[j], yy[j], xy[j], q);
+    const Terms t = pixel_terms(mu1[j], mu2[j], xx[j], yy[j], xy[j], p);
     num[j] = t.num;
     den[j] = t.den;
   }
 }
 
-}  // namespace
+}  // namespace reference
 
 StatParams make_stat_params(double gain_limit, double sigma_nsq) {
   StatParams p;

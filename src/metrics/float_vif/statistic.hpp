@@ -10,6 +10,16 @@ namespace vqx::float_vif {
 // StatParams and log2_approx(): pointwise.hpp.
 [[nodiscard]] StatParams make_stat_params(double gain_limit, double sigma_nsq);
 
+// The terms of one row (pixel_terms() at every position) into num[0,
+// width) and den[0, width): a Highway kernel (statistic_simd.cpp), and
+// reference::row_terms, the plain loop it is tested against.
+void row_terms(const float* mu1, const float* mu2, const float* xx, const float* yy,
+               const float* xy, unsigned width, const StatParams& p, float* num, float* den);
+namespace reference {
+void row_terms(const float* mu1, const float* mu2, const float* xx, const float* yy,
+               const float* xy, unsigned width, const StatParams& p, float* num, float* den);
+}  // namespace reference
+
 // One row: mu1, mu2 are the filtered means, xx, yy, xy the filtered
 // squares and product, `width` values each. Adds to num and den the row's
 // terms summed in float from left to right (libvmaf's accum_inner_num/den),

@@ -13,7 +13,11 @@
 #   wall s      the whole process, as a user sees it;
 #   CPU s       user + system CPU time of the whole process, which the
 #               machine's other load disturbs less than the wall time;
-#   ref / vqx   the reference's CPU s over vqx's (2.00 = twice as fast);
+#   ref / vqx   the reference's CPU s over vqx's (2.00 = twice as fast):
+#               the median of each run's ratio to the vqx run just before
+#               it, so that the machine's speed, which drifts over minutes
+#               on a shared host, is nearly the same for both sides of a
+#               ratio;
 #   kernel ms/f CPU time less that of the read-only floor run (`-n --feature
 #               motion=motion_force_zero=true`: start-up, reading the luma,
 #               output, no kernel), per frame: the family's kernels, for the
@@ -139,7 +143,8 @@ run() {
   awk '{printf "%s %.4f\n", $1, $2 + $3}' "$work/t" >>"$times"
 }
 
-# measure FAMILY THREADS: sets wall_vqx cpu_vqx wall_ref cpu_ref (medians).
+# measure FAMILY THREADS: sets wall_vqx cpu_vqx wall_ref cpu_ref (medians)
+# and pair_ratio (the median of the runs' reference CPU s over vqx's).
 measure() {
   local family=$1 threads=$2 tool
   : >"$work/vqx.t"
@@ -156,6 +161,10 @@ measure() {
       eval "wall_$tool=; cpu_$tool="
     fi
   done
+  pair_ratio=
+  [ -s "$work/ref.t" ] || return 0
+  pair_ratio=$(paste -d' ' "$work/vqx.t" "$work/ref.t" |
+    awk '$2 > 0 {printf "%.4f\n", $4 / $2}' | median)
 }
 
 table() {
@@ -180,12 +189,12 @@ table() {
         measure "$family" "$threads"
         awk -v s="$size" -v t="$threads" -v f="$family" -v n="$n" \
           -v wv="$wall_vqx" -v cv="$cpu_vqx" -v fv="$floor_vqx" \
-          -v wr="$wall_ref" -v cr="$cpu_ref" -v fr="$floor_ref" 'BEGIN {
+          -v wr="$wall_ref" -v cr="$cpu_ref" -v fr="$floor_ref" -v pr="$pair_ratio" 'BEGIN {
             mv = 1000 * (cv - fv) / n
             if (wr == "") { printf "| %s | %s | %s | %.2f | %.2f | | | | %.1f | | |\n", s, t, f, wv, cv, mv; exit }
             mr = 1000 * (cr - fr) / n
             kratio = mv > 0 ? sprintf("%.2f", mr / mv) : "-"
-            ratio = cv > 0 ? sprintf("%.2f", cr / cv) : "-"
+            ratio = pr != "" ? sprintf("%.2f", pr) : "-"
             printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %.1f | %s |\n",
               s, t, f, wv, cv, wr, cr, ratio, mv, mr, kratio }'
       done

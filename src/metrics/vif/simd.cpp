@@ -638,7 +638,9 @@ template <int Scale>
 HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uint32_t* out) {
   const D16 d16;
   const D32 d32;
-  constexpr auto kTerms = tap_terms<Scale>();
+  // Static, so that the generic lambdas below name it in constant
+  // expressions without capturing it.
+  static constexpr auto kTerms = tap_terms<Scale>();
   constexpr std::size_t kCount = kTerms.size();
   V16 even[kCount], odd[kCount];
   for (std::size_t t = 0; t < kCount; ++t) {
@@ -656,13 +658,24 @@ HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uin
   }
   const std::size_t lanes = hn::Lanes(d16);
   const std::size_t half = hn::Lanes(d32);
-  // Term kT's multiply-adds, decided at compile time (a pair of zero taps
-  // adds nothing): with a run-time index GCC may test them in the loop.
-  const auto add_term = [&]<std::size_t kT>(std::integral_constant<std::size_t, kT>, V16 v, V32& e,
-                                            V32& o) {
-    constexpr TapTerm kTerm = tap_terms<Scale>()[kT];
-    if constexpr (kTerm.even[0] != 0 || kTerm.even[1] != 0) e = MulPairsAdd(e, v, even[kT]);
-    if constexpr (kTerm.odd[0] != 0 || kTerm.odd[1] != 0) o = MulPairsAdd(o, v, odd[kT]);
+  // Every term's multiply-adds into e and o, term kT's samples from
+  // samples(integral_constant<kT>). The index is a compile-time constant, so
+  // a pair of zero taps adds nothing: with a run-time index GCC may test
+  // them in the loop.
+  const auto add_terms = [&](const auto& samples, V32& e, V32& o) {
+    [&]<std::size_t... kT>(std::index_sequence<kT...>) {
+      const auto add = [&]<std::size_t kI>(std::integral_constant<std::size_t, kI> t) {
+        const V16 v = samples(t);
+        if constexpr (kTerms[kI].even[0] != 0 || kTerms[kI].even[1] != 0) {
+          e = MulPairsAdd(e, v, even[kI]);
+        }
+        if constexpr (kTerms[kI].odd[0] != 0 || kTerms[kI].odd[1] != 0) {
+          o = MulPairsAdd(o, v, odd[kI]);
+        }
+      };
+      (add(std::integral_constant<std::size_t, kT>{}), ...);
+    }
+    (std::make_index_sequence<kCount>());
   };
 #if VQX_VIF_AVX512 || HWY_TARGET == HWY_AVX2
   if constexpr (Scale != 3) {  // even offsets: whole 32-bit lanes
@@ -671,12 +684,11 @@ HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uin
     for (std::size_t j = 0; j < n; j += lanes) {
       const V16 c = hn::LoadU(d16, row + j + lanes);
       V32 e = hn::Zero(d32), o = e;
-      [&]<std::size_t... kT>(std::index_sequence<kT...>) {
-        (add_term(std::integral_constant<std::size_t, kT>{}, Window<kTerms[kT].offset / 2>(a, b, c),
-                  e, o),
-         ...);
-      }
-      (std::make_index_sequence<kCount>());
+      add_terms(
+          [&]<std::size_t kT>(std::integral_constant<std::size_t, kT>) {
+            return Window<kTerms[kT].offset / 2>(a, b, c);
+          },
+          e, o);
       hn::StoreU(Unbias(e), DU32(), out + j);
       hn::StoreU(Unbias(o), DU32(), out + j + half);
       a = b;
@@ -687,12 +699,11 @@ HWY_INLINE void HorizontalPlane(const std::int16_t* row, std::size_t n, std::uin
 #endif
   for (std::size_t j = 0; j < n; j += lanes) {
     V32 e = hn::Zero(d32), o = e;
-    [&]<std::size_t... kT>(std::index_sequence<kT...>) {
-      (add_term(std::integral_constant<std::size_t, kT>{},
-                hn::LoadU(d16, row + j + kTerms[kT].offset), e, o),
-       ...);
-    }
-    (std::make_index_sequence<kCount>());
+    add_terms(
+        [&]<std::size_t kT>(std::integral_constant<std::size_t, kT>) {
+          return hn::LoadU(d16, row + j + kTerms[kT].offset);
+        },
+        e, o);
     hn::StoreU(Unbias(e), DU32(), out + j);
     hn::StoreU(Unbias(o), DU32(), out + j + half);
   }

@@ -466,17 +466,19 @@ constexpr bool kVectorLog2 = false;
 // The table indices of the row's lookups, kept only for the vectors of
 // pixels that have a term of their kind (index 0, whose entry is 0, in the
 // lanes that have none): den counts informative vectors, num those with a
-// gain term.
+// gain term (an index of the signal's log2 and one of the noise's each).
+// An index a 32-bit lane, as the vectors hold it: the plain loops that sum
+// the entries then read each with one load (16-bit indices packed in
+// words took them half as many again instructions).
 struct IndexRows {
-  std::uint16_t* den;
-  std::uint32_t* num;  // the signal's index | the noise's << kLog2TableBits
+  std::uint32_t* den;
+  std::uint32_t* signal;
+  std::uint32_t* noise;
   std::size_t den_count;
   std::size_t num_count;
 };
-HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint16_t* dst) {
-  const DU32 du32;
-  const hn::Rebind<std::uint16_t, DU32> du16h;
-  hn::StoreU(hn::TruncateTo(du16h, hn::IfThenElseZero(hn::RebindMask(du32, m), index)), du16h, dst);
+HWY_INLINE void StoreIndices(hn::Mask<D32> m, VU32 index, std::uint32_t* dst) {
+  hn::StoreU(hn::IfThenElseZero(hn::RebindMask(DU32(), m), index), DU32(), dst);
 }
 
 // The statistics of one vector of pixels (the reference's row_stats, per
@@ -545,9 +547,8 @@ HWY_INLINE void PixelStats(V32 s11, V32 s22, V32 s12, hn::Mask<D32> valid, doubl
   num_term = hn::Add(num_term, hn::Sub(Log2Entries(df, signal[0], signal[1]),
                                        Log2Entries(df, noise[0], noise[1])));
 #else
-  const VU32 both = hn::Or(sig_log.index, hn::ShiftLeft<kLog2TableBits>(noise_log.index));
-  hn::StoreU(hn::IfThenElseZero(hn::RebindMask(DU32(), gain), both), DU32(),
-             rows.num + rows.num_count);
+  StoreIndices(gain, sig_log.index, rows.signal + rows.num_count);
+  StoreIndices(gain, noise_log.index, rows.noise + rows.num_count);
   rows.num_count += hn::Lanes(d32);
 #endif
   acc.num_log = hn::Add(acc.num_log, hn::IfThenElseZero(gain, num_term));
@@ -721,8 +722,10 @@ void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
   const V32 even_columns = hn::Add(hn::Iota(d32, 0), hn::Iota(d32, 0));  // 0, 2, 4, ...
   const V32 width = hn::Set(d32, static_cast<std::int32_t>(w));
   RowLanes acc{hn::Zero(d32), hn::Zero(d32), hn::Zero(d32), hn::Zero(d64)};
-  auto* sums32 = reinterpret_cast<std::uint32_t*>(scratch + 3 * index_stride);
-  IndexRows index_rows{scratch, reinterpret_cast<std::uint32_t*>(scratch + index_stride), 0, 0};
+  // row_stats_scratch(): three rows of indices, then the chunk's sums.
+  auto* index32 = reinterpret_cast<std::uint32_t*>(scratch);
+  IndexRows index_rows{index32, index32 + index_stride, index32 + 2 * index_stride, 0, 0};
+  std::uint32_t* sums32 = index32 + 3 * index_stride;
   const VU32 round = hn::Set(du32, kTapHalf);
 
   for (std::size_t c0 = 0; c0 < w; c0 += kStatsChunk) {
@@ -754,7 +757,7 @@ void RowStatsT(const std::int16_t* const* planes, unsigned w, double gain_limit,
   // The table entries, by plain loads (table_sums.cpp).
   if constexpr (!kVectorLog2) {
     sums.den_log += den_table_sum(lut, index_rows.den, index_rows.den_count);
-    sums.num_log += num_table_sum(lut, index_rows.num, index_rows.num_count);
+    sums.num_log += num_table_sum(lut, index_rows.signal, index_rows.noise, index_rows.num_count);
   }
 
   // The row's lanes summed (each lane's sums are far from overflowing).

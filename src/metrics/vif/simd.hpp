@@ -84,9 +84,9 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
 // kernel may overwrite.
 inline constexpr std::size_t kStatsChunk = 512;
 [[nodiscard]] constexpr std::size_t row_stats_scratch(std::size_t w) {
-  // The log2 table indices of the row (3 rows), then the horizontal sums
-  // of a chunk (kRowPlanes rows of uint32).
-  return 3 * ((w + kBlock - 1) / kBlock * kBlock) + 2 * kRowPlanes * kStatsChunk;
+  // The log2 table indices of the row (3 rows of uint32), then the
+  // horizontal sums of a chunk (kRowPlanes rows of uint32), in samples.
+  return 2 * (3 * ((w + kBlock - 1) / kBlock * kBlock) + kRowPlanes * kStatsChunk);
 }
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
@@ -108,13 +108,12 @@ void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, 
 // The log2 table's entries of a row's indices, summed (the last step of
 // row_stats, but on AVX-512, which computes the entries; in plain code,
 // compiled once: 16-bit entries have no gather, and 32-bit gathers are
-// slower than plain loads). den: n indices (n a multiple of 4); num: n
-// pairs (n even), each the index of a term to add and, in its top
-// kLog2TableBits (16) bits, the index of one to subtract.
-[[nodiscard]] std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint16_t* index,
+// slower than plain loads). den: the entries of n indices; num: those of
+// n signal indices less those of n noise indices (n even).
+[[nodiscard]] std::int32_t den_table_sum(const std::uint16_t* lut, const std::uint32_t* index,
                                          std::size_t n);
-[[nodiscard]] std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* pairs,
-                                         std::size_t n);
+[[nodiscard]] std::int32_t num_table_sum(const std::uint16_t* lut, const std::uint32_t* signal,
+                                         const std::uint32_t* noise, std::size_t n);
 
 // The Q11 log2s of n doubles holding integers of at least 2^16, 2048 *
 // log2(v) less 2048 * 15, as row_stats takes them: the whole part from the

@@ -1,5 +1,5 @@
-// The launch of the SSIM twins' subsampling (gpu_kernels.cuh:
-// decimate_kernel): both pictures into two device images.
+// The launches of the SSIM twins' subsampling (gpu_kernels.cuh:
+// decimate_kernel, low_pass_kernel): both pictures into two device images.
 #pragma once
 
 #include <string>
@@ -23,6 +23,21 @@ Status decimate(const Source& ref, const Source& cmp, Size in, const SquareTaps&
                   ceil_div(static_cast<unsigned>(out.height), kDecimateY));
   const dim3 block(kDecimateX, kDecimateY);
   decimate_kernel<Source><<<grid, block, 0, s.handle()>>>(ref, cmp, in, taps, ref_out.data(),
+                                                          cmp_out.data(), ref_out.pitch(), out);
+  return gpu::check_launch(name.c_str());
+}
+
+// The same for MS-SSIM's low-pass (`taps`: low_pass_taps()), by
+// low_pass_kernel.
+template <typename Source>
+Status low_pass(const Source& ref, const Source& cmp, Size in, const SquareTaps& taps,
+                const DeviceImage& ref_out, const DeviceImage& cmp_out, const std::string& name,
+                const gpu::Stream& s) {
+  const Size out = ref_out.size();
+  const dim3 grid(ceil_div(static_cast<unsigned>(out.width), kDecimateX),
+                  ceil_div(static_cast<unsigned>(out.height), kDecimateY));
+  const dim3 block(kDecimateX, kDecimateY);
+  low_pass_kernel<Source><<<grid, block, 0, s.handle()>>>(ref, cmp, in, taps, ref_out.data(),
                                                           cmp_out.data(), ref_out.pitch(), out);
   return gpu::check_launch(name.c_str());
 }

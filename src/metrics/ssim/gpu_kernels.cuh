@@ -12,6 +12,8 @@
 //    to float (pointwise.hpp: tap_term) and added in double, filter row by
 //    filter row and tap by tap from 0.0, as the CPU's row loops add them
 //    for each output sample; the sum rounded to float.
+//  * low_pass_kernel: decimate_kernel for MS-SSIM's low-pass, the same
+//    sums from a tile of the inputs in shared memory.
 //  * window_rows_kernel: one thread per input row and window column; the
 //    11-tap horizontal filter of the five quantities (x, y, x*x, y*y, x*y),
 //    the same way, into five float maps: the CPU's horizontally filtered
@@ -32,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/ssim/geometry.hpp"
 #include "metrics/ssim/means.hpp"
@@ -138,6 +141,66 @@ static __global__ void __launch_bounds__(kDecimateX* kDecimateY)
       const float t = taps.tap[v * taps.size + u];
       r += tap_term(ref.at(xx, yy), t);
       c += tap_term(cmp.at(xx, yy), t);
+    }
+  }
+  const std::size_t o = out_pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x);
+  ref_out[o] = static_cast<float>(r);
+  cmp_out[o] = static_cast<float>(c);
+}
+
+// MS-SSIM's low-pass (kLpfSize x kLpfSize taps, subsampling by
+// kLpfFactor; `taps` is low_pass_taps()): decimate_kernel's sums, in its
+// order, from the block's input tile staged in shared memory. Each input
+// sample is read and converted once for the block, not once for each of
+// the 20 or so outputs whose filters reach it, and the taps' loops unroll.
+// The tile's columns are kept in two arrays, even and odd, so that the
+// threads of a warp, whose filters start two columns apart, read
+// consecutive words.
+inline constexpr int kLpfTileColumns = (static_cast<int>(kDecimateX) - 1) * kLpfFactor + kLpfSize;
+inline constexpr int kLpfTileRows = (static_cast<int>(kDecimateY) - 1) * kLpfFactor + kLpfSize;
+inline constexpr int kLpfTileHalf = (kLpfTileColumns + 1) / 2;
+static_assert(kLpfFactor == 2, "the tile's columns split in even and odd");
+
+template <typename Source>
+static __global__ void __launch_bounds__(kDecimateX* kDecimateY)
+    low_pass_kernel(Source ref, Source cmp, Size in, SquareTaps taps, float* ref_out,
+                    float* cmp_out, std::size_t out_pitch, Size out) {
+  // [picture][parity][row][column / 2]
+  __shared__ float s_tile[2][2][kLpfTileRows][kLpfTileHalf];
+  constexpr int kHalf = kLpfSize / 2;
+  const int x0 = static_cast<int>(blockIdx.x * kDecimateX) * kLpfFactor - kHalf;
+  const int y0 = static_cast<int>(blockIdx.y * kDecimateY) * kLpfFactor - kHalf;
+  // The last input row and column a valid output reads (in the picture, or
+  // mirrored into it: decimated_size leaves at most kHalf + 1 past it).
+  const int last_x = (out.width - 1) * kLpfFactor + kHalf;
+  const int last_y = (out.height - 1) * kLpfFactor + kHalf;
+  const int t = static_cast<int>(threadIdx.y * kDecimateX + threadIdx.x);
+  for (int i = t; i < kLpfTileRows * kLpfTileColumns;
+       i += static_cast<int>(kDecimateX * kDecimateY)) {
+    const int row = i / kLpfTileColumns;
+    const int column = i % kLpfTileColumns;
+    if (x0 + column > last_x || y0 + row > last_y) continue;
+    const int xx = reflect_repeat(x0 + column, in.width);
+    const int yy = reflect_repeat(y0 + row, in.height);
+    s_tile[0][column % 2][row][column / 2] = ref.at(xx, yy);
+    s_tile[1][column % 2][row][column / 2] = cmp.at(xx, yy);
+  }
+  __syncthreads();
+  const int x = static_cast<int>(blockIdx.x * kDecimateX + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * kDecimateY + threadIdx.y);
+  if (x >= out.width || y >= out.height) return;
+  const int tx = static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y) * kLpfFactor;
+  double r = 0.0;
+  double c = 0.0;
+  VQX_UNROLL
+  for (int v = 0; v < kLpfSize; ++v) {
+    VQX_UNROLL
+    for (int u = 0; u < kLpfSize; ++u) {
+      // Tile column 2 tx + u: parity u % 2, index tx + u / 2.
+      const float tap = taps.tap[v * kLpfSize + u];
+      r += tap_term(s_tile[0][u % 2][ty + v][tx + u / 2], tap);
+      c += tap_term(s_tile[1][u % 2][ty + v][tx + u / 2], tap);
     }
   }
   const std::size_t o = out_pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x);

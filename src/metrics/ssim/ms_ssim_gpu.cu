@@ -67,8 +67,8 @@ class FloatMsSsimTwin final : public gpu::Twin {
     }
     for (int k = 1; k < kScales; ++k) {
       if (k + 1 < kScales) {
-        VQX_RETURN_IF_ERROR(decimate(ref_[k].view(), cmp_[k].view(), scales_[k], taps_, ref_[k + 1],
-                                     cmp_[k + 1], "float_ms_ssim decimate_kernel", s));
+        VQX_RETURN_IF_ERROR(low_pass(ref_[k].view(), cmp_[k].view(), scales_[k], taps_, ref_[k + 1],
+                                     cmp_[k + 1], "float_ms_ssim low_pass_kernel", s));
       }
       VQX_RETURN_IF_ERROR(
           window_.launch(ref_[k].view(), cmp_[k].view(), scales_[k], first_row_[k], s));
@@ -104,8 +104,8 @@ class FloatMsSsimTwin final : public gpu::Twin {
   Status scale0_of(const gpu::DeviceFrame& f, const gpu::Stream& s) {
     const LumaView<Sample> ref = luma_view<Sample>(f.ref[0], fmt_.bpc);
     const LumaView<Sample> cmp = luma_view<Sample>(f.dist[0], fmt_.bpc);
-    VQX_RETURN_IF_ERROR(decimate(ref, cmp, scales_[0], taps_, ref_[1], cmp_[1],
-                                 "float_ms_ssim decimate_kernel", s));
+    VQX_RETURN_IF_ERROR(low_pass(ref, cmp, scales_[0], taps_, ref_[1], cmp_[1],
+                                 "float_ms_ssim low_pass_kernel", s));
     return window_.launch(ref, cmp, scales_[0], first_row_[0], s);
   }
 

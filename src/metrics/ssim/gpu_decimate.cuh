@@ -11,6 +11,21 @@
 
 namespace vqx::ssim {
 
+// Queues `kernel` (decimate_kernel or low_pass_kernel, whose arguments
+// are the same) over the output images, a thread per output sample.
+template <typename Source, typename Kernel>
+Status subsample(Kernel kernel, const Source& ref, const Source& cmp, Size in,
+                 const SquareTaps& taps, const DeviceImage& ref_out, const DeviceImage& cmp_out,
+                 const std::string& name, const gpu::Stream& s) {
+  const Size out = ref_out.size();
+  const dim3 grid(ceil_div(static_cast<unsigned>(out.width), kDecimateX),
+                  ceil_div(static_cast<unsigned>(out.height), kDecimateY));
+  const dim3 block(kDecimateX, kDecimateY);
+  kernel<<<grid, block, 0, s.handle()>>>(ref, cmp, in, taps, ref_out.data(), cmp_out.data(),
+                                         ref_out.pitch(), out);
+  return gpu::check_launch(name.c_str());
+}
+
 // Queues the filter of `ref` and `cmp` (in.width x in.height) into the two
 // images (their sizes decimated_size(in, taps.factor)). `name` names the
 // launch in errors.
@@ -18,13 +33,7 @@ template <typename Source>
 Status decimate(const Source& ref, const Source& cmp, Size in, const SquareTaps& taps,
                 const DeviceImage& ref_out, const DeviceImage& cmp_out, const std::string& name,
                 const gpu::Stream& s) {
-  const Size out = ref_out.size();
-  const dim3 grid(ceil_div(static_cast<unsigned>(out.width), kDecimateX),
-                  ceil_div(static_cast<unsigned>(out.height), kDecimateY));
-  const dim3 block(kDecimateX, kDecimateY);
-  decimate_kernel<Source><<<grid, block, 0, s.handle()>>>(ref, cmp, in, taps, ref_out.data(),
-                                                          cmp_out.data(), ref_out.pitch(), out);
-  return gpu::check_launch(name.c_str());
+  return subsample(decimate_kernel<Source>, ref, cmp, in, taps, ref_out, cmp_out, name, s);
 }
 
 // The same for MS-SSIM's low-pass (`taps`: low_pass_taps()), by
@@ -33,13 +42,7 @@ template <typename Source>
 Status low_pass(const Source& ref, const Source& cmp, Size in, const SquareTaps& taps,
                 const DeviceImage& ref_out, const DeviceImage& cmp_out, const std::string& name,
                 const gpu::Stream& s) {
-  const Size out = ref_out.size();
-  const dim3 grid(ceil_div(static_cast<unsigned>(out.width), kDecimateX),
-                  ceil_div(static_cast<unsigned>(out.height), kDecimateY));
-  const dim3 block(kDecimateX, kDecimateY);
-  low_pass_kernel<Source><<<grid, block, 0, s.handle()>>>(ref, cmp, in, taps, ref_out.data(),
-                                                          cmp_out.data(), ref_out.pitch(), out);
-  return gpu::check_launch(name.c_str());
+  return subsample(low_pass_kernel<Source>, ref, cmp, in, taps, ref_out, cmp_out, name, s);
 }
 
 }  // namespace vqx::ssim

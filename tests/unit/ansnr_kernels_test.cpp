@@ -27,7 +27,6 @@
 namespace vqx {
 namespace {
 
-using gpu_on_host::run_each;
 using gpu_on_host::run_grid;
 
 class Values final : public FeatureWriter {
@@ -65,7 +64,7 @@ Values gpu_values(const Picture& ref, const Picture& dist) {
   const auto r = luma<Sample>(ref.plane(0), fmt.bpc);
   const auto d = luma<Sample>(dist.plane(0), fmt.bpc);
   const ansnr::Filters f = ansnr::filters();
-  run_each({ceil_div(fmt.width, ansnr::kTermsX), ceil_div(fmt.height, ansnr::kTermsY)},
+  run_grid({ceil_div(fmt.width, ansnr::kTermsX), ceil_div(fmt.height, ansnr::kTermsY)},
            {ansnr::kTermsX, ansnr::kTermsY},
            [&] { ansnr::terms_kernel<ansnr::LumaView<Sample>>(r, d, f, w, h, tp); });
   std::vector<float> rows(2 * std::size_t{fmt.height}, -1.0F);

@@ -210,7 +210,7 @@ PassResult gpu_pass(const Plane& luma, unsigned bpc, const cambi::Setup& setup,
   run_each(pixel_grid(w, h), kPixelBlock,
            [&] { cambi::derivative_kernel(full.data(), w, h, flags.data()); });
   const int threshold = cambi::flat_threshold(w, h);
-  run_each(pixel_grid(w, h), kPixelBlock,
+  run_grid({pixel_grid(w, h).x, ceil_div(h, cambi::kMaskRows), 1}, kPixelBlock,
            [&] { cambi::mask_kernel(flags.data(), w, h, threshold, mask.data()); });
   std::vector<std::uint16_t> img = full;
   std::vector<std::uint8_t> img_mask = mask;

@@ -2,7 +2,8 @@
 // runs these very kernels on the CPU, one thread per GPU thread
 // (tests/unit/ansnr_kernels_test.cpp), against the CPU twin.
 //
-//  * terms_kernel: one thread per sample. The reference's 3x3 and the
+//  * terms_kernel: one thread per sample, a block's samples of both
+//    pictures read once into shared memory. The reference's 3x3 and the
 //    distorted picture's 5x5 filter at the sample, each a float sum of row
 //    sums from the top filter row down, each row sum a float sum of tap *
 //    sample from the leftmost tap, the borders mirrored (params.hpp:
@@ -64,19 +65,29 @@ struct TermPlanes {
 inline constexpr unsigned kTermsX = 32;
 inline constexpr unsigned kTermsY = 8;
 
-// A filter of `Taps` x `Taps` at (x, y): the row sums of the filter rows
-// along the mirrored source rows, from the top filter row down.
-template <std::size_t Taps, typename Source>
-__device__ std::array<float, Taps> row_sums_at(const Source& src,
+// The block's samples of both pictures as the filters read them (mirrored:
+// params.hpp's reflect101_repeat_end; converted: LumaView::at), loaded once
+// into shared memory: its outputs and the wider filter's reach around them.
+// Each sample was read, mirrored and converted for each of the up to 34
+// taps that reach it (about 540 instructions an output; docs/gpu.md,
+// "Instructions a frame").
+inline constexpr int kTermsRadius = 2;  // the distorted picture's 5 x 5
+inline constexpr int kTermsTileW = static_cast<int>(kTermsX) + 2 * kTermsRadius;
+inline constexpr int kTermsTileH = static_cast<int>(kTermsY) + 2 * kTermsRadius;
+using TermsTile = float[kTermsTileH][kTermsTileW];
+
+// A filter of `Taps` x `Taps` at tile position (tx, ty) (the output's, less
+// the radius): the row sums of the filter rows along the source rows, from
+// the top filter row down.
+template <std::size_t Taps>
+__device__ std::array<float, Taps> row_sums_at(const TermsTile& tile,
                                                const std::array<std::array<float, Taps>, Taps>& f,
-                                               int x, int y, int w, int h) {
-  constexpr int kRadius = static_cast<int>(Taps / 2);
+                                               int tx, int ty) {
+  constexpr int kShift = kTermsRadius - static_cast<int>(Taps / 2);
   std::array<float, Taps> p{};
   for (std::size_t k = 0; k < Taps; ++k) {
-    const int yy = reflect101_repeat_end(y - kRadius + static_cast<int>(k), h);
-    p[k] = pass_sum(f[k], [&](std::size_t t) {
-      return src.at(reflect101_repeat_end(x - kRadius + static_cast<int>(t), w), yy);
-    });
+    const float* row = &tile[ty + kShift + static_cast<int>(k)][tx + kShift];
+    p[k] = pass_sum(f[k], [&](std::size_t t) { return row[t]; });
   }
   return p;
 }
@@ -84,11 +95,35 @@ __device__ std::array<float, Taps> row_sums_at(const Source& src,
 template <typename Source>
 static __global__ void __launch_bounds__(kTermsX* kTermsY)
     terms_kernel(Source ref, Source dis, Filters f, int w, int h, TermPlanes out) {
-  const int x = static_cast<int>(blockIdx.x * kTermsX + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * kTermsY + threadIdx.y);
+  __shared__ TermsTile s_ref;
+  __shared__ TermsTile s_dis;
+  const int tx = static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x * kTermsX);
+  const int y0 = static_cast<int>(blockIdx.y * kTermsY);
+  // Only the tile entries some output of the picture reads: the others'
+  // mirrored indices could lie outside it.
+  const int cols =
+      w - x0 + 2 * kTermsRadius < kTermsTileW ? w - x0 + 2 * kTermsRadius : kTermsTileW;
+  const int rows =
+      h - y0 + 2 * kTermsRadius < kTermsTileH ? h - y0 + 2 * kTermsRadius : kTermsTileH;
+  for (int i = ty * static_cast<int>(kTermsX) + tx; i < kTermsTileH * kTermsTileW;
+       i += static_cast<int>(kTermsX * kTermsY)) {
+    const int r = i / kTermsTileW;
+    const int c = i % kTermsTileW;
+    if (r < rows && c < cols) {
+      const int yy = reflect101_repeat_end(y0 - kTermsRadius + r, h);
+      const int xx = reflect101_repeat_end(x0 - kTermsRadius + c, w);
+      s_ref[r][c] = ref.at(xx, yy);
+      s_dis[r][c] = dis.at(xx, yy);
+    }
+  }
+  __syncthreads();
+  const int x = x0 + tx;
+  const int y = y0 + ty;
   if (x >= w || y >= h) return;
-  const std::array<float, 3> r = row_sums_at<3>(ref, f.ref, x, y, w, h);
-  const std::array<float, 5> d = row_sums_at<5>(dis, f.dis, x, y, w, h);
+  const std::array<float, 3> r = row_sums_at<3>(s_ref, f.ref, tx, ty);
+  const std::array<float, 5> d = row_sums_at<5>(s_dis, f.dis, tx, ty);
   const float rf = ref_filtered(r[0], r[1], r[2]);
   const float df = dis_filtered(d[0], d[1], d[2], d[3], d[4]);
   const std::size_t o = out.pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x);

@@ -211,8 +211,9 @@ class CambiTwin final : public gpu::Twin {
     VQX_RETURN_IF_ERROR(launched("cambi preprocess_kernel"));
     derivative_kernel<<<grid, block, 0, s.handle()>>>(full, w, h, buffers_.flags.get());
     VQX_RETURN_IF_ERROR(launched("cambi derivative_kernel"));
-    mask_kernel<<<grid, block, 0, s.handle()>>>(buffers_.flags.get(), w, h, pass_[p].flat_threshold,
-                                                mask);
+    const dim3 mask_grid(pixel_blocks_x(w), ceil_div(h, kMaskRows));
+    mask_kernel<<<mask_grid, block, 0, s.handle()>>>(buffers_.flags.get(), w, h,
+                                                     pass_[p].flat_threshold, mask);
     VQX_RETURN_IF_ERROR(launched("cambi mask_kernel"));
     if (g.half_first) {
       const dim3 half(pixel_blocks_x((w + 1) / 2), pixel_blocks_y((h + 1) / 2));

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
@@ -74,14 +75,16 @@ static __global__ void __launch_bounds__(kStatThreads)
       const int rows = height - y0 < kStatRows ? height - y0 : kStatRows;
       const int reads = count + rows - 1;
       float m[kStatRows][kStatMoments] = {};
-      // Source row j's products into the outputs whose taps reach it.
-      const auto add_row = [&](int j, float a, float b) {
+      // Source row j's products into the outputs whose taps reach it, for
+      // the block's first `rows_here` rows (an int, or kStatRows as a
+      // compile-time constant, which leaves no test to run).
+      const auto add_row = [&](int j, float a, float b, auto rows_here) {
         const float aa = a * a;
         const float bb = b * b;
         const float ab = a * b;
         for (int ry = 0; ry < kStatRows; ++ry) {
           const int k = j - ry;  // this source row's tap for output row ry
-          if (ry >= rows || k < 0 || k >= count) continue;
+          if (ry >= rows_here || k < 0 || k >= count) continue;
           const float f = taps.tap[k];
           m[ry][kStatMu1] += f * a;
           m[ry][kStatMu2] += f * b;
@@ -97,20 +100,37 @@ static __global__ void __launch_bounds__(kStatThreads)
         constexpr int kReads = kCount + kStatRows - 1;
         float a[kReads];
         float b[kReads];
-        VQX_UNROLL
-        for (int j = 0; j < kReads; ++j) {
-          const int yy = source_row(j < reads ? j : 0);
-          a[j] = ref.at(x, yy);
-          b[j] = dist.at(x, yy);
-        }
-        VQX_UNROLL
-        for (int j = 0; j < kReads; ++j) {
-          if (j < reads) add_row(j, a[j], b[j]);
+        if (rows == kStatRows && y0 - r >= 0 && y0 + kStatRows - 1 + r < height) {
+          // Every source row inside the picture (all blocks but a few at
+          // the top and bottom): rows y0 - r + j, nothing mirrored, no
+          // test a row. The same sums in the same order; a tenth fewer
+          // instructions for the kernel (docs/gpu.md, "Instructions a
+          // frame").
+          VQX_UNROLL
+          for (int j = 0; j < kReads; ++j) {
+            a[j] = ref.at(x, y0 - r + j);
+            b[j] = dist.at(x, y0 - r + j);
+          }
+          VQX_UNROLL
+          for (int j = 0; j < kReads; ++j) {
+            add_row(j, a[j], b[j], std::integral_constant<int, kStatRows>{});
+          }
+        } else {
+          VQX_UNROLL
+          for (int j = 0; j < kReads; ++j) {
+            const int yy = source_row(j < reads ? j : 0);
+            a[j] = ref.at(x, yy);
+            b[j] = dist.at(x, yy);
+          }
+          VQX_UNROLL
+          for (int j = 0; j < kReads; ++j) {
+            if (j < reads) add_row(j, a[j], b[j], rows);
+          }
         }
       } else {
         for (int j = 0; j < reads; ++j) {
           const int yy = source_row(j);
-          add_row(j, ref.at(x, yy), dist.at(x, yy));
+          add_row(j, ref.at(x, yy), dist.at(x, yy), rows);
         }
       }
       for (int ry = 0; ry < rows; ++ry) {

@@ -431,35 +431,47 @@ static __global__ void __launch_bounds__(kColumnThreads)
   int slot = 0;  // output n's ring slot: (n - (1 - N)) % kRing
   ColumnRows next;
   column_rows(xyb, in, c, x, 1 - kBlurRadius, next);
+  // Output n0 + i of a batch, its terms added to the sums where `terms`.
+  const auto output = [&](const ColumnRows& rows, int i, bool terms) {
+    float blurred[kQuantities];
+    VQX_UNROLL
+    for (unsigned q = 0; q < kQuantities; ++q) {
+      const float bottom = rows.bottom[i][q];
+      const float sum = s_ring[slot][q][t] + bottom;
+      s_ring[slot][q][t] = bottom;
+      float y[kFilters];
+      VQX_UNROLL
+      for (int f = 0; f < kFilters; ++f) {
+        y[f] = vertical_filter(sum, k.n2[f], k.d1[f], p1[q][f], p2[q][f]);
+        p2[q][f] = p1[q][f];
+        p1[q][f] = y[f];
+      }
+      blurred[q] = y[0] + (y[1] + y[2]);
+    }
+    slot = slot + 1 == kRing ? 0 : slot + 1;
+    if (terms) {
+      const PixelTerms v = pixel_terms(pixel_errors(rows.a[i], rows.b[i], blurred[kA], blurred[kB],
+                                                    blurred[kAA], blurred[kBB], blurred[kAB]));
+      VQX_UNROLL
+      for (unsigned m = 0; m < kMapSums; ++m) acc[m] += v.v[m];
+    }
+  };
   for (int n0 = 1 - kBlurRadius; n0 < h; n0 += kColumnBatch) {
     const ColumnRows rows = next;
     if (n0 + kColumnBatch < h) column_rows(xyb, in, c, x, n0 + kColumnBatch, next);
-    VQX_UNROLL
-    for (int i = 0; i < kColumnBatch; ++i) {
-      const int n = n0 + i;
-      if (n >= h) continue;  // (not break: HIP's Clang would not unroll the loop with an exit)
-      float blurred[kQuantities];
+    if (n0 >= 0 && n0 + kColumnBatch <= h) {
+      // A batch inside the picture (nearly all): no test a row, so that
+      // the filters' outputs stay in registers through the batch instead of
+      // being moved back after each row (about a sixth of the kernel's
+      // instructions: docs/gpu.md, "Instructions a frame").
       VQX_UNROLL
-      for (unsigned q = 0; q < kQuantities; ++q) {
-        const float bottom = rows.bottom[i][q];
-        const float sum = s_ring[slot][q][t] + bottom;
-        s_ring[slot][q][t] = bottom;
-        float y[kFilters];
-        VQX_UNROLL
-        for (int f = 0; f < kFilters; ++f) {
-          y[f] = vertical_filter(sum, k.n2[f], k.d1[f], p1[q][f], p2[q][f]);
-          p2[q][f] = p1[q][f];
-          p1[q][f] = y[f];
-        }
-        blurred[q] = y[0] + (y[1] + y[2]);
-      }
-      slot = slot + 1 == kRing ? 0 : slot + 1;
-      if (n >= 0) {
-        const PixelTerms terms =
-            pixel_terms(pixel_errors(rows.a[i], rows.b[i], blurred[kA], blurred[kB], blurred[kAA],
-                                     blurred[kBB], blurred[kAB]));
-        VQX_UNROLL
-        for (unsigned m = 0; m < kMapSums; ++m) acc[m] += terms.v[m];
+      for (int i = 0; i < kColumnBatch; ++i) output(rows, i, true);
+    } else {
+      VQX_UNROLL
+      for (int i = 0; i < kColumnBatch; ++i) {
+        const int n = n0 + i;
+        if (n >= h) continue;  // (not break: HIP's Clang would not unroll the loop with an exit)
+        output(rows, i, n >= 0);
       }
     }
   }

@@ -79,11 +79,11 @@ template <typename Source>
 WindowMeans gpu_window(const Source& ref, const Source& cmp, Size size) {
   const int positions = ssim::window_positions(size.width);
   const int rows = ssim::window_positions(size.height);
-  const std::size_t pitch = static_cast<std::size_t>(positions) + 5;
-  const std::size_t map_floats = pitch * static_cast<std::size_t>(size.height);
-  std::vector<float> maps(map_floats * ssim::kWindowMaps, -1.0f);
+  // Not the positions' floats: the kernels must use the pitch.
+  const std::size_t pitch = static_cast<std::size_t>(positions) * ssim::kWindowMaps + 5;
+  std::vector<float> maps(pitch * static_cast<std::size_t>(size.height), -1.0f);
   std::vector<double> row_sums(static_cast<std::size_t>(rows) * ssim::kTerms, -1.0);
-  const ssim::MapsView view{maps.data(), pitch, map_floats};
+  const ssim::MapsView view{maps.data(), pitch};
   const ssim::WindowTaps taps = ssim::window_taps();
   run_grid({blocks(positions, ssim::kWindowThreads), static_cast<unsigned>(size.height)},
            {ssim::kWindowThreads, 1},
@@ -197,11 +197,10 @@ TEST(SsimKernels, RowSumsAreRowSumToTheBit) {
   const auto d = luma<std::uint16_t>(dist.plane(0), fmt.bpc);
   const int positions = 590;
   const int rows = 3;
-  const std::size_t pitch = 600;
-  const std::size_t map_floats = pitch * fmt.height;
-  std::vector<float> maps(map_floats * ssim::kWindowMaps, -1.0f);
+  const std::size_t pitch = 600 * ssim::kWindowMaps;
+  std::vector<float> maps(pitch * fmt.height, -1.0f);
   std::vector<double> row_sums(static_cast<std::size_t>(rows) * ssim::kTerms, -1.0);
-  const ssim::MapsView view{maps.data(), pitch, map_floats};
+  const ssim::MapsView view{maps.data(), pitch};
   const ssim::WindowTaps taps = ssim::window_taps();
   run_grid({blocks(positions, ssim::kWindowThreads), fmt.height}, {ssim::kWindowThreads, 1},
            [&] { ssim::window_rows_kernel<LumaView<std::uint16_t>>(r, d, taps, positions, view); });
@@ -216,10 +215,7 @@ TEST(SsimKernels, RowSumsAreRowSumToTheBit) {
       for (int m = 0; m < ssim::kWindowMaps; ++m) {
         double sum = 0.0;
         for (int k = 0; k < ssim::kWindow; ++k) {
-          sum += ssim::tap_term(
-              maps[map_floats * static_cast<std::size_t>(m) +
-                   pitch * static_cast<std::size_t>(y + k) + static_cast<std::size_t>(x)],
-              ssim::kGaussian[static_cast<std::size_t>(k)]);
+          sum += ssim::tap_term(view.at(y + k, x)[m], ssim::kGaussian[static_cast<std::size_t>(k)]);
         }
         f[m] = static_cast<float>(sum);
       }

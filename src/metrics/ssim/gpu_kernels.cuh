@@ -110,12 +110,18 @@ inline WindowTaps window_taps() {
   return t;
 }
 
-// The five horizontally filtered quantities, map k at maps + k * map_floats.
+// The five horizontally filtered quantities, side by side: a row holds each
+// position's five values together, so that the vertical pass reads a
+// position's five with one address a row (window_terms_kernel: two
+// instructions a map and tap fewer than five planes apart).
 enum WindowMap { kMapRef, kMapCmp, kMapRefSq, kMapCmpSq, kMapCross, kWindowMaps };
 struct MapsView {
   float* maps;
-  std::size_t pitch;       // floats per row
-  std::size_t map_floats;  // floats per map
+  std::size_t pitch;  // floats per row, at least kWindowMaps per position
+  // Row y's values at position x: map m at [m].
+  [[nodiscard]] __device__ float* at(int y, int x) const {
+    return maps + pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x) * kWindowMaps;
+  }
 };
 
 // ---------------------------------------------------------------------------
@@ -255,10 +261,8 @@ static __global__ void __launch_bounds__(kWindowThreads)
     sum[kMapCmpSq] += tap_term(square(b), g);
     sum[kMapCross] += tap_term(product(a, b), g);
   }
-  const std::size_t o = out.pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x);
-  for (int m = 0; m < kWindowMaps; ++m) {
-    out.maps[out.map_floats * static_cast<std::size_t>(m) + o] = static_cast<float>(sum[m]);
-  }
+  float* o = out.at(y, x);
+  for (int m = 0; m < kWindowMaps; ++m) o[m] = static_cast<float>(sum[m]);
 }
 
 // Group: the block's width, kSumGroup (a template, so that the kernel, in a
@@ -275,14 +279,21 @@ static __global__ void __launch_bounds__(Group)
   for (int x0 = 0; x0 < positions; x0 += Group) {
     const int x = x0 + t;
     if (x < positions) {
+      // Rows y .. y + kWindow - 1 of the five maps at x, each map's sum
+      // then in tap order.
+      float v[kWindow][kWindowMaps];
+      VQX_UNROLL
+      for (int k = 0; k < kWindow; ++k) {
+        const float* values = in.at(y + k, x);
+        VQX_UNROLL
+        for (int m = 0; m < kWindowMaps; ++m) v[k][m] = values[m];
+      }
       float f[kWindowMaps];
+      VQX_UNROLL
       for (int m = 0; m < kWindowMaps; ++m) {
-        const float* col = in.maps + in.map_floats * static_cast<std::size_t>(m) +
-                           in.pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x);
         double sum = 0.0;
-        for (int k = 0; k < kWindow; ++k) {
-          sum += tap_term(col[in.pitch * static_cast<std::size_t>(k)], taps.tap[k]);
-        }
+        VQX_UNROLL
+        for (int k = 0; k < kWindow; ++k) sum += tap_term(v[k][m], taps.tap[k]);
         f[m] = static_cast<float>(sum);
       }
       const Moments mo = moments(f[kMapRef], f[kMapCmp], f[kMapRefSq], f[kMapCmpSq], f[kMapCross]);

@@ -25,9 +25,9 @@ class GpuWindow {
     terms_name_ = family + " window_terms_kernel";
     taps_ = window_taps();
     const auto positions = static_cast<std::size_t>(window_positions(largest.width));
-    pitch_ = round_up(positions, DeviceImage::kPitchFloats);
-    map_floats_ = pitch_ * static_cast<std::size_t>(largest.height);
-    VQX_ASSIGN_OR_RETURN(maps_, gpu::DeviceBuffer<float>::allocate(map_floats_ * kWindowMaps));
+    pitch_ = round_up(positions * kWindowMaps, DeviceImage::kPitchFloats);
+    VQX_ASSIGN_OR_RETURN(maps_, gpu::DeviceBuffer<float>::allocate(
+                                    pitch_ * static_cast<std::size_t>(largest.height)));
     VQX_ASSIGN_OR_RETURN(
         row_sums_, gpu::DeviceBuffer<double>::allocate(static_cast<std::size_t>(rows) * kTerms));
     return Status::Ok();
@@ -39,7 +39,7 @@ class GpuWindow {
   Status launch(const Source& ref, const Source& cmp, Size size, int first_row,
                 const gpu::Stream& s) const {
     const int positions = window_positions(size.width);
-    const MapsView maps{maps_.get(), pitch_, map_floats_};
+    const MapsView maps{maps_.get(), pitch_};
     const dim3 rows_grid(ceil_div(static_cast<unsigned>(positions), kWindowThreads),
                          static_cast<unsigned>(size.height));
     window_rows_kernel<Source>
@@ -57,7 +57,6 @@ class GpuWindow {
  private:
   WindowTaps taps_{};
   std::size_t pitch_ = 0;
-  std::size_t map_floats_ = 0;
   std::string rows_name_;
   std::string terms_name_;
   gpu::DeviceBuffer<float> maps_;

@@ -71,7 +71,9 @@ inline constexpr unsigned kTermsY = 8;
 // Each sample was read, mirrored and converted for each of the up to 34
 // taps that reach it (about 540 instructions an output; docs/gpu.md,
 // "Instructions a frame").
-inline constexpr int kTermsRadius = 2;  // the distorted picture's 5 x 5
+// The wider filter's reach (params.hpp): the distorted picture's 5 x 5.
+inline constexpr int kTermsRadius = kDisRadius;
+static_assert(kDisRadius >= kRefRadius, "the tile holds both filters' reach");
 inline constexpr int kTermsTileW = static_cast<int>(kTermsX) + 2 * kTermsRadius;
 inline constexpr int kTermsTileH = static_cast<int>(kTermsY) + 2 * kTermsRadius;
 using TermsTile = float[kTermsTileH][kTermsTileW];

@@ -462,7 +462,7 @@ static __global__ void __launch_bounds__(kColumnThreads)
     if (n0 >= 0 && n0 + kColumnBatch <= h) {
       // A batch inside the picture (nearly all): no test a row, so that
       // the filters' outputs stay in registers through the batch instead of
-      // being moved back after each row (about a sixth of the kernel's
+      // being moved back after each row (about a fifth of the kernel's
       // instructions: docs/gpu.md, "Instructions a frame").
       VQX_UNROLL
       for (int i = 0; i < kColumnBatch; ++i) output(rows, i, true);

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/device_constant.hpp"
 #include "core/kernel_build.hpp"
 #include "metrics/ciede/blend.hpp"
 #include "metrics/ciede/color.hpp"
@@ -21,6 +22,11 @@ namespace vqx::ciede::steps {
 
 inline constexpr double kPi = std::numbers::pi;
 inline constexpr double kTwoPi = 2.0 * kPi;
+inline constexpr double kDegreesPerRadian = 180.0 / kPi;
+inline constexpr double kRadiansPerDegree = kPi / 180.0;
+// Read on the device through VQX_DEVICE_CONSTANT (core/device_constant.hpp)
+// where a literal would cost two instructions a use; each is still the one
+// value params.hpp and the lines above write.
 
 VQX_FORCE_INLINE constexpr double square(double x) { return x * x; }
 
@@ -47,13 +53,13 @@ struct ChromaTerms {
 };
 // In two steps, as the CPU's batches run it (like the third stage below):
 // G from the chromas C1 and C2, then the rest.
+// 25^7, exact (libvmaf: pow(25, 7))
+inline constexpr double kPivot7 = elementary::power7(kChromaPivot);
+static_assert(kPivot7 == 6103515625.0);
 VQX_FORCE_INLINE constexpr double a_weight(float c1, float c2) {
-  // 25^7, exact (libvmaf: pow(25, 7))
-  constexpr double kPivot7 = elementary::power7(kChromaPivot);
-  static_assert(kPivot7 == 6103515625.0);
   const float mean_c = (c1 + c2) / 2.0f;
   const double c7 = elementary::power7(mean_c);
-  return 1.0 - std::sqrt(c7 / (c7 + kPivot7));
+  return 1.0 - std::sqrt(c7 / (c7 + VQX_DEVICE_CONSTANT(kPivot7)));
 }
 VQX_FORCE_INLINE constexpr ChromaTerms chroma_terms_with(float a1, float b1, float a2, float b2,
                                                          float c1, float c2, double g) {
@@ -82,7 +88,7 @@ VQX_FORCE_INLINE constexpr double root_ratio(float mean_cp) {
 // colour.
 VQX_FORCE_INLINE constexpr float hue_angle(float b, float a_prime) {
   const float h = static_cast<float>(elementary::atan2(b, a_prime));
-  const float wrapped = static_cast<float>(static_cast<double>(h) + kTwoPi);
+  const float wrapped = static_cast<float>(static_cast<double>(h) + VQX_DEVICE_CONSTANT(kTwoPi));
   const bool achromatic = (b == 0.0f) & (a_prime == 0.0f);
   return pick(achromatic, 0.0f, pick(h < 0.0f, wrapped, h));
 }
@@ -94,10 +100,13 @@ VQX_FORCE_INLINE constexpr float hue_angle(float b, float a_prime) {
 // Within a few units of 2^-52 of the four cosines' T, and the same float T
 // on every hue tried (CiedeDefinition.HueWeightingIsTheFourCosines,
 // docs/metrics.md).
+inline constexpr elementary::SinCos kPhase1 = elementary::sincos(kT1Phase);
+inline constexpr elementary::SinCos kPhase3 = elementary::sincos(kT3Phase);
+inline constexpr elementary::SinCos kPhase4 = elementary::sincos(kT4Phase);
 VQX_FORCE_INLINE constexpr double hue_weighting(float mean_h) {
-  constexpr elementary::SinCos kPhase1 = elementary::sincos(kT1Phase);
-  constexpr elementary::SinCos kPhase3 = elementary::sincos(kT3Phase);
-  constexpr elementary::SinCos kPhase4 = elementary::sincos(kT4Phase);
+  const elementary::SinCos phase1 = VQX_DEVICE_CONSTANT(kPhase1);
+  const elementary::SinCos phase3 = VQX_DEVICE_CONSTANT(kPhase3);
+  const elementary::SinCos phase4 = VQX_DEVICE_CONSTANT(kPhase4);
   const elementary::SinCos h = elementary::sincos(static_cast<double>(mean_h));
   const double cos2 = h.cos * h.cos - h.sin * h.sin;
   const double sin2 = 2.0 * h.sin * h.cos;
@@ -105,24 +114,27 @@ VQX_FORCE_INLINE constexpr double hue_weighting(float mean_h) {
   const double sin3 = sin2 * h.cos + cos2 * h.sin;
   const double cos4 = cos2 * cos2 - sin2 * sin2;
   const double sin4 = 2.0 * sin2 * cos2;
-  const double term1 = h.cos * kPhase1.cos + h.sin * kPhase1.sin;  // cos(H - 30 degrees)
-  const double term3 = cos3 * kPhase3.cos - sin3 * kPhase3.sin;    // cos(3H + 6 degrees)
-  const double term4 = cos4 * kPhase4.cos + sin4 * kPhase4.sin;    // cos(4H - 63 degrees)
-  return 1.0 - kT1 * term1 + kT2 * cos2 + kT3 * term3 - kT4 * term4;
+  const double term1 = h.cos * phase1.cos + h.sin * phase1.sin;  // cos(H - 30 degrees)
+  const double term3 = cos3 * phase3.cos - sin3 * phase3.sin;    // cos(3H + 6 degrees)
+  const double term4 = cos4 * phase4.cos + sin4 * phase4.sin;    // cos(4H - 63 degrees)
+  return 1.0 - VQX_DEVICE_CONSTANT(kT1) * term1 + VQX_DEVICE_CONSTANT(kT2) * cos2 +
+         VQX_DEVICE_CONSTANT(kT3) * term3 - VQX_DEVICE_CONSTANT(kT4) * term4;
 }
 
+inline constexpr double kRtHueWidthInverse = 1.0 / kRtHueWidthDeg;
 // R_T's hue offset from 275 degrees in units of 25 degrees, squared and
 // negated: the argument of its exp().
 VQX_FORCE_INLINE constexpr double rotation_exponent(float mean_h) {
-  const float degrees = static_cast<float>(static_cast<double>(mean_h) * (180.0 / kPi));
-  const float offset =
-      static_cast<float>((static_cast<double>(degrees) - kRtHueCentreDeg) * (1.0 / kRtHueWidthDeg));
+  const float degrees =
+      static_cast<float>(static_cast<double>(mean_h) * VQX_DEVICE_CONSTANT(kDegreesPerRadian));
+  const float offset = static_cast<float>((static_cast<double>(degrees) - kRtHueCentreDeg) *
+                                          VQX_DEVICE_CONSTANT(kRtHueWidthInverse));
   return static_cast<double>(-(offset * offset));
 }
 
 // R_T's angle in radians from its angle in degrees (libvmaf's float).
 VQX_FORCE_INLINE constexpr float rotation_angle(float degrees) {
-  return static_cast<float>(static_cast<double>(degrees) * (kPi / 180.0));
+  return static_cast<float>(static_cast<double>(degrees) * VQX_DEVICE_CONSTANT(kRadiansPerDegree));
 }
 
 // The third stage, delta H', T and R_T, in four steps: the CPU's batches
@@ -142,10 +154,11 @@ VQX_FORCE_INLINE constexpr float delta_big_hue(float h1, float h2, float chroma1
   // delta h', folded into [-pi, pi] (libvmaf tests C1, C2, not C'1, C'2,
   // for zero).
   const float d = h2 - h1;
-  const float d_plus = static_cast<float>(static_cast<double>(d) + kTwoPi);
-  const float d_minus = static_cast<float>(static_cast<double>(d) - kTwoPi);
-  const float folded =
-      pick(static_cast<double>(std::fabs(d)) <= kPi, d, pick(h2 <= h1, d_plus, d_minus));
+  const double two_pi = VQX_DEVICE_CONSTANT(kTwoPi);
+  const float d_plus = static_cast<float>(static_cast<double>(d) + two_pi);
+  const float d_minus = static_cast<float>(static_cast<double>(d) - two_pi);
+  const float folded = pick(static_cast<double>(std::fabs(d)) <= VQX_DEVICE_CONSTANT(kPi), d,
+                            pick(h2 <= h1, d_plus, d_minus));
   const float dh = pick((chroma1 == 0.0f) | (chroma2 == 0.0f), 0.0f, folded);
   return static_cast<float>((2.0 * root_cp) *
                             elementary::sin_within_half_pi(static_cast<double>(dh) / 2.0));
@@ -155,9 +168,10 @@ VQX_FORCE_INLINE constexpr float delta_big_hue(float h1, float h2, float chroma1
 // the hues are more than pi apart, and achromatic colours are not special).
 VQX_FORCE_INLINE constexpr float mean_hue(float h1, float h2) {
   const float hsum = h1 + h2;
-  const float far = static_cast<float>((static_cast<double>(hsum) + kTwoPi) / 2.0);
+  const float far =
+      static_cast<float>((static_cast<double>(hsum) + VQX_DEVICE_CONSTANT(kTwoPi)) / 2.0);
   const float near = static_cast<float>(static_cast<double>(hsum) / 2.0);
-  return pick(std::fabs(static_cast<double>(h1 - h2)) > kPi, far, near);
+  return pick(std::fabs(static_cast<double>(h1 - h2)) > VQX_DEVICE_CONSTANT(kPi), far, near);
 }
 
 // R_T from the mean hue and root_ratio().
@@ -184,11 +198,12 @@ VQX_FORCE_INLINE constexpr float combine(float l1, float l2, float mean_cp, floa
   const float delta_l = l2 - l1;
   const float mean_l = (l1 + l2) / 2.0f;
   const double l50 = static_cast<double>(mean_l - static_cast<float>(kLightnessMid));
-  const float s_l =
-      static_cast<float>(1.0 + (kSlWeight * square(l50)) / std::sqrt(kSlOffset + square(l50)));
-  const float s_c = static_cast<float>(1.0 + kScWeight * static_cast<double>(mean_cp));
-  const float s_h =
-      static_cast<float>(1.0 + kShWeight * static_cast<double>(mean_cp) * static_cast<double>(t));
+  const float s_l = static_cast<float>(1.0 + (VQX_DEVICE_CONSTANT(kSlWeight) * square(l50)) /
+                                                 std::sqrt(kSlOffset + square(l50)));
+  const float s_c =
+      static_cast<float>(1.0 + VQX_DEVICE_CONSTANT(kScWeight) * static_cast<double>(mean_cp));
+  const float s_h = static_cast<float>(
+      1.0 + VQX_DEVICE_CONSTANT(kShWeight) * static_cast<double>(mean_cp) * static_cast<double>(t));
   const float lightness = delta_l / (kWeightL * s_l);
   const float chroma_term = delta_cp / (kWeightC * s_c);
   const float hue = delta_big_h / (kWeightH * s_h);

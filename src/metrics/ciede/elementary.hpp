@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/device_constant.hpp"
 #include "core/kernel_build.hpp"
 #include "metrics/ciede/blend.hpp"
 
@@ -83,10 +84,11 @@ constexpr std::array<double, Terms> sin_series_coefficients() {
   return c;
 }
 template <std::size_t Terms>
+inline constexpr std::array<double, Terms> kSinSeries = sin_series_coefficients<Terms>();
+template <std::size_t Terms>
 VQX_FORCE_INLINE constexpr double sin_series(double r) {
-  constexpr std::array<double, Terms> kC = sin_series_coefficients<Terms>();
   const double z = r * r;
-  return r + r * z * horner(z, kC);
+  return r + r * z * horner(z, VQX_DEVICE_CONSTANT(kSinSeries<Terms>));
 }
 
 // Taylor polynomials of sin and cos on |r| <= pi/4: the first omitted terms,
@@ -99,10 +101,10 @@ constexpr std::array<double, 9> cos_series_coefficients() {
           kInvFactorial[8],   -kInvFactorial[10], kInvFactorial[12],
           -kInvFactorial[14], kInvFactorial[16],  -kInvFactorial[18]};
 }
+inline constexpr std::array<double, 9> kCosSeries = cos_series_coefficients();
 VQX_FORCE_INLINE constexpr double cos_near_zero(double r) {
-  constexpr std::array<double, 9> kC = cos_series_coefficients();
   const double z = r * r;
-  return 1.0 + z * horner(z, kC);
+  return 1.0 + z * horner(z, VQX_DEVICE_CONSTANT(kCosSeries));
 }
 
 // x = n pi/2 + r with |r| <= pi/4, for |x| < 2^20: pi/2 is split into two
@@ -117,8 +119,9 @@ inline constexpr double kHalfPi2 = 0x1.0b4611a6p-34;       // next 33 bits
 inline constexpr double kHalfPi3 = 0x1.3198a2e037073p-69;  // the rest, rounded
 
 VQX_FORCE_INLINE constexpr Reduced reduce_half_pi(double x) {
-  const double n = round_to_integer(x * kTwoOverPi);
-  const double r = ((x - n * kHalfPi1) - n * kHalfPi2) - n * kHalfPi3;
+  const double n = round_to_integer(x * VQX_DEVICE_CONSTANT(kTwoOverPi));
+  const double r = ((x - n * VQX_DEVICE_CONSTANT(kHalfPi1)) - n * VQX_DEVICE_CONSTANT(kHalfPi2)) -
+                   n * VQX_DEVICE_CONSTANT(kHalfPi3);
   return {r, static_cast<int>(n) & 3};
 }
 
@@ -171,15 +174,16 @@ constexpr std::array<double, 11> atan_series_coefficients() {
   return {-1.0 / 3,  1.0 / 5,  -1.0 / 7,  1.0 / 9,  -1.0 / 11, 1.0 / 13,
           -1.0 / 15, 1.0 / 17, -1.0 / 19, 1.0 / 21, -1.0 / 23};
 }
+inline constexpr std::array<double, 11> kAtanSeries = atan_series_coefficients();
 VQX_FORCE_INLINE constexpr double atan_ratio(double num, double den) {
-  const bool low = num < kAtanLowEnd * den;
-  const bool mid = num < kAtanMidEnd * den;
+  const bool low = num < VQX_DEVICE_CONSTANT(kAtanLowEnd) * den;
+  const bool mid = num < VQX_DEVICE_CONSTANT(kAtanMidEnd) * den;
   const double c = pick(low, 0.0, pick(mid, kAtanMidC, kAtanHighC));
-  const double base = pick(low, 0.0, pick(mid, kAtan7_16, kAtan7_8));
+  const double base =
+      pick(low, 0.0, pick(mid, VQX_DEVICE_CONSTANT(kAtan7_16), VQX_DEVICE_CONSTANT(kAtan7_8)));
   const double u = (num - c * den) / (den + c * num);
-  constexpr std::array<double, 11> kC = atan_series_coefficients();
   const double z = u * u;
-  const double p = horner(z, kC);
+  const double p = horner(z, VQX_DEVICE_CONSTANT(kAtanSeries));
   return base + (u + u * z * p);
 }
 
@@ -194,8 +198,8 @@ VQX_FORCE_INLINE constexpr double atan2(double y, double x) {
   const double num = pick(steep, ax, ay);
   const double den = pick(steep, ay, ax);
   double a = atan_ratio(num, pick(den == 0.0, 1.0, den));
-  a = pick(steep, kHalfPi - a, a);
-  a = pick(x < 0.0, kPi - a, a);
+  a = pick(steep, VQX_DEVICE_CONSTANT(kHalfPi) - a, a);
+  a = pick(x < 0.0, VQX_DEVICE_CONSTANT(kPi) - a, a);
   const bool negative = (bits_as<std::uint64_t>(y) >> 63) != 0;  // sign bit, -0.0 too
   return pick(negative, -a, a);
 }
@@ -212,6 +216,7 @@ constexpr std::array<double, 14> exp_series_coefficients() {
           kInvFactorial[8],  kInvFactorial[9], kInvFactorial[10], kInvFactorial[11],
           kInvFactorial[12], kInvFactorial[13]};
 }
+inline constexpr std::array<double, 14> kExpSeries = exp_series_coefficients();
 // The biased exponent of 1.0: 2^k has bits (k + kExponentBias) << 52.
 inline constexpr int kExponentBias = 1023;
 
@@ -219,10 +224,9 @@ inline constexpr int kExponentBias = 1023;
 // into a 33-bit part and the rest), exp(r) by its Taylor series to r^13,
 // times 2^k built in the exponent bits.
 VQX_FORCE_INLINE constexpr double exp(double x) {
-  const double k = round_to_integer(x * kInvLn2);
-  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
-  constexpr std::array<double, 14> kC = exp_series_coefficients();
-  const double p = horner(r, kC);
+  const double k = round_to_integer(x * VQX_DEVICE_CONSTANT(kInvLn2));
+  const double r = (x - k * VQX_DEVICE_CONSTANT(kLn2Hi)) - k * VQX_DEVICE_CONSTANT(kLn2Lo);
+  const double p = horner(r, VQX_DEVICE_CONSTANT(kExpSeries));
   const auto biased = static_cast<std::int64_t>(static_cast<int>(k)) + kExponentBias;
   return p * bits_as<double>(static_cast<std::uint64_t>(biased) << 52);
 }
@@ -230,23 +234,24 @@ VQX_FORCE_INLINE constexpr double exp(double x) {
 // log(x) for positive normal x: x = 2^e m with sqrt(1/2) <= m < sqrt(2),
 // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172, by its series to
 // s^23 (exact to 1e-18); e ln2 added in two parts.
+inline constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
+inline constexpr std::array<double, 11> kLogSeries = {1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,
+                                                      1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17,
+                                                      1.0 / 19, 1.0 / 21, 1.0 / 23};
 VQX_FORCE_INLINE constexpr double log(double x) {
-  constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
   constexpr std::uint64_t kMantissa = (std::uint64_t{1} << 52) - 1;
   constexpr std::uint64_t kOneExponent = std::uint64_t{kExponentBias} << 52;
   const auto bits = bits_as<std::uint64_t>(x);
   const double m1 = bits_as<double>((bits & kMantissa) | kOneExponent);  // [1, 2)
   const double e1 = static_cast<double>(static_cast<int>(bits >> 52) - kExponentBias);
-  const bool high = m1 >= kSqrt2;
+  const bool high = m1 >= VQX_DEVICE_CONSTANT(kSqrt2);
   const double m = pick(high, m1 * 0.5, m1);
   const double e = pick(high, e1 + 1.0, e1);
   const double s = (m - 1.0) / (m + 1.0);
-  constexpr std::array<double, 11> kC = {1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,  1.0 / 11, 1.0 / 13,
-                                         1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23};
   const double z = s * s;
-  const double p = horner(z, kC);
+  const double p = horner(z, VQX_DEVICE_CONSTANT(kLogSeries));
   const double log_m = 2.0 * (s + s * z * p);
-  return (e * kLn2Hi + log_m) + e * kLn2Lo;
+  return (e * VQX_DEVICE_CONSTANT(kLn2Hi) + log_m) + e * VQX_DEVICE_CONSTANT(kLn2Lo);
 }
 
 // x^y for positive normal x and moderate y log(x), as exp(y log(x)); for

@@ -242,6 +242,27 @@ static_assert(kChunk % kBlockOutputs == 0, "a block of outputs never straddles t
 using TileRow = float[kTile + 1];  // padded: the rows' threads read different banks
 using ChunkRow = float[kChunk + 1];
 
+// The outputs' stores: four floats at once (a 16-byte store; every plane's
+// rows start at a multiple of kPitchFloats floats, and a step at a multiple
+// of kChunk columns), a warp's lanes covering kRowsPerStore rows of a step.
+inline constexpr int kQuad = 4;
+inline constexpr int kQuadsPerRow = kChunk / kQuad;
+inline constexpr int kRowsPerStore = kBlurRows / kQuadsPerRow;
+static_assert(kChunk % kQuad == 0 && kPitchFloats % kQuad == 0, "a quad never straddles a row");
+static_assert(kBlurRows % kQuadsPerRow == 0, "a warp stores whole rows");
+
+// v[0 .. 3] to p (16-byte aligned). On a CUDA device one store, written
+// out, since NVVM split a plain float4 store here into four (nvcc 13).
+__device__ inline void store_quad(float* p, const float* v) {
+#if defined(__CUDA_ARCH__)
+  asm("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]),
+      "f"(v[3])
+      : "memory");
+#else
+  for (int i = 0; i < kQuad; ++i) p[i] = v[i];
+#endif
+}
+
 // Row `row` of the tile, quantity Q: outputs first .. end - 1 of the step
 // starting at column c0, into out (column n at n - c0; warm-up outputs,
 // n < 0, dropped).
@@ -255,14 +276,27 @@ __device__ void horizontal_step(const TileRow* a, const TileRow* b, int row, int
     const int r = l + 2 * kBlurRadius;
     return quantity<Q>(a[row][l], b[row][l]) + quantity<Q>(a[row][r], b[row][r]);
   };
+  const auto block = [&](int n) {
+    float s[kBlockOutputs];
+    float o[kBlockOutputs];
+    for (int i = 0; i < kBlockOutputs; ++i) s[i] = input(n + i);
+    block_step(s, k, st, o);
+    for (int i = 0; i < kBlockOutputs; ++i) out[row][n + i - c0] = o[i];
+  };
+  // A whole step of blocks (every step of a row but the first and the last
+  // one or two): its blocks one after another, with no test an output (the
+  // tests below cost about a sixth of the kernel's instructions there).
+  static_assert(kFirstBlock % kBlockOutputs == 0 && kChunk % kBlockOutputs == 0,
+                "a step's first column starts a block when it lies among the blocks");
+  if (first == c0 && end == c0 + kChunk && c0 >= kFirstBlock &&
+      c0 + kChunk - kBlockOutputs < blocks) {
+    for (int i = 0; i < kChunk; i += kBlockOutputs) block(c0 + i);
+    return;
+  }
   int n = first;
   while (n < end) {
     if (starts_block(n, blocks)) {
-      float s[kBlockOutputs];
-      float o[kBlockOutputs];
-      for (int i = 0; i < kBlockOutputs; ++i) s[i] = input(n + i);
-      block_step(s, k, st, o);
-      for (int i = 0; i < kBlockOutputs; ++i) out[row][n + i - c0] = o[i];
+      block(n);
       n += kBlockOutputs;
     } else {
       const float v = single_step(input(n), k, st);
@@ -362,13 +396,26 @@ static __global__ void __launch_bounds__(kBlurThreads)
       }
     }
     __syncthreads();
-    // Thread `row` now writes column c0 + row of its quantity's rows: whole
-    // rows per warp. (The next step's writes of s_out come after its first
-    // barrier, which every thread reaches only once it has written these.)
-    const int x = c0 + row;
-    if (x < w) {
-      for (int r = 0; r < kBlurRows && y0 + r < h; ++r) {
-        out.row(blurred_plane(c, q), y0 + r)[x] = s_out[q][r][row];
+    // The step's outputs to memory, whole rows per warp. (The next step's
+    // writes of s_out come after its first barrier, which every thread
+    // reaches only once it has written these.)
+    if (c0 + kChunk <= w) {
+      // A whole step (all but a row's last): lane `row` writes columns c0 +
+      // cx .. c0 + cx + 3 of rows row / kQuadsPerRow, + kRowsPerStore, ...:
+      // four values a store, a quarter of the stores and their addresses.
+      const int cx = (row % kQuadsPerRow) * kQuad;
+      const int rows = h - y0 < kBlurRows ? h - y0 : kBlurRows;
+      int r = row / kQuadsPerRow;
+      float* to = out.row(blurred_plane(c, q), y0 + r) + c0 + cx;
+      const std::size_t stride = out.pitch * kRowsPerStore;
+      for (; r < rows; r += kRowsPerStore, to += stride) store_quad(to, &s_out[q][r][cx]);
+    } else {
+      // The last step: thread `row` writes column c0 + row.
+      const int x = c0 + row;
+      if (x < w) {
+        for (int r = 0; r < kBlurRows && y0 + r < h; ++r) {
+          out.row(blurred_plane(c, q), y0 + r)[x] = s_out[q][r][row];
+        }
       }
     }
   }

@@ -42,6 +42,23 @@ struct PlaneSource {
     const auto* row = reinterpret_cast<const Sample*>(data + pitch * static_cast<std::size_t>(y));
     return sample_value(row[x], unit);
   }
+  // A walk down column x from row y: value() is at(x, y), next() moves a
+  // row down with one addition, where each at() forms its address anew
+  // (a 64-bit product and sum: about eight instructions a sample).
+  struct Column {
+    const std::uint8_t* p;
+    std::size_t pitch;
+    float unit;
+    __device__ float value() const {
+      return sample_value(*reinterpret_cast<const Sample*>(p), unit);
+    }
+    __device__ void next() { p += pitch; }
+  };
+  __device__ Column column(int x, int y) const {
+    return {
+        data + pitch * static_cast<std::size_t>(y) + sizeof(Sample) * static_cast<std::size_t>(x),
+        pitch, unit};
+  }
 };
 
 // A float image, read as it is.
@@ -49,6 +66,16 @@ struct ImageSource {
   const float* data;
   std::size_t pitch;  // floats
   __device__ float at(int x, int y) const { return data[pitch * static_cast<std::size_t>(y) + x]; }
+  // As PlaneSource::Column.
+  struct Column {
+    const float* p;
+    std::size_t pitch;
+    __device__ float value() const { return *p; }
+    __device__ void next() { p += pitch; }
+  };
+  __device__ Column column(int x, int y) const {
+    return {data + pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x), pitch};
+  }
 };
 
 // A float image written by a kernel.

@@ -106,10 +106,14 @@ static __global__ void __launch_bounds__(kStatThreads)
           // test a row. The same sums in the same order; 14 % fewer
           // instructions for the kernel (docs/gpu.md, "Instructions a
           // frame").
+          auto ref_column = ref.column(x, y0 - r);
+          auto dist_column = dist.column(x, y0 - r);
           VQX_UNROLL
           for (int j = 0; j < kReads; ++j) {
-            a[j] = ref.at(x, y0 - r + j);
-            b[j] = dist.at(x, y0 - r + j);
+            a[j] = ref_column.value();
+            b[j] = dist_column.value();
+            ref_column.next();
+            dist_column.next();
           }
           VQX_UNROLL
           for (int j = 0; j < kReads; ++j) {

@@ -53,6 +53,11 @@ struct PlaneSource {
       return sample_value(*reinterpret_cast<const Sample*>(p), unit);
     }
     __device__ void next() { p += pitch; }
+    // The sample k rows down.
+    __device__ float below(int k) const {
+      return sample_value(*reinterpret_cast<const Sample*>(p + pitch * static_cast<std::size_t>(k)),
+                          unit);
+    }
   };
   __device__ Column column(int x, int y) const {
     return {
@@ -72,6 +77,7 @@ struct ImageSource {
     std::size_t pitch;
     __device__ float value() const { return *p; }
     __device__ void next() { p += pitch; }
+    __device__ float below(int k) const { return p[pitch * static_cast<std::size_t>(k)]; }
   };
   __device__ Column column(int x, int y) const {
     return {data + pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x), pitch};
@@ -178,10 +184,19 @@ static __global__ void __launch_bounds__(kFilterThreads)
   const int first_col = Step * x0 - r;
   const int cols = Step * last + r - first_col + 1;
   if (y < out.height) {
+    const int top = Step * y - r;  // the first tap's row
+    // Every tap's row inside the picture (all rows but a few at the top and
+    // bottom): the column read down from one address, nothing mirrored.
+    const bool inside = top >= 0 && top + count <= src_h;
     for (int c = tx; c < cols; c += static_cast<int>(kFilterX)) {
       const int x = reflect101(first_col + c, src_w);
-      s_vert[ty][c] = tap_sum(
-          taps.tap, count, [&](int k) { return src.at(x, reflect101(Step * y - r + k, src_h)); });
+      if (inside) {
+        const auto column = src.column(x, top);
+        s_vert[ty][c] = tap_sum(taps.tap, count, [&](int k) { return column.below(k); });
+      } else {
+        s_vert[ty][c] =
+            tap_sum(taps.tap, count, [&](int k) { return src.at(x, reflect101(top + k, src_h)); });
+      }
     }
   }
   __syncthreads();

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/device_constant.hpp"
+#include "core/device_constant.cuh"
 #include "core/kernel_build.hpp"
 #include "metrics/ciede/blend.hpp"
 #include "metrics/ciede/color.hpp"
@@ -24,7 +24,7 @@ inline constexpr double kPi = std::numbers::pi;
 inline constexpr double kTwoPi = 2.0 * kPi;
 inline constexpr double kDegreesPerRadian = 180.0 / kPi;
 inline constexpr double kRadiansPerDegree = kPi / 180.0;
-// Read on the device through VQX_DEVICE_CONSTANT (core/device_constant.hpp)
+// Read on the device through VQX_DEVICE_CONSTANT (core/device_constant.cuh)
 // where a literal would cost two instructions a use; each is still the one
 // value params.hpp and the lines above write.
 

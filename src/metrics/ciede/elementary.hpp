@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/device_constant.hpp"
+#include "core/device_constant.cuh"
 #include "core/kernel_build.hpp"
 #include "metrics/ciede/blend.hpp"
 

@@ -202,9 +202,8 @@ TEST(Ssimulacra2Kernels, EqualTheCpuTwinBitForBitAtEveryDepthAndChromaFormat) {
       // Scale 0's columns fill finish_kernel's tile twice and part of a
       // third (five blocks of columns_kernel).
       testutil::format(300, 12, 8),
-      // Rows of whole steps of blocks (horizontal_kernel's path without a
-      // test an output, and its four-float stores) in blocks of kBlurRows
-      // rows and a part of one.
+      // Whole steps of columns (horizontal_kernel's four-float stores) in
+      // blocks of kBlurRows rows and a part of one.
       testutil::format(200, 70, 8),
   };
   unsigned seed = 1;

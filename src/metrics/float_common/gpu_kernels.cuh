@@ -42,18 +42,14 @@ struct PlaneSource {
     const auto* row = reinterpret_cast<const Sample*>(data + pitch * static_cast<std::size_t>(y));
     return sample_value(row[x], unit);
   }
-  // A walk down column x from row y: value() is at(x, y), next() moves a
-  // row down with one addition, where each at() forms its address anew
-  // (a 64-bit product and sum: about eight instructions a sample).
+  // Column x from row y: below(k) is at(x, y + k). In a loop over k that
+  // unrolls, the compiler forms each row's address from the last with an
+  // addition, where each at() forms it anew (a 64-bit product and sum:
+  // about eight instructions a sample).
   struct Column {
     const std::uint8_t* p;
     std::size_t pitch;
     float unit;
-    __device__ float value() const {
-      return sample_value(*reinterpret_cast<const Sample*>(p), unit);
-    }
-    __device__ void next() { p += pitch; }
-    // The sample k rows down.
     __device__ float below(int k) const {
       return sample_value(*reinterpret_cast<const Sample*>(p + pitch * static_cast<std::size_t>(k)),
                           unit);
@@ -75,8 +71,6 @@ struct ImageSource {
   struct Column {
     const float* p;
     std::size_t pitch;
-    __device__ float value() const { return *p; }
-    __device__ void next() { p += pitch; }
     __device__ float below(int k) const { return p[pitch * static_cast<std::size_t>(k)]; }
   };
   __device__ Column column(int x, int y) const {

@@ -128,14 +128,12 @@ static __global__ void __launch_bounds__(kStatThreads)
           // test a row. The same sums in the same order; 14 % fewer
           // instructions for the kernel (docs/gpu.md, "Instructions a
           // frame").
-          auto ref_column = ref.column(x, y0 - r);
-          auto dist_column = dist.column(x, y0 - r);
+          const auto ref_column = ref.column(x, y0 - r);
+          const auto dist_column = dist.column(x, y0 - r);
           VQX_UNROLL
           for (int j = 0; j < kReads; ++j) {
-            a[j] = ref_column.value();
-            b[j] = dist_column.value();
-            ref_column.next();
-            dist_column.next();
+            a[j] = ref_column.below(j);
+            b[j] = dist_column.below(j);
           }
           VQX_UNROLL
           for (int j = 0; j < kReads; ++j) {

@@ -179,10 +179,10 @@ static __global__ void __launch_bounds__(kStatThreads)
     }
     __syncthreads();
     if (t < kStatRows && y0 + t < height) {
-      // Four columns a read where the step is whole (two of a warp's
-      // threads run these chains: a read an add had been a third of the
-      // kernel's instructions per row step and thread); the same additions
-      // in the same order.
+      // Four columns a read where the step is whole: two threads of one
+      // warp run these chains, so each of their instructions costs a
+      // whole warp's issue (about 320 a step instead of 512). The same
+      // additions in the same order.
       int c = 0;
       if (n == kStatCols) {
         for (; c < kStatCols; c += kStatQuad) {

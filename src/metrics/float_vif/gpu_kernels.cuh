@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "core/device_quad.cuh"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/float_common/gpu_kernels.cuh"
@@ -46,23 +47,8 @@ inline constexpr int kStatSpan = kStatCols + static_cast<int>(float_common::kMax
 // The rows' chains read their terms four at a time from rows padded to
 // whole 16-byte words (four words past the step: the two rows' reads
 // of one column fall in different banks).
-inline constexpr int kStatQuad = 4;
-inline constexpr int kStatPaddedCols = kStatCols + kStatQuad;
-static_assert(kStatCols % kStatQuad == 0);
-
-// v[0 .. 3] from p (16-byte aligned shared memory), one load on a CUDA
-// device.
-__device__ inline void load_quad(const float* p, float (&v)[kStatQuad]) {
-#if defined(__CUDA_ARCH__)
-  const float4 q = *reinterpret_cast<const float4*>(p);
-  v[0] = q.x;
-  v[1] = q.y;
-  v[2] = q.z;
-  v[3] = q.w;
-#else
-  for (int i = 0; i < kStatQuad; ++i) v[i] = p[i];
-#endif
-}
+inline constexpr int kStatPaddedCols = kStatCols + kQuadFloats;
+static_assert(kStatCols % kQuadFloats == 0);
 
 // The five filtered quantities, in the CPU's order (cpu.cpp's Moment).
 enum StatMoment { kStatMu1, kStatMu2, kStatXx, kStatYy, kStatXy, kStatMoments };
@@ -185,13 +171,13 @@ static __global__ void __launch_bounds__(kStatThreads)
       // additions in the same order.
       int c = 0;
       if (n == kStatCols) {
-        for (; c < kStatCols; c += kStatQuad) {
-          float vn[kStatQuad];
-          float vd[kStatQuad];
+        for (; c < kStatCols; c += kQuadFloats) {
+          float vn[kQuadFloats];
+          float vd[kQuadFloats];
           load_quad(&s_num[t][c], vn);
           load_quad(&s_den[t][c], vd);
           VQX_UNROLL
-          for (int i = 0; i < kStatQuad; ++i) {
+          for (int i = 0; i < kQuadFloats; ++i) {
             num += vn[i];
             den += vd[i];
           }

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/device_quad.cuh"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/ssimulacra2/maps.hpp"
@@ -245,23 +246,11 @@ using ChunkRow = float[kChunk + 1];
 // The outputs' stores: four floats at once (a 16-byte store; every plane's
 // rows start at a multiple of kPitchFloats floats, and a step at a multiple
 // of kChunk columns), a warp's lanes covering kRowsPerStore rows of a step.
-inline constexpr int kQuad = 4;
-inline constexpr int kQuadsPerRow = kChunk / kQuad;
+inline constexpr int kQuadsPerRow = kChunk / kQuadFloats;
 inline constexpr int kRowsPerStore = kBlurRows / kQuadsPerRow;
-static_assert(kChunk % kQuad == 0 && kPitchFloats % kQuad == 0, "a quad never straddles a row");
+static_assert(kChunk % kQuadFloats == 0 && kPitchFloats % kQuadFloats == 0,
+              "a quad never straddles a row");
 static_assert(kBlurRows % kQuadsPerRow == 0, "a warp stores whole rows");
-
-// v[0 .. 3] to p (16-byte aligned). On a CUDA device one store, written
-// out, since NVVM split a plain float4 store here into four (nvcc 13).
-__device__ inline void store_quad(float* p, const float* v) {
-#if defined(__CUDA_ARCH__)
-  asm("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]),
-      "f"(v[3])
-      : "memory");
-#else
-  for (int i = 0; i < kQuad; ++i) p[i] = v[i];
-#endif
-}
 
 // Row `row` of the tile, quantity Q: outputs first .. end - 1 of the step
 // starting at column c0, into out (column n at n - c0; warm-up outputs,
@@ -390,7 +379,7 @@ static __global__ void __launch_bounds__(kBlurThreads)
       // A whole step (all but a row's last): lane `row` writes columns c0 +
       // cx .. c0 + cx + 3 of rows row / kQuadsPerRow, + kRowsPerStore, ...:
       // four values a store, a quarter of the stores and their addresses.
-      const int cx = (row % kQuadsPerRow) * kQuad;
+      const int cx = (row % kQuadsPerRow) * kQuadFloats;
       const int rows = h - y0 < kBlurRows ? h - y0 : kBlurRows;
       int r = row / kQuadsPerRow;
       float* to = out.row(blurred_plane(c, q), y0 + r) + c0 + cx;

@@ -32,6 +32,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 namespace vqx::chain {
 
@@ -55,34 +56,52 @@ struct Format<double> {
 
 // A run of terms as a function of the running sum's ulp count q in one
 // binade: q -> q + (q even ? even : odd). A value of cap<Acc>() or more
-// means "leaves the binade" (saturated).
-struct Step {
-  std::uint64_t even;
-  std::uint64_t odd;
+// means "leaves the binade" (saturated). U holds the counts: Step (64 bits)
+// is what the kernels store and the walk applies; a float chain's runs are
+// formed in 32 bits (RunStep<float>), which hold all of its counts: one
+// GPU instruction where a 64-bit count takes two.
+template <typename U>
+struct StepOf {
+  U even;
+  U odd;
 };
+using Step = StepOf<std::uint64_t>;
 
 template <typename Acc>
 [[nodiscard]] constexpr std::uint64_t cap() {
   return std::uint64_t{1} << Format<Acc>::kPrecision;
 }
 
-// q's increment by the run `a` then the run `b`, for q of parity `parity`
-// whose increment by `a` is `first`; saturated at cap.
+// The narrowest unsigned type that holds every count of Acc's chains and
+// the sum of two (up to 2 cap): what a run's Step is formed in.
 template <typename Acc>
-[[nodiscard]] constexpr std::uint64_t then_step(std::uint64_t first, std::uint64_t parity,
-                                                const Step& b) {
-  constexpr std::uint64_t kCap = cap<Acc>();
-  if (first >= kCap) return kCap;
-  const std::uint64_t second = ((parity ^ (first & 1U)) == 0U) ? b.even : b.odd;
-  const std::uint64_t total = first + second;
+using RunCount = std::conditional_t<(Format<Acc>::kPrecision < 31), std::uint32_t, std::uint64_t>;
+template <typename Acc>
+using RunStep = StepOf<RunCount<Acc>>;
+
+// A Step formed in narrower counts, as the kernels store it.
+template <typename U>
+[[nodiscard]] constexpr Step widened(const StepOf<U>& s) {
+  return {std::uint64_t{s.even}, std::uint64_t{s.odd}};
+}
+
+// q's increment by the run `a` then the run `b`, for q of parity `parity`
+// whose increment by `a` is `first`; saturated at cap. (A saturated first,
+// cap, leaves the total at cap or more: no test of its own.)
+template <typename Acc, typename U>
+[[nodiscard]] constexpr U then_step(U first, U parity, const StepOf<U>& b) {
+  constexpr auto kCap = static_cast<U>(cap<Acc>());
+  const U second = ((parity ^ (first & 1U)) == 0U) ? b.even : b.odd;
+  const U total = first + second;
   return total >= kCap ? kCap : total;
 }
 
 // The run `a` followed by the run `b`: exact integer composition, saturated
-// at cap (each operand is at most cap, so no sum overflows).
-template <typename Acc>
-[[nodiscard]] constexpr Step compose(const Step& a, const Step& b) {
-  return {then_step<Acc>(a.even, 0U, b), then_step<Acc>(a.odd, 1U, b)};
+// at cap (each operand is at most cap, so no sum overflows U).
+template <typename Acc, typename U>
+[[nodiscard]] constexpr StepOf<U> compose(const StepOf<U>& a, const StepOf<U>& b) {
+  static_assert(sizeof(U) >= sizeof(RunCount<Acc>), "U holds twice the cap");
+  return {then_step<Acc>(a.even, U{0}, b), then_step<Acc>(a.odd, U{1}, b)};
 }
 
 // Whether s is a non-negative finite value (+0 included): the walk's Steps
@@ -130,42 +149,47 @@ template <typename Acc>
 // double) rounded to a multiple of the ulp, half-way cases to the even
 // total. Negative, infinite and NaN terms (and terms of a binade's size)
 // saturate, so that their run is added term by term. -0 and +0 leave the
-// sum as it is. A double term goes only to a double chain (add()).
-template <typename Acc, typename Term>
-[[nodiscard]] constexpr Step term_step(Term t, int ulp_exp) {
+// sum as it is. A double term goes only to a double chain (add()). Counts
+// in U: Step's 64 bits, or RunCount<Acc> (the GPU's run Steps). The early
+// returns stay: forming every case and choosing took more instructions a
+// term on the GPU (docs/gpu.md, "The chain sums' run Steps in 32 bits").
+template <typename Acc, typename Term, typename U = std::uint64_t>
+[[nodiscard]] constexpr StepOf<U> term_step(Term t, int ulp_exp) {
   static_assert(sizeof(Term) <= sizeof(Acc), "a chain's terms are at most as wide as its sum");
+  static_assert(sizeof(U) >= sizeof(RunCount<Acc>), "U holds the chain's counts");
   using T = Format<Term>;
   using Bits = typename T::Bits;
-  constexpr std::uint64_t kCap = cap<Acc>();
+  constexpr auto kCap = static_cast<U>(cap<Acc>());
   constexpr int kFractionBits = T::kPrecision - 1;  // where the exponent field starts
   constexpr Bits kField = (Bits{1} << T::kExponentBits) - 1U;
   constexpr int kSignShift = kFractionBits + T::kExponentBits;
   const auto b = std::bit_cast<Bits>(t);
   const auto field = static_cast<int>((b >> kFractionBits) & kField);
-  const std::uint64_t magnitude = b & ((Bits{1} << kSignShift) - 1U);
-  if (magnitude == 0U) return {0U, 0U};
+  if ((b & ((Bits{1} << kSignShift) - 1U)) == 0U) return {0U, 0U};
   if ((b >> kSignShift) != 0U || field == static_cast<int>(kField)) return {kCap, kCap};
   constexpr Bits kFraction = (Bits{1} << kFractionBits) - 1U;
-  const std::uint64_t m = (b & kFraction) | (field == 0 ? 0U : (std::uint64_t{1} << kFractionBits));
-  // t = m * 2^k; d: how many of m's low bits lie below the ulp.
+  // t = m * 2^k, m below 2^P of the term's format.
+  const Bits m = (b & kFraction) | (field == 0 ? 0U : (Bits{1} << kFractionBits));
   const int k = T::kMinUlpExponent + (field == 0 ? 0 : field - 1);
+  // d: how many of m's low bits lie below the ulp.
   const int d = ulp_exp - k;
   if (d <= 0) {
     const int up = -d;
-    if (up >= Format<Acc>::kPrecision || m >= (kCap >> up)) return {kCap, kCap};
-    const std::uint64_t c = m << up;
+    const U c = up < Format<Acc>::kPrecision && m < (kCap >> up) ? static_cast<U>(m) << up : kCap;
     return {c, c};
   }
-  // t < 2^(k + P) <= ulp / 2 (m has at most P bits): rounds away entirely.
-  if (d > T::kPrecision) return {0U, 0U};
-  const std::uint64_t whole = m >> d;
-  const std::uint64_t rest = m & ((std::uint64_t{1} << d) - 1U);
-  const std::uint64_t half = std::uint64_t{1} << (d - 1);
-  if (rest < half) return {whole, whole};
-  if (rest > half) return {whole + 1U, whole + 1U};
+  // m's part above the ulp and the rest, in the term's width. Past P bits
+  // below the ulp, t < ulp / 2 rounds away entirely: whole is 0 and rest
+  // (m) below half, as they are at P + 1.
+  const int below = d < T::kPrecision + 1 ? d : T::kPrecision + 1;
+  const Bits rest = m & ((Bits{1} << below) - 1U);
+  const Bits half = Bits{1} << (below - 1);
+  const auto whole = static_cast<U>(m >> below);
+  const U above = rest > half ? 1U : 0U;
   // Half-way: the total q + c must be even.
-  const std::uint64_t odd_whole = whole & 1U;
-  return {whole + odd_whole, whole + (odd_whole ^ 1U)};
+  const U odd_whole = whole & 1U;
+  const bool tie = rest == half;
+  return {whole + (tie ? odd_whole : above), whole + (tie ? (odd_whole ^ 1U) : above)};
 }
 
 // The chain's own step, s + t in the accumulator's precision: what the walk

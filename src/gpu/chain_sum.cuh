@@ -174,14 +174,22 @@ static __global__ void __launch_bounds__(kStepThreads)
 inline constexpr unsigned kRunSets = 2;
 inline constexpr unsigned kRunStepCount = kRunSets * kCandidates;  // Steps per run
 
-// The Step of the `kRun` terms from `first` of chain k for binade e.
+// The Step of the `kRun` terms from `first` of chain k for binade e, formed
+// in the chain's narrowest counts (RunStep). A run wholly inside its chain
+// (all but a chain's last) reads its terms from one pointer, unguarded.
 template <typename Acc, typename Term>
 __device__ inline Step run_step(const Chains<Term>& ch, unsigned k, std::size_t first, int e) {
-  Step st{0U, 0U};
-  for (unsigned j = 0; j < kRun; ++j) {
-    st = compose<Acc>(st, term_step<Acc, Term>(term_at(ch, k, first + j), e));
+  using U = RunCount<Acc>;
+  RunStep<Acc> st{0U, 0U};
+  if (first + kRun <= chain_entry(ch.length, k)) {
+    const Term* t = ch.terms + std::size_t{kChunk} * chain_entry(ch.first_chunk, k) + first;
+    for (unsigned j = 0; j < kRun; ++j) st = compose<Acc>(st, term_step<Acc, Term, U>(t[j], e));
+  } else {
+    for (unsigned j = 0; j < kRun; ++j) {
+      st = compose<Acc>(st, term_step<Acc, Term, U>(term_at(ch, k, first + j), e));
+    }
   }
-  return st;
+  return widened(st);
 }
 
 // One thread per run and candidate binade i: both sets' Steps i,

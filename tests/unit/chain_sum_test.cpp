@@ -17,6 +17,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/chain_sum.hpp"
@@ -124,13 +125,63 @@ TEST(ChainSum, TermStepsAreTheChainsAdditions) {
     const float t = terms[static_cast<std::size_t>(i)];
     float walked = s;
     Step steps[chain::kCandidates] = {};
-    steps[chain::kBelow] = chain::term_step<float, float>(t, chain::ulp_exponent(s));
+    // The 32-bit counts the GPU forms a float chain's runs in.
+    steps[chain::kBelow] = chain::widened(
+        chain::term_step<float, float, chain::RunCount<float>>(t, chain::ulp_exponent(s)));
     if (chain::try_step(walked, steps, chain::ulp_exponent(s))) {
       EXPECT_EQ(bits(walked), bits(s + t)) << s << " + " << t;
     } else {  // only where the sum leaves the binade
       EXPECT_GE(chain::ulp_exponent(s + t), chain::ulp_exponent(s)) << s << " + " << t;
     }
   }
+}
+
+TEST(ChainSum, NarrowCountsAreTheWideOnes) {
+  // A float chain's run Steps are formed in 32 bits: for every kind of
+  // term (zeros, subnormals, normals, negative, infinite, NaN) and every
+  // binade of a float sum, the term's Step and its compositions must be
+  // the 64-bit ones.
+  static_assert(std::is_same_v<chain::RunCount<float>, std::uint32_t>);
+  std::mt19937 rng(11);
+  std::vector<float> terms = {0.0F,
+                              -0.0F,
+                              std::numeric_limits<float>::denorm_min(),
+                              std::numeric_limits<float>::min(),
+                              std::numeric_limits<float>::max(),
+                              std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN(),
+                              -1.0F,
+                              1.0F,
+                              0.75F};
+  for (int i = 0; i < 400; ++i) {
+    const std::uint32_t b = static_cast<std::uint32_t>(rng());
+    float t = 0.0F;
+    std::memcpy(&t, &b, sizeof t);
+    terms.push_back(t);
+  }
+  for (const float t : wide_terms(200, 12)) terms.push_back(t);
+  unsigned differing = 0;
+  unsigned saturated = 0;
+  chain::RunStep<float> narrow{0U, 0U};
+  Step wide{0U, 0U};
+  for (int e = -149; e <= 104; ++e) {
+    for (const float t : terms) {
+      const Step w = chain::term_step<float, float>(t, e);
+      const auto n = chain::term_step<float, float, chain::RunCount<float>>(t, e);
+      differing += w.even != n.even || w.odd != n.odd ? 1U : 0U;
+      saturated += w.even >= chain::cap<float>() ? 1U : 0U;
+      // Runs of terms as the kernels compose them, restarted now and then.
+      if (rng() % 16 == 0) {
+        narrow = {0U, 0U};
+        wide = {0U, 0U};
+      }
+      narrow = chain::compose<float>(narrow, n);
+      wide = chain::compose<float>(wide, w);
+      differing += wide.even != narrow.even || wide.odd != narrow.odd ? 1U : 0U;
+    }
+  }
+  EXPECT_EQ(differing, 0U);
+  EXPECT_GT(saturated, 1000U);  // the saturating cases were reached
 }
 
 TEST(ChainSum, HalfWayCasesRoundToEven) {

@@ -423,17 +423,32 @@ struct ColumnRows {
 
 // Outputs n0 .. n0 + kColumnBatch - 1 of column x: their bottom rows (0
 // below the input) and, for the rows of the picture, its samples.
+// A row's five quantities are a plane apart, and its two samples three
+// planes: each is read one plane (or three) past the last, one pointer
+// addition, not an address formed from plane, row and column a load.
 __device__ inline void column_rows(const Planes& xyb, const Planes& in, unsigned c, int x, int n0,
                                    ColumnRows& r) {
   for (int i = 0; i < kColumnBatch; ++i) {
     const int n = n0 + i;
     const int bottom = n + kBlurRadius - 1;
-    for (unsigned q = 0; q < kQuantities; ++q) {
-      r.bottom[i][q] = bottom < in.height ? in.row(blurred_plane(c, q), bottom)[x] : 0.0f;
+    if (bottom < in.height) {
+      const float* p = in.row(blurred_plane(c, 0), bottom) + x;
+      r.bottom[i][0] = *p;
+      for (unsigned q = 1; q < kQuantities; ++q) {
+        p += in.plane;
+        r.bottom[i][q] = *p;
+      }
+    } else {
+      for (unsigned q = 0; q < kQuantities; ++q) r.bottom[i][q] = 0.0f;
     }
-    const bool inside = n >= 0 && n < in.height;
-    r.a[i] = inside ? xyb.row(colour_plane(0, c), n)[x] : 0.0f;
-    r.b[i] = inside ? xyb.row(colour_plane(1, c), n)[x] : 0.0f;
+    if (n >= 0 && n < in.height) {
+      const float* p = xyb.row(colour_plane(0, c), n) + x;
+      r.a[i] = *p;
+      r.b[i] = p[xyb.plane * (colour_plane(1, c) - colour_plane(0, c))];
+    } else {
+      r.a[i] = 0.0f;
+      r.b[i] = 0.0f;
+    }
   }
 }
 

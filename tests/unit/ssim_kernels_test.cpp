@@ -80,7 +80,7 @@ WindowMeans gpu_window(const Source& ref, const Source& cmp, Size size) {
   const int positions = ssim::window_positions(size.width);
   const int rows = ssim::window_positions(size.height);
   // Not the positions' floats: the kernels must use the pitch.
-  const std::size_t pitch = static_cast<std::size_t>(positions) * ssim::kMapStride + 4;
+  const std::size_t pitch = static_cast<std::size_t>(positions) * ssim::kWindowMaps + 5;
   std::vector<float> maps(pitch * static_cast<std::size_t>(size.height), -1.0f);
   std::vector<double> row_sums(static_cast<std::size_t>(rows) * ssim::kTerms, -1.0);
   const ssim::MapsView view{maps.data(), pitch};
@@ -197,7 +197,7 @@ TEST(SsimKernels, RowSumsAreRowSumToTheBit) {
   const auto d = luma<std::uint16_t>(dist.plane(0), fmt.bpc);
   const int positions = 590;
   const int rows = 3;
-  const std::size_t pitch = 600 * ssim::kMapStride;
+  const std::size_t pitch = 600 * ssim::kWindowMaps;
   std::vector<float> maps(pitch * fmt.height, -1.0f);
   std::vector<double> row_sums(static_cast<std::size_t>(rows) * ssim::kTerms, -1.0);
   const ssim::MapsView view{maps.data(), pitch};

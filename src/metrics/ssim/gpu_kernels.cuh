@@ -34,7 +34,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/device_quad.cuh"
 #include "core/device_unroll.hpp"
 #include "core/index_math.hpp"
 #include "metrics/ssim/geometry.hpp"
@@ -116,19 +115,12 @@ inline WindowTaps window_taps() {
 // position's five with one address a row (window_terms_kernel: two
 // instructions a map and tap fewer than five planes apart).
 enum WindowMap { kMapRef, kMapCmp, kMapRefSq, kMapCmpSq, kMapCross, kWindowMaps };
-// A position's five values take kMapStride floats: the first four are one
-// 16-byte access (core/device_quad.cuh), the fifth one more, where five
-// floats side by side took five.
-inline constexpr int kMapStride = 2 * kQuadFloats;
-static_assert(kMapStride >= kWindowMaps && kWindowMaps == kQuadFloats + 1,
-              "a position's values are a quad and one float");
-
 struct MapsView {
   float* maps;
-  std::size_t pitch;  // floats per row: kMapStride per position, a multiple of kQuadFloats
+  std::size_t pitch;  // floats per row, at least kWindowMaps per position
   // Row y's values at position x: map m at [m].
   [[nodiscard]] __device__ float* at(int y, int x) const {
-    return maps + pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x) * kMapStride;
+    return maps + pitch * static_cast<std::size_t>(y) + static_cast<std::size_t>(x) * kWindowMaps;
   }
 };
 
@@ -269,11 +261,8 @@ static __global__ void __launch_bounds__(kWindowThreads)
     sum[kMapCmpSq] += tap_term(square(b), g);
     sum[kMapCross] += tap_term(product(a, b), g);
   }
-  float v[kWindowMaps];
-  for (int m = 0; m < kWindowMaps; ++m) v[m] = static_cast<float>(sum[m]);
   float* o = out.at(y, x);
-  store_quad(o, v);
-  o[kQuadFloats] = v[kQuadFloats];
+  for (int m = 0; m < kWindowMaps; ++m) o[m] = static_cast<float>(sum[m]);
 }
 
 // Group: the block's width, kSumGroup (a template, so that the kernel, in a
@@ -296,11 +285,8 @@ static __global__ void __launch_bounds__(Group)
       VQX_UNROLL
       for (int k = 0; k < kWindow; ++k) {
         const float* values = in.at(y + k, x);
-        float quad[kQuadFloats];
-        load_quad(values, quad);
         VQX_UNROLL
-        for (int m = 0; m < kQuadFloats; ++m) v[k][m] = quad[m];
-        v[k][kQuadFloats] = values[kQuadFloats];
+        for (int m = 0; m < kWindowMaps; ++m) v[k][m] = values[m];
       }
       float f[kWindowMaps];
       VQX_UNROLL

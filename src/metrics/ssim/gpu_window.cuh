@@ -25,7 +25,7 @@ class GpuWindow {
     terms_name_ = family + " window_terms_kernel";
     taps_ = window_taps();
     const auto positions = static_cast<std::size_t>(window_positions(largest.width));
-    pitch_ = round_up(positions * kMapStride, DeviceImage::kPitchFloats);
+    pitch_ = round_up(positions * kWindowMaps, DeviceImage::kPitchFloats);
     VQX_ASSIGN_OR_RETURN(maps_, gpu::DeviceBuffer<float>::allocate(
                                     pitch_ * static_cast<std::size_t>(largest.height)));
     VQX_ASSIGN_OR_RETURN(

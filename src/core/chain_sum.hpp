@@ -152,7 +152,7 @@ template <typename Acc>
 // sum as it is. A double term goes only to a double chain (add()). Counts
 // in U: Step's 64 bits, or RunCount<Acc> (the GPU's run Steps). The early
 // returns stay: forming every case and choosing took more instructions a
-// term on the GPU (docs/gpu.md, "The chain sums' run Steps in 32 bits").
+// term on the GPU (docs/gpu.md, "Instructions a frame, third round").
 template <typename Acc, typename Term, typename U = std::uint64_t>
 [[nodiscard]] constexpr StepOf<U> term_step(Term t, int ulp_exp) {
   static_assert(sizeof(Term) <= sizeof(Acc), "a chain's terms are at most as wide as its sum");

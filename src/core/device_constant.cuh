@@ -4,10 +4,11 @@
 // Why: for sm_90, ptxas materialises a double literal whose low 32 bits are
 // not all zero (nearly every coefficient) with two UMOV instructions before
 // each use, where a __constant__ variable costs one ULDC.64 (docs/gpu.md,
-// "Instructions a frame, second round"). The shared arithmetic of a twin (ciede's series
-// and constants) names its constants through this macro; the values, and so
-// every result, are the same on the host, in constant evaluation and on the
-// device. Host compilers, constant evaluation and HIP see `name` itself.
+// "Instructions a frame, second round"). The shared arithmetic of a twin
+// (ciede's series and constants) names its constants through this macro;
+// the values, and so every result, are the same on the host, in constant
+// evaluation and on the device. Host compilers, constant evaluation and HIP
+// see `name` itself.
 //
 // The copy is not const: a const __constant__ variable with a known
 // initialiser is folded back into literals. `name` must have linkage (a

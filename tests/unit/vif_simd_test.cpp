@@ -7,7 +7,9 @@
 // plain loops) at odd sizes, the smallest, wider than a strip, and every
 // depth.
 // The kernels are compiled for AVX3_DL too (simd.cpp): ask for it here, so
-// that for_each_simd_target runs it.
+// that for_each_simd_target runs it; and, on CPUs with AVX512_VNNI, for
+// AVX3 with vpdpwssd (simd_avx3_vnni.cpp), which for_each_vif_target runs
+// besides.
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL 1
 #endif
@@ -16,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,6 +36,28 @@ using vif::simd::kBlock;
 using vif::simd::kPad;
 using vif::simd::kRowPlanes;
 using vif::simd::kSourcePlanes;
+
+// Every Highway target this CPU runs (AVX3 with its plain pairwise
+// multiply-adds), then, where the CPU has AVX512_VNNI, AVX3 once more as a
+// CPU with VNNI but without Highway's AVX3_DL runs it: with vpdpwssd
+// (simd_avx3_vnni.cpp).
+template <typename Check>
+void for_each_vif_target(Check&& check) {
+  vif::simd::set_avx3_vnni_enabled(false);
+  vqx::test::for_each_simd_target(check);
+  vif::simd::set_avx3_vnni_enabled(true);
+  if (!vif::simd::avx3_vnni_available() || (hwy::SupportedTargets() & HWY_AVX3) == 0) {
+    std::printf("[ simd     ] AVX3 with VNNI (simd_avx3_vnni.cpp): not executable here\n");
+    return;
+  }
+  hwy::SetSupportedTargetsForTest(HWY_AVX3);
+  {
+    SCOPED_TRACE("Highway target AVX3 with VNNI (simd_avx3_vnni.cpp)");
+    check(std::string("AVX3+VNNI"));
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  std::printf("[ simd     ] ran under: AVX3 with VNNI (simd_avx3_vnni.cpp) too\n");
+}
 
 enum class Content { kZero, kMax, kRandom, kNearEqual, kFlatRef };
 constexpr Content kContents[] = {Content::kZero, Content::kMax, Content::kRandom,
@@ -114,7 +139,7 @@ void expect_rows_equal(const PlaneRows& got, const PlaneRows& want, int count, s
 // 17 source rows of 8-bit samples, each padded to kBlock.
 TEST(VifSimd, Vertical8BitMatchesReference) {
   std::mt19937 rng(12);
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (const Content c : kContents) {
       for (std::size_t w = 1; w <= 67; ++w) {
         SCOPED_TRACE(name(c) + " width " + std::to_string(w));
@@ -146,7 +171,7 @@ TEST(VifSimd, Log2EntriesEqualTheTable) {
   constexpr std::uint64_t kFirst = 1U << 15;
   constexpr std::uint64_t kIndices = kFirst;  // 2^15 .. 2^16 - 1
   std::mt19937_64 rng(23);
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (const int shift : {1, 9, 16, 37}) {
       for (const bool low_bits : {false, true}) {
         SCOPED_TRACE("index << " + std::to_string(shift) + (low_bits ? ", low bits set" : ""));
@@ -171,7 +196,7 @@ TEST(VifSimd, Log2EntriesEqualTheTable) {
 
 TEST(VifSimd, Prepare16BitMatchesReference) {
   std::mt19937 rng(13);
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (const unsigned bpc : {8U, 10U, 12U, 16U}) {
       for (const Content c : kContents) {
         for (std::size_t w = 1; w <= 67; w += 3) {
@@ -211,7 +236,7 @@ struct PreparedTaps {
 
 TEST(VifSimd, Vertical16BitMatchesReference) {
   std::mt19937 rng(14);
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (int scale = 0; scale < vif::kScaleCount; ++scale) {
       for (const unsigned bpc : {8U, 10U, 12U, 16U}) {
         // Scale 0 takes bpc-bit samples; the others 16-bit ones.
@@ -241,7 +266,7 @@ TEST(VifSimd, Vertical16BitMatchesReference) {
 TEST(VifSimd, RowStatsMatchesReference) {
   std::mt19937 rng(15);
   const std::uint16_t* lut = vif::log2_q11_table().data();
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (int scale = 0; scale < vif::kScaleCount; ++scale) {
       const int half = vif::kFilters[scale].half;
       for (const unsigned bpc : {8U, 10U, 16U}) {
@@ -333,7 +358,7 @@ TEST(VifSimd, RowStatsSegmentsAtTheThresholds) {
       }
     }
   };
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (int scale = 0; scale < vif::kScaleCount; ++scale) {
       const int half = vif::kFilters[scale].half;
       for (const unsigned w : {17U, 40U, 64U, 101U, 257U, 700U, 1100U}) {
@@ -389,7 +414,7 @@ TEST(VifSimd, RowStatsSegmentsAtTheThresholds) {
 // rounding of each (params.hpp), at odd and even widths.
 TEST(VifSimd, DownsampleMatchesReference) {
   std::mt19937 rng(18);
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     struct Case {
       int scale;
       unsigned bpc;
@@ -451,7 +476,7 @@ TEST(VifSimd, FramesMatchThePlainLoops) {
   // of 16-bit sources, 4096 of 8-bit ones: cpu.cpp).
   const Size sizes[] = {{16, 16},  {17, 19},   {37, 29},   {67, 33},
                         {130, 71}, {1100, 17}, {2100, 16}, {4200, 17}};
-  vqx::test::for_each_simd_target([&](const std::string&) {
+  for_each_vif_target([&](const std::string&) {
     for (const unsigned bpc : {8U, 10U, 12U, 16U}) {
       for (const Size size : sizes) {
         for (const Content c : kContents) {

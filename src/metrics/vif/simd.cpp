@@ -32,9 +32,17 @@
 // (AVX-512 with VNNI, as on Intel's Ice Lake and later and AMD's Zen 4 and
 // later), whose vpdpwssd adds a pairwise multiply to a sum in one
 // instruction (MulPairsAdd); tests/unit/vif_simd_test.cpp asks for the same
-// target, so that it runs it too.
+// target, so that it runs it too. Highway grants AVX3_DL only with the
+// whole of its group (VNNI, VAES, VPCLMULQDQ, GFNI, VBMI2, ...), which some
+// virtual machines report in part: for CPUs with AVX512_VNNI but without
+// AVX3_DL, simd_avx3_vnni.cpp compiles this file once more, for AVX3 with
+// MulPairsAdd as vpdpwssd (VQX_VIF_AVX3_VNNI, its kernels in the inline
+// namespace avx3_vnni), and the dispatch below calls those.
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL 1
+#endif
+#ifndef VQX_VIF_AVX3_VNNI
+#define VQX_VIF_AVX3_VNNI 0
 #endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/simd.cpp"
@@ -42,6 +50,7 @@
 #include <hwy/highway.h>
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -53,9 +62,14 @@
 
 // The AVX-512 targets, with and without VNNI.
 #define VQX_VIF_AVX512 (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+// Whether MulPairsAdd is vpdpwssd.
+#define VQX_VIF_VNNI (HWY_TARGET == HWY_AVX3_DL || (HWY_TARGET == HWY_AVX3 && VQX_VIF_AVX3_VNNI))
 
 HWY_BEFORE_NAMESPACE();
 namespace vqx::vif::simd {
+#if VQX_VIF_AVX3_VNNI
+namespace avx3_vnni {
+#endif
 namespace HWY_NAMESPACE {
 
 #if HWY_TARGET == HWY_SCALAR
@@ -109,12 +123,12 @@ HWY_INLINE V32 MulPairs(V16 a, V16 b) {
   return hn::RearrangeToOddPlusEven(even, odd);
 }
 
-// sum + MulPairs(a, b): on AVX3_DL one vpdpwssd. Highway 1.0 compiles that
-// target without GCC's avx512vnni (it names the VEX form, avxvnni), though
-// its run-time check asks for AVX512_VNNI (CPUID.7.0:ECX[11]), so the
-// instruction is written out.
+// sum + MulPairs(a, b): on AVX3_DL (and AVX3 in simd_avx3_vnni.cpp) one
+// vpdpwssd. Highway 1.0 compiles that target without GCC's avx512vnni (it
+// names the VEX form, avxvnni), though its run-time check asks for
+// AVX512_VNNI (CPUID.7.0:ECX[11]), so the instruction is written out.
 HWY_INLINE V32 MulPairsAdd(V32 sum, V16 a, V16 b) {
-#if HWY_TARGET == HWY_AVX3_DL
+#if VQX_VIF_VNNI
   __m512i s = sum.raw;
   asm("vpdpwssd %2, %1, %0" : "+v"(s) : "v"(a.raw), "v"(b.raw));
   return V32{s};
@@ -950,11 +964,54 @@ void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Roun
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace HWY_NAMESPACE
+#if VQX_VIF_AVX3_VNNI
+}  // namespace avx3_vnni
+#endif
 }  // namespace vqx::vif::simd
 HWY_AFTER_NAMESPACE();
 
-#if HWY_ONCE
+#if HWY_ONCE && !VQX_VIF_AVX3_VNNI
 namespace vqx::vif::simd {
+
+#if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
+// simd_avx3_vnni.cpp's kernels.
+namespace avx3_vnni::N_AVX3 {
+void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out);
+void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+                std::int16_t* const* out);
+void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
+              const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
+void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
+                 std::uint16_t* out);
+void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
+                  std::int16_t* conv, std::uint16_t* out);
+}  // namespace avx3_vnni::N_AVX3
+
+bool avx3_vnni_available() {
+  static const bool kHas = __builtin_cpu_supports("avx512vnni") != 0;
+  return kHas;
+}
+
+namespace {
+std::atomic<bool> g_avx3_vnni_enabled{true};
+
+// Where Highway's dispatch would choose AVX3 (AVX3_DL not granted) and the
+// CPU has AVX512_VNNI: the AVX3 kernels with vpdpwssd, the same bits.
+bool use_avx3_vnni() {
+  const std::int64_t targets = hwy::SupportedTargets();
+  return (targets & HWY_AVX3) != 0 && (targets & HWY_AVX3_DL) == 0 && avx3_vnni_available() &&
+         g_avx3_vnni_enabled.load(std::memory_order_relaxed);
+}
+}  // namespace
+
+void set_avx3_vnni_enabled(bool on) { g_avx3_vnni_enabled.store(on, std::memory_order_relaxed); }
+#define VQX_VIF_DISPATCH(name) \
+  (use_avx3_vnni() ? &avx3_vnni::N_AVX3::name : &HWY_DYNAMIC_DISPATCH(name))
+#else
+bool avx3_vnni_available() { return false; }
+void set_avx3_vnni_enabled(bool /*on*/) {}
+#define VQX_VIF_DISPATCH(name) (&HWY_DYNAMIC_DISPATCH(name))
+#endif
 
 HWY_EXPORT(Vertical8);
 HWY_EXPORT(Prepare16);
@@ -965,7 +1022,7 @@ HWY_EXPORT(Downsample16);
 HWY_EXPORT(Log2Q11Values);
 
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out) {
-  HWY_DYNAMIC_DISPATCH(Vertical8)(taps, n, out);
+  VQX_VIF_DISPATCH(Vertical8)(taps, n, out);
 }
 void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
                    std::int16_t* const* out) {
@@ -973,23 +1030,25 @@ void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size
 }
 void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
                     std::int16_t* const* out) {
-  HWY_DYNAMIC_DISPATCH(Vertical16)(scale, taps, n, means, squares, out);
+  VQX_VIF_DISPATCH(Vertical16)(scale, taps, n, means, squares, out);
 }
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {
-  HWY_DYNAMIC_DISPATCH(RowStats)(scale, planes, w, gain_limit, lut, scratch, sums);
+  VQX_VIF_DISPATCH(RowStats)(scale, planes, w, gain_limit, lut, scratch, sums);
 }
 void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,
                      std::int16_t* conv, std::uint16_t* out) {
-  HWY_DYNAMIC_DISPATCH(Downsample8)(rows, w, vertical, conv, out);
+  VQX_VIF_DISPATCH(Downsample8)(rows, w, vertical, conv, out);
 }
 void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
                       std::int16_t* conv, std::uint16_t* out) {
-  HWY_DYNAMIC_DISPATCH(Downsample16)(filter, rows, w, vertical, conv, out);
+  VQX_VIF_DISPATCH(Downsample16)(filter, rows, w, vertical, conv, out);
 }
 void log2_q11(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out) {
   HWY_DYNAMIC_DISPATCH(Log2Q11Values)(lut, v, n, out);
 }
+
+#undef VQX_VIF_DISPATCH
 
 }  // namespace vqx::vif::simd
 #endif

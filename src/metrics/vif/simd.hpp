@@ -121,6 +121,13 @@ void downsample_16bit(int filter, const std::uint16_t* const* rows, unsigned w, 
 // (on AVX-512 the entries are computed, not loaded). n a multiple of 16.
 void log2_q11(const std::uint16_t* lut, const double* v, std::size_t n, std::int32_t* out);
 
+// Whether the CPU has AVX512_VNNI, and so whether, where Highway grants
+// AVX3 but not AVX3_DL, the kernels run AVX3 with vpdpwssd
+// (simd_avx3_vnni.cpp; on by default). Tests turn it off to run plain
+// AVX3 too.
+[[nodiscard]] bool avx3_vnni_available();
+void set_avx3_vnni_enabled(bool on);
+
 // The plain forms of the same kernels, which every target must match.
 namespace reference {
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out);

@@ -36,7 +36,7 @@
 // whole of its group (VNNI, VAES, VPCLMULQDQ, GFNI, VBMI2, ...), which some
 // virtual machines report in part: for CPUs with AVX512_VNNI but without
 // AVX3_DL, simd_avx3_vnni.cpp compiles this file once more, for AVX3 with
-// MulPairsAdd as vpdpwssd (VQX_VIF_AVX3_VNNI, its kernels in the inline
+// MulPairsAdd as vpdpwssd (VQX_VIF_AVX3_VNNI, its kernels in the
 // namespace avx3_vnni), and the dispatch below calls those.
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL 1
@@ -995,18 +995,30 @@ bool avx3_vnni_available() {
 namespace {
 std::atomic<bool> g_avx3_vnni_enabled{true};
 
-// Where Highway's dispatch would choose AVX3 (AVX3_DL not granted) and the
-// CPU has AVX512_VNNI: the AVX3 kernels with vpdpwssd, the same bits.
-bool use_avx3_vnni() {
-  const std::int64_t targets = hwy::SupportedTargets();
-  return (targets & HWY_AVX3) != 0 && (targets & HWY_AVX3_DL) == 0 && avx3_vnni_available() &&
-         g_avx3_vnni_enabled.load(std::memory_order_relaxed);
+// The function Highway's dispatch chose (`dispatched`), or its AVX3 form
+// with vpdpwssd where that choice is AVX3 (`avx3`: Highway grants AVX3_DL
+// only with its whole group) and the CPU has AVX512_VNNI. Follows the
+// dispatch's own cached choice (an atomic load), which is made on its
+// first call: SupportedTargets() asks the CPU again each time (a trap to
+// the hypervisor in a virtual machine), too slow for a call per row.
+template <typename F>
+F* with_vnni(F* dispatched, F* avx3, F* avx3_vnni) {
+  return dispatched == avx3 && avx3_vnni_available() &&
+                 g_avx3_vnni_enabled.load(std::memory_order_relaxed)
+             ? avx3_vnni
+             : dispatched;
+}
+
+// The dispatch's choice made, as its first call would make it.
+void choose_target() {
+  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
+  if (!chosen.IsInitialized()) chosen.Update(hwy::SupportedTargets());
 }
 }  // namespace
 
 void set_avx3_vnni_enabled(bool on) { g_avx3_vnni_enabled.store(on, std::memory_order_relaxed); }
 #define VQX_VIF_DISPATCH(name) \
-  (use_avx3_vnni() ? &avx3_vnni::N_AVX3::name : &HWY_DYNAMIC_DISPATCH(name))
+  (choose_target(), with_vnni(&HWY_DYNAMIC_DISPATCH(name), &N_AVX3::name, &avx3_vnni::N_AVX3::name))
 #else
 bool avx3_vnni_available() { return false; }
 void set_avx3_vnni_enabled(bool /*on*/) {}

@@ -974,17 +974,13 @@ HWY_AFTER_NAMESPACE();
 namespace vqx::vif::simd {
 
 #if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
-// simd_avx3_vnni.cpp's kernels.
+// simd_avx3_vnni.cpp's kernels, of the types of this file's AVX3 ones.
 namespace avx3_vnni::N_AVX3 {
-void Vertical8(const Taps8& taps, std::size_t n, std::int16_t* const* out);
-void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                std::int16_t* const* out);
-void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
-              const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums);
-void Downsample8(const std::uint8_t* const* rows, unsigned w, Rounding vertical, std::int16_t* conv,
-                 std::uint16_t* out);
-void Downsample16(int filter, const std::uint16_t* const* rows, unsigned w, Rounding vertical,
-                  std::int16_t* conv, std::uint16_t* out);
+decltype(simd::N_AVX3::Vertical8) Vertical8;
+decltype(simd::N_AVX3::Vertical16) Vertical16;
+decltype(simd::N_AVX3::RowStats) RowStats;
+decltype(simd::N_AVX3::Downsample8) Downsample8;
+decltype(simd::N_AVX3::Downsample16) Downsample16;
 }  // namespace avx3_vnni::N_AVX3
 
 bool avx3_vnni_available() {

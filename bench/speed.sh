@@ -41,7 +41,9 @@
 #                      the 16-thread ratio to the reference from 1.65x to
 #                      1.98x); smaller sizes get more, in proportion to the
 #                      pixels, at most 4x
-#   --ref-cpu PATH     the reference's `vmaf` command (a CPU build)
+#   --ref-cpu PATH     the reference's `vmaf` command (a CPU build); vqx's
+#                      CPU runs then alternate with its runs, and vqx's row
+#                      gives the median of the rounds' ratios (paired)
 #   --ref-cuda PATH    the reference's `vmaf` built with enable_cuda
 #   --budget S         start no row after S seconds (0: no limit); the rows
 #                      left are listed as not run (the device call's limit)
@@ -168,9 +170,12 @@ seconds() {
   return $rc
 }
 
-# row RUN SIZE BITS BACKEND THREADS FRAMES FPS: one line of the table's data
-# (FPS is a number, or "skipped: why" / "failed: why").
-row() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7//|//}" >>"$rows"; }
+# row RUN SIZE BITS BACKEND THREADS FRAMES FPS [RATIO]: one line of the
+# table's data (FPS is a number, or "skipped: why" / "failed: why"; RATIO,
+# vqx's paired ratio to the reference: paired_cpu_rows).
+row() {
+  printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7//|//}" "${8:-}" >>"$rows"
+}
 
 # The reference's CUDA build falls back to the CPU when it finds no device
 # (it says "using CPU" and carries on): that is not a CUDA row.
@@ -187,35 +192,93 @@ steady_rate() {
     else printf "%.1f\n", (n - 1) / d }'
 }
 
-# command_row RUN BACKEND THREADS FRAMES W H BITS CMD...: the steady-state
-# rate of a command (vqx or the reference) scoring the pair.
-command_row() {
+# first_run RUN BACKEND THREADS FRAMES W H BITS CMD...: a first 1-frame
+# run, which says whether this backend runs here (else the row says why it
+# was skipped, and the status is 1) and brings the program and the pair into
+# the page cache.
+first_run() {
   local run=$1 backend=$2 t=$3 n=$4 w=$5 h=$6 bits=$7
   shift 7
-  local i one full
-  # A first 1-frame run: says whether this backend runs here, and brings the
-  # program and the pair into the page cache.
   if ! seconds "$@" --frame_cnt 1 >/dev/null; then
     row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: $(why)"
-    return
+    return 1
   fi
   if ran_elsewhere "$run" "$backend"; then
     row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" "skipped: it fell back to the CPU: $(why)"
-    return
+    return 1
   fi
-  : >"$work/one"
-  : >"$work/full"
+}
+
+# one_round TAG FRAMES CMD...: a 1-frame and a FRAMES-frame run, their
+# seconds appended to $work/TAG.one and $work/TAG.full.
+one_round() {
+  local tag=$1 n=$2
+  shift 2
+  seconds "$@" --frame_cnt 1 >>"$work/$tag.one" && seconds "$@" --frame_cnt "$n" >>"$work/$tag.full"
+}
+
+# finish_row RUN BACKEND THREADS FRAMES W H BITS TAG [RATIO]: the row from
+# the medians of TAG's runs (RATIO: the paired ratio to the reference).
+finish_row() {
+  local run=$1 backend=$2 t=$3 n=$4 w=$5 h=$6 bits=$7 tag=$8 ratio=${9:-} one full
+  one=$(median <"$work/$tag.one")
+  full=$(median <"$work/$tag.full")
+  echo "$run ${w}x$h ${bits}-bit $backend threads $t: $n frames $(tr '\n' ' ' <"$work/$tag.full")s; 1 frame $(tr '\n' ' ' <"$work/$tag.one")s" >>"$raw"
+  row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" "$(steady_rate "$n" "$full" "$one")" "$ratio"
+}
+
+# command_row RUN BACKEND THREADS FRAMES W H BITS CMD...: the steady-state
+# rate of a command (vqx or the reference) scoring the pair.
+command_row() {
+  local run=$1 backend=$2 t=$3 n=$4 w=$5 h=$6 bits=$7 i
+  shift 7
+  first_run "$run" "$backend" "$t" "$n" "$w" "$h" "$bits" "$@" || return 0
+  : >"$work/cmd.one"
+  : >"$work/cmd.full"
   for i in $(seq "$runs"); do
-    seconds "$@" --frame_cnt 1 >>"$work/one" || { row "$run" "${w}x$h" "$bits" "$backend" "$t" \
-      "$n" "failed: $(why)"; return; }
-    seconds "$@" --frame_cnt "$n" >>"$work/full" || { row "$run" "${w}x$h" "$bits" "$backend" \
-      "$t" "$n" "failed: $(why)"; return; }
+    one_round cmd "$n" "$@" || { row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" \
+      "failed: $(why)"; return; }
   done
-  one=$(median <"$work/one")
-  full=$(median <"$work/full")
-  echo "$run ${w}x$h ${bits}-bit $backend threads $t: $n frames $(tr '\n' ' ' <"$work/full")s; 1 frame $(tr '\n' ' ' <"$work/one")s" >>"$raw"
-  row "$run" "${w}x$h" "$bits" "$backend" "$t" "$n" \
-    "$(steady_rate "$n" "$full" "$one")"
+  finish_row "$run" "$backend" "$t" "$n" "$w" "$h" "$bits" cmd
+}
+
+# round_ratios: per round, vqx's steady rate over the reference's, (N - 1)
+# / (t_N - t_1) each: the reference's t_N - t_1 over vqx's.
+round_ratios() {
+  paste -d' ' "$work/ref.one" "$work/ref.full" "$work/vqx.one" "$work/vqx.full" |
+    awk '$2 > $1 && $4 > $3 {printf "%.3f\n", ($2 - $1) / ($4 - $3)}'
+}
+
+# paired_cpu_rows THREADS FRAMES W H BITS: vqx's and the reference's CPU
+# rows (the commands in vqx_cmd and ref_cmd), their runs alternating round
+# by round, the reference's 1 and N frames, then vqx's, so that both meet the
+# same state of a shared machine (on the device machines the two programs'
+# rates drift independently: a quarter between calls a minute apart,
+# docs/performance.md). Besides each row's medians, vqx's row carries the
+# median of the rounds' ratios (its steady rate over the reference's of the
+# same round): the table's "× reference" and what "met?" reads.
+paired_cpu_rows() {
+  local t=$1 n=$2 w=$3 h=$4 bits=$5 i tag ratio="" ok_ref=1 ok_vqx=1
+  first_run reference cpu "$t" "$n" "$w" "$h" "$bits" "${ref_cmd[@]}" || ok_ref=0
+  first_run vqx cpu "$t" "$n" "$w" "$h" "$bits" "${vqx_cmd[@]}" || ok_vqx=0
+  for tag in ref vqx; do : >"$work/$tag.one"; : >"$work/$tag.full"; done
+  for i in $(seq "$runs"); do
+    if [ "$ok_ref" = 1 ] && ! one_round ref "$n" "${ref_cmd[@]}"; then
+      row reference "${w}x$h" "$bits" cpu "$t" "$n" "failed: $(why)"
+      ok_ref=0
+    fi
+    if [ "$ok_vqx" = 1 ] && ! one_round vqx "$n" "${vqx_cmd[@]}"; then
+      row vqx "${w}x$h" "$bits" cpu "$t" "$n" "failed: $(why)"
+      ok_vqx=0
+    fi
+  done
+  if [ "$ok_ref" = 1 ] && [ "$ok_vqx" = 1 ]; then
+    ratio=$(round_ratios | median)
+    echo "paired ratios (vqx / reference), ${w}x$h ${bits}-bit cpu threads $t: $(round_ratios |
+      tr '\n' ' ')" >>"$raw"
+  fi
+  [ "$ok_ref" = 0 ] || finish_row reference cpu "$t" "$n" "$w" "$h" "$bits" ref
+  [ "$ok_vqx" = 0 ] || finish_row vqx cpu "$t" "$n" "$w" "$h" "$bits" vqx "$ratio"
 }
 
 # api_row BACKEND THREADS FRAMES W H BITS: the steady-state rate through the
@@ -277,6 +340,9 @@ timed() {
   if spent; then
     if [ "$kind" = api_row ]; then
       row "vqx API" "${4}x$5" "$6" "$1" "$2" "$3" "not run: the time budget ($budget s) was spent"
+    elif [ "$kind" = paired_cpu_rows ]; then
+      row vqx "${3}x$4" "$5" cpu "$1" "$2" "not run: the time budget ($budget s) was spent"
+      row reference "${3}x$4" "$5" cpu "$1" "$2" "not run: the time budget ($budget s) was spent"
     else
       row "$1" "${5}x$6" "$7" "$2" "$3" "$4" "not run: the time budget ($budget s) was spent"
     fi
@@ -320,11 +386,14 @@ for bits in $depths; do
         "$bits" "$ref_cuda" "${pair[@]}" "${model[@]}" --threads "$gpu_threads" -q
     fi
     if [ "$cpu_rows" = 1 ]; then
-      timed command_row "vqx" cpu "$threads" "$nc" "$w" "$h" "$bits" \
-        "$vqx" "${pair[@]}" "${model[@]}" --backend cpu --threads "$threads" -q
+      vqx_cmd=("$vqx" "${pair[@]}" "${model[@]}" --backend cpu --threads "$threads" -q)
+      if [ -n "$ref_cpu" ]; then
+        ref_cmd=("$ref_cpu" "${pair[@]}" "${model[@]}" --threads "$threads" -q)
+        timed paired_cpu_rows "$threads" "$nc" "$w" "$h" "$bits"
+      else
+        timed command_row "vqx" cpu "$threads" "$nc" "$w" "$h" "$bits" "${vqx_cmd[@]}"
+      fi
       timed api_row cpu "$threads" "$nc" "$w" "$h" "$bits"
-      [ -z "$ref_cpu" ] || timed command_row "reference" cpu "$threads" "$nc" "$w" "$h" "$bits" \
-        "$ref_cpu" "${pair[@]}" "${model[@]}" --threads "$threads" -q
     fi
     rm -f "$work/ref.y4m" "$work/dist.y4m"
   done
@@ -338,18 +407,21 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 
 table() {
   echo "vmaf_v0.6.1, synthetic 4:2:0 Y4M pairs in $tmp; $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $cores cores${gpu:+, $gpu}; median of $runs runs; $elapsed s in all"
   echo "every row: steady state (N - 1) / (t_N - t_1); command rows: wall time; API rows: vqx_gpu_bench's own timing (the pair's first $api_sources frames, in memory)"
+  [ -z "$ref_cpu" ] || echo "CPU rows: vqx's runs alternate with the reference's; \"paired\": the median of the $runs rounds' ratios (vqx's steady rate over the reference's of the same round), which decides \"met?\""
   echo
   echo "| run | size | bits | backend | threads | frames | fps | × reference | target | met? |"
   echo "|---|---|---|---|---|---|---:|---:|---|---|"
   awk -F'|' '
-    { run[NR] = $1; size[NR] = $2; bits[NR] = $3; be[NR] = $4; th[NR] = $5; fr[NR] = $6; fps[NR] = $7
+    { run[NR] = $1; size[NR] = $2; bits[NR] = $3; be[NR] = $4; th[NR] = $5; fr[NR] = $6; fps[NR] = $7; pr[NR] = $8
       if ($1 == "reference" && $7 ~ /^[0-9.]+$/) ref[$2 "|" $3 "|" $4] = $7 }
     function num(v) { return v ~ /^[0-9.]+$/ }
     END {
       for (i = 1; i <= NR; ++i) {
         key = size[i] "|" bits[i] "|" be[i]
         ratio = "-"
-        if (run[i] != "reference" && num(fps[i]) && (key in ref)) ratio = sprintf("%.2fx", fps[i] / ref[key])
+        paired = pr[i] != ""
+        if (paired) ratio = sprintf("%.2fx paired", pr[i])
+        else if (run[i] != "reference" && num(fps[i]) && (key in ref)) ratio = sprintf("%.2fx", fps[i] / ref[key])
         goal = ""; need = 0
         if (run[i] == "vqx" && be[i] != "cpu") {
           if (size[i] == "3840x2160") need = 600; else if (size[i] == "1920x1080") need = 2000
@@ -363,6 +435,8 @@ table() {
         }
         met = "-"
         if (goal != "" && num(fps[i])) met = need ? (fps[i] >= need ? "yes" : "no") : "no reference"
+        # A paired ratio decides: the medians of the runs may come from different rounds.
+        if (goal != "" && paired) met = pr[i] >= 2 ? "yes" : "no"
         if (goal != "" && bits[i] != 8) { goal = "(" goal ")"; met = "(" met ")" }
         if (goal == "") goal = "-"
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", run[i], size[i], bits[i], be[i], th[i], fr[i], fps[i], ratio, goal, met

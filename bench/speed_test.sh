@@ -6,7 +6,8 @@
 #     zero after the first frame, VIF below 1 and VMAF between 20 and 99.
 #  2. bench/speed.sh prints a row with a rate for the command and the API on
 #     the CPU, and cuda rows that say why they did not run (no device here,
-#     or no backend in this build).
+#     or no backend in this build); with a reference (vqx standing in for
+#     it), the paired CPU rows: both rates, vqx's ratio from three rounds.
 # Usage: bench/speed_test.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,4 +55,24 @@ grep -Eq "^\| vqx API \| ${w}x$h \| 8 \| cpu \| 2 \| [0-9]+ \| [0-9]+\.[0-9] \|"
   fail "no vqx API cpu row with a rate"
 grep -Eq "^\| vqx \| ${w}x$h \| 8 \| cuda \| 8 \| [0-9]+ \| skipped: .*cuda" "$work/table.md" ||
   fail "the cuda row does not say why it was skipped"
+# The paired CPU rows (--ref-cpu): vqx stands in for the reference (it takes
+# the vmaf command's flags), so both rows have a rate, and vqx's "× reference"
+# is the median of the rounds' ratios of two runs of one program: near 1.
+vqx_path=$(cd "$build" && pwd)/vqx
+cat >"$work/stand_in_vmaf" <<EOF
+#!/bin/sh
+exec "$vqx_path" --backend cpu "\$@"
+EOF
+chmod +x "$work/stand_in_vmaf"
+bash bench/speed.sh --build "$build" --backend cpu --sizes "${w}x$h" --bits 8 --cpu-frames 64 \
+  --runs 3 --threads 2 --ref-cpu "$work/stand_in_vmaf" --out "$work/paired.md" >/dev/null 2>"$work/log"
+cat "$work/paired.md"
+grep -Eq "^\| reference \| ${w}x$h \| 8 \| cpu \| 2 \| [0-9]+ \| [0-9]+\.[0-9] \|" "$work/paired.md" ||
+  fail "no reference cpu row with a rate"
+ratio=$(sed -nE "s/^\| vqx \| ${w}x$h \| 8 \| cpu \| 2 \| [0-9]+ \| [0-9.]+ \| ([0-9.]+)x paired \|.*/\1/p" \
+  "$work/paired.md")
+[ -n "$ratio" ] || fail "no paired ratio in the vqx cpu row"
+awk -v r="$ratio" 'BEGIN {exit !(r > 0.25 && r < 4)}' || fail "paired ratio $ratio of vqx against itself"
+[ "$(grep -c "^paired ratios (vqx / reference), ${w}x$h 8-bit cpu threads 2: [0-9.]* [0-9.]* [0-9.]* $" \
+  "$work/paired.md.runs")" = 1 ] || fail "the rounds' ratios are not in the runs file"
 echo "bench_speed: passed"

@@ -393,16 +393,22 @@ constexpr bool kVectorLog2 = true;
 // The log2 table's entries (log2_q11_table(): round(float(log2 i) * 2048),
 // i the top 16 significant bits) of doubles holding positive integers,
 // computed: x = i / 2^15 in [1, 2), c the centre of x's sixteenth of [1, 2),
-// log2 x = log2 c + log2(1 + r), r = x / c - 1 (|r| <= 1/33) taken to r^5
-// by its series (error below 2e-10); log2 i rounded to a multiple of 2^-20
-// (a float's step in [15, 16]), then to Q11 half up. An entry changes only
-// where log2 x is within 7.4e-9 of the point where one of these roundings
-// turns (at i = 61340), so the error leaves a margin of 38 times; the
-// exhaustive test (tests/unit/vif_simd_test.cpp, Log2EntriesEqualTheTable)
-// holds every index to the table.
+// log2 x = log2 c + log2(1 + r), r = x / c - 1 (|r| <= 1/33) taken to r^3
+// by its series; log2 i rounded to a multiple of 2^-20 (a float's step in
+// [15, 16]), then to Q11 half up. The input is the 15 bits of i alone, so
+// the exhaustive test (tests/unit/vif_simd_test.cpp,
+// Log2EntriesEqualTheTable) proves every entry on every target. The cubic's
+// error (up to 3e-7) exceeds the 7.4e-9 by which log2 x comes near a
+// rounding point (at i = 61340), so it is exact by where its values fall,
+// not by its error bound: the closest computed value lies 0.028 of a 2^-20
+// step (2.7e-8) from a rounding point that changes an entry, about 10^8
+// times what a last-bit difference in the segment constants (std::log2)
+// moves it. The fifth degree, exact by its bound, took two more
+// multiply-adds for each of the six halves of a vector's three log2s
+// (docs/performance.md, "VIF's log2 entries by a cubic").
 constexpr int kLog2SegmentBits = 4;
 constexpr int kLog2Segments = 1 << kLog2SegmentBits;  // two vectors of doubles
-constexpr int kLog2Degree = 5;
+constexpr int kLog2Degree = 3;
 struct Log2Segments {
   alignas(64) double inverse[kLog2Segments];  // 1 / c
   alignas(64) double log2_centre[kLog2Segments];

@@ -300,6 +300,25 @@ struct TileLoads {
 
 __device__ inline void load_tile(const Planes& xyb, unsigned c, int y0, int c0, unsigned warp,
                                  int lane, TileLoads& v) {
+  if (c0 - kLead >= 0 && c0 - kLead + kTile <= xyb.width && y0 + kBlurRows <= xyb.height) {
+    // The whole tile inside the picture (all chunks but a row's first and
+    // last, in all blocks of rows but the last): no test a sample, and each
+    // row's address the last one's plus kQuantities rows.
+    const int y = y0 + static_cast<int>(warp);
+    const int x = c0 - kLead + lane;
+    const float* ra = xyb.row(colour_plane(0, c), y) + x;
+    const float* rb = xyb.row(colour_plane(1, c), y) + x;
+    const std::size_t step = xyb.pitch * kQuantities;
+    for (int m = 0; m < kTileRowsPerWarp; ++m, ra += step, rb += step) {
+      const bool row_inside =
+          static_cast<int>(warp) + m * static_cast<int>(kQuantities) < kBlurRows;
+      for (int j = 0; j < kTileColsPerLane; ++j) {
+        v.a[m][j] = row_inside ? ra[j * kBlurRows] : 0.0f;
+        v.b[m][j] = row_inside ? rb[j * kBlurRows] : 0.0f;
+      }
+    }
+    return;
+  }
   for (int m = 0; m < kTileRowsPerWarp; ++m) {
     const int r = static_cast<int>(warp) + m * static_cast<int>(kQuantities);
     const bool row_inside = r < kBlurRows && y0 + r < xyb.height;
@@ -314,25 +333,41 @@ __device__ inline void load_tile(const Planes& xyb, unsigned c, int y0, int c0, 
   }
 }
 
+// The staged tile has a row for every row a warp loads, kBlurRows and the
+// few past them that some warps' last turn reaches (never read), so that
+// the stores need no test: one address a picture, the rest immediate
+// offsets.
+inline constexpr int kTileRows = kTileRowsPerWarp * static_cast<int>(kQuantities);
+
 __device__ inline void store_tile(const TileLoads& v, unsigned warp, int lane, TileRow* a,
                                   TileRow* b) {
   for (int m = 0; m < kTileRowsPerWarp; ++m) {
     const int r = static_cast<int>(warp) + m * static_cast<int>(kQuantities);
-    if (r < kBlurRows) {
-      for (int j = 0; j < kTileColsPerLane; ++j) {
-        a[r][lane + j * kBlurRows] = v.a[m][j];
-        b[r][lane + j * kBlurRows] = v.b[m][j];
-      }
+    for (int j = 0; j < kTileColsPerLane; ++j) {
+      a[r][lane + j * kBlurRows] = v.a[m][j];
+      b[r][lane + j * kBlurRows] = v.b[m][j];
     }
   }
 }
 
 // Grid: (ceil(height / kBlurRows), kChannels); block: (kBlurRows,
 // kQuantities). `blocks` is blocks_end(width).
-static __global__ void __launch_bounds__(kBlurThreads)
-    horizontal_kernel(Planes xyb, BlurCoefficients k, int blocks, Planes out) {
-  __shared__ TileRow s_a[kBlurRows];
-  __shared__ TileRow s_b[kBlurRows];
+static __global__ void __launch_bounds__(kBlurThreads, 4)
+    horizontal_kernel(Planes xyb, BlurCoefficients coefficients, int blocks, Planes out) {
+  // The coefficients go to registers through shared memory: read from the
+  // parameters, they stay in the constant bank, and ptxas, short of uniform
+  // registers for all 36, reloads 16 of them in every block of outputs
+  // (ULDC, an eighth of the recursion's instructions). The launch bound
+  // keeps the kernel at 96 registers (four blocks an SM), as before: at
+  // 128 it cost the 18 features 2 to 3 % at 4K, where its blocks share the
+  // SMs with the other twins' (docs/gpu.md, "ssimulacra2's horizontal pass
+  // without constant reloads").
+  __shared__ BlurCoefficients s_coefficients;
+  if (threadIdx.x == 0 && threadIdx.y == 0) s_coefficients = coefficients;
+  __syncthreads();
+  const BlurCoefficients k = s_coefficients;
+  __shared__ TileRow s_a[kTileRows];
+  __shared__ TileRow s_b[kTileRows];
   __shared__ ChunkRow s_out[kQuantities][kBlurRows];
   const int row = static_cast<int>(threadIdx.x);
   const unsigned q = threadIdx.y;

@@ -298,6 +298,11 @@ struct TileLoads {
   float b[kTileRowsPerWarp][kTileColsPerLane];
 };
 
+// The tile row that warp `warp` loads (and stores) in its turn m.
+constexpr int tile_row(unsigned warp, int m) {
+  return static_cast<int>(warp) + m * static_cast<int>(kQuantities);
+}
+
 __device__ inline void load_tile(const Planes& xyb, unsigned c, int y0, int c0, unsigned warp,
                                  int lane, TileLoads& v) {
   if (c0 - kLead >= 0 && c0 - kLead + kTile <= xyb.width && y0 + kBlurRows <= xyb.height) {
@@ -310,8 +315,7 @@ __device__ inline void load_tile(const Planes& xyb, unsigned c, int y0, int c0, 
     const float* rb = xyb.row(colour_plane(1, c), y) + x;
     const std::size_t step = xyb.pitch * kQuantities;
     for (int m = 0; m < kTileRowsPerWarp; ++m, ra += step, rb += step) {
-      const bool row_inside =
-          static_cast<int>(warp) + m * static_cast<int>(kQuantities) < kBlurRows;
+      const bool row_inside = tile_row(warp, m) < kBlurRows;
       for (int j = 0; j < kTileColsPerLane; ++j) {
         v.a[m][j] = row_inside ? ra[j * kBlurRows] : 0.0f;
         v.b[m][j] = row_inside ? rb[j * kBlurRows] : 0.0f;
@@ -320,7 +324,7 @@ __device__ inline void load_tile(const Planes& xyb, unsigned c, int y0, int c0, 
     return;
   }
   for (int m = 0; m < kTileRowsPerWarp; ++m) {
-    const int r = static_cast<int>(warp) + m * static_cast<int>(kQuantities);
+    const int r = tile_row(warp, m);
     const bool row_inside = r < kBlurRows && y0 + r < xyb.height;
     const float* ra = row_inside ? xyb.row(colour_plane(0, c), y0 + r) : nullptr;
     const float* rb = row_inside ? xyb.row(colour_plane(1, c), y0 + r) : nullptr;
@@ -342,7 +346,7 @@ inline constexpr int kTileRows = kTileRowsPerWarp * static_cast<int>(kQuantities
 __device__ inline void store_tile(const TileLoads& v, unsigned warp, int lane, TileRow* a,
                                   TileRow* b) {
   for (int m = 0; m < kTileRowsPerWarp; ++m) {
-    const int r = static_cast<int>(warp) + m * static_cast<int>(kQuantities);
+    const int r = tile_row(warp, m);
     for (int j = 0; j < kTileColsPerLane; ++j) {
       a[r][lane + j * kBlurRows] = v.a[m][j];
       b[r][lane + j * kBlurRows] = v.b[m][j];

@@ -571,12 +571,11 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
 }
 
 // The row kernels run on vertical strips of output columns: kStrip16 for
-// 16-bit sources, so that the ring of prepared rows (17 rows of up to 8
-// planes) stays in L2; kStrip8 for 8-bit ones, which have no ring, so
-// that a picture up to 4K wide is one strip (narrower strips filter the
-// columns where they meet twice: 1024 columns cost VIF 3 % more CPU time
-// at 1080p, 6 % at 4K, on a Zen 5 EPYC, docs/performance.md). A
-// strip's source columns start at a multiple of kVectorSamples (the
+// 16-bit sources, so that the ring of prepared rows (2 * 8 +
+// simd::kVerticalRows rows of up to 8 planes, 348 KB) stays in L2; kStrip8 for 8-bit ones, which
+// have no ring, so that a picture up to 4K wide is one strip (narrower strips filter the columns
+// where they meet twice: 1024 columns cost VIF 3 % more CPU time at 1080p, 6 % at 4K, on a Zen 5
+// EPYC, docs/performance.md). A strip's source columns start at a multiple of kVectorSamples (the
 // largest vector of int16, AVX-512's 32).
 constexpr std::size_t kStrip16 = 1024;
 constexpr std::size_t kStrip8 = 4096;
@@ -591,8 +590,9 @@ constexpr std::size_t strip_span(std::size_t strip) {
 constexpr std::size_t kCacheLine = 64;
 
 // The buffers of the row kernels (simd.hpp): the row planes between the
-// vertical and the horizontal pass, and for 16-bit sources the ring of
-// prepared rows (row y in slot y mod (2 * half + 1), as above).
+// vertical and the horizontal pass (of simd::kVerticalRows output rows),
+// and for 16-bit sources the ring of prepared rows (row y in slot y mod
+// (2 * half + kVerticalRows), as above).
 struct SimdBuffers {
   std::size_t padded = 0;      // round_up(min(width, the depth's strip span), simd::kBlock)
   std::size_t ring_pitch = 0;  // the same for the widest 16-bit source
@@ -600,13 +600,14 @@ struct SimdBuffers {
   // In the workspace's slab, zeroed, 64-byte aligned (an AVX-512 vector:
   // the kernels' vectors never straddle two cache lines where their offsets
   // are whole vectors).
-  std::int16_t* planes = nullptr;    // kRowPlanes rows of plane_stride, kPad margins
-  std::int16_t* ring = nullptr;      // slot-major, then source plane; `ring_pitch` each
+  std::int16_t* planes = nullptr;  // kVerticalRows x kRowPlanes rows of plane_stride, kPad margins
+  std::int16_t* ring = nullptr;    // slot-major, then source plane; `ring_pitch` each
   std::uint16_t* scratch = nullptr;  // row_stats()'s, row_stats_scratch(padded)
   std::int16_t* conv = nullptr;      // the downsampling's row: kPad, padded, kPad
 
-  [[nodiscard]] std::int16_t* plane(int p) const {
-    return planes + static_cast<std::size_t>(p) * plane_stride + simd::kPad;
+  [[nodiscard]] std::int16_t* plane(int row, int p) const {
+    return planes + static_cast<std::size_t>(row * simd::kRowPlanes + p) * plane_stride +
+           simd::kPad;
   }
   [[nodiscard]] std::int16_t* conv_row() const { return conv + simd::kPad; }
   [[nodiscard]] std::int16_t* ring_row(int slot, int plane) const {
@@ -615,7 +616,8 @@ struct SimdBuffers {
 };
 
 // The num/den sums of one scale through the row kernels, dispatched once
-// per row; each 16-bit source row is prepared once, into the ring.
+// per output row (the 16-bit vertical pass once per kVerticalRows of them);
+// each 16-bit source row is prepared once, into the ring.
 template <int Scale, typename Src>
 ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
   constexpr int kHalf = kFilters[Scale].half;
@@ -626,8 +628,13 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
   const std::size_t w = job.w;
   const Rounding means = mean_rounding(Scale, job.bpc);
   const Rounding squares = square_rounding(Scale, job.bpc);
-  std::int16_t* planes[simd::kRowPlanes];
-  for (int p = 0; p < simd::kRowPlanes; ++p) planes[p] = b.plane(p);
+  // The row planes of up to kVerticalRows output rows, row by row.
+  constexpr int kOutRows = kNarrow ? 1 : simd::kVerticalRows;
+  constexpr int kRingSlots = kTaps + kOutRows - 1;  // the rows a call reads, and those ahead
+  std::int16_t* planes[kOutRows * simd::kRowPlanes];
+  for (int r = 0; r < kOutRows; ++r) {
+    for (int p = 0; p < simd::kRowPlanes; ++p) planes[r * simd::kRowPlanes + p] = b.plane(r, p);
+  }
 
   simd::RowSums acc;
   constexpr std::size_t kStrip = kNarrow ? kStrip8 : kStrip16;
@@ -641,11 +648,10 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
     const std::size_t n = s1 - s0;
     const auto* ref = static_cast<const Src*>(job.ref) + s0;
     const auto* dis = static_cast<const Src*>(job.dis) + s0;
-    std::int16_t* strip_planes[simd::kRowPlanes];
-    for (int p = 0; p < simd::kRowPlanes; ++p) strip_planes[p] = planes[p] + (c0 - s0);
 
     int next_row = 0;
-    for (int i = 0; i < h; ++i) {
+    for (int i = 0; i < h;) {
+      int rows = 1;  // output rows i .. i + rows - 1 in this turn
       if constexpr (kNarrow) {
         // 8-bit rows are read as they are (17 rows of bytes stay in L2).
         simd::Taps8 taps{};
@@ -656,25 +662,36 @@ ScaleAccum simd_scale_sums(const ScaleJob& job, SimdBuffers& b) {
         }
         simd::vertical_8bit(taps, n, planes);
       } else {
-        for (const int last = std::min(i + kHalf, h - 1); next_row <= last; ++next_row) {
-          const int slot = next_row % kTaps;
-          std::int16_t* rows[simd::kSourcePlanes];
-          for (int p = 0; p < simd::kSourcePlanes; ++p) rows[p] = b.ring_row(slot, p);
+        rows = std::min(kOutRows, h - i);
+        for (const int last = std::min(i + rows - 1 + kHalf, h - 1); next_row <= last; ++next_row) {
+          const int slot = next_row % kRingSlots;
+          std::int16_t* src[simd::kSourcePlanes];
+          for (int p = 0; p < simd::kSourcePlanes; ++p) src[p] = b.ring_row(slot, p);
           simd::prepare_16bit(ref + next_row * job.ref_stride, dis + next_row * job.dis_stride, n,
-                              rows);
+                              src);
         }
-        simd::Taps16 taps{};
-        for (int k = 0; k < kTaps; ++k) {
-          const int slot = reflect101(i + k - kHalf, h) % kTaps;
-          for (int p = 0; p < simd::kSourcePlanes; ++p) taps.rows[p][k] = b.ring_row(slot, p);
+        simd::Taps16 taps[kOutRows]{};
+        for (int r = 0; r < rows; ++r) {
+          for (int k = 0; k < kTaps; ++k) {
+            const int slot = reflect101(i + r + k - kHalf, h) % kRingSlots;
+            for (int p = 0; p < simd::kSourcePlanes; ++p) taps[r].rows[p][k] = b.ring_row(slot, p);
+          }
         }
-        simd::vertical_16bit(Scale, taps, n, means, squares, planes);
+        simd::vertical_16bit(Scale, taps, rows, n, means, squares, planes);
       }
-      // Mirrored where the strip meets the picture's sides; elsewhere the
-      // values written lie outside what the horizontal pass weighs.
-      for (std::int16_t* row : planes) pad_reflect101(row, static_cast<int>(n), kHalf);
-      simd::row_stats(Scale, strip_planes, static_cast<unsigned>(c1 - c0), job.gain_limit,
-                      job.ws->lut, b.scratch, acc);
+      for (int r = 0; r < rows; ++r) {
+        std::int16_t* const* row_planes = planes + r * simd::kRowPlanes;
+        // Mirrored where the strip meets the picture's sides; elsewhere the
+        // values written lie outside what the horizontal pass weighs.
+        std::int16_t* strip_planes[simd::kRowPlanes];
+        for (int p = 0; p < simd::kRowPlanes; ++p) {
+          pad_reflect101(row_planes[p], static_cast<int>(n), kHalf);
+          strip_planes[p] = row_planes[p] + (c0 - s0);
+        }
+        simd::row_stats(Scale, strip_planes, static_cast<unsigned>(c1 - c0), job.gain_limit,
+                        job.ws->lut, b.scratch, acc);
+      }
+      i += rows;
     }
   }
   return {acc.num_log, acc.den_log, acc.num_lin, acc.den_lin};
@@ -795,7 +812,8 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   const std::size_t span = strip_span(bpc > 8 ? kStrip16 : kStrip8);
   b.padded = round_up(std::min(std::size_t{width}, span), simd::kBlock);
   b.plane_stride = simd::kPad + b.padded + simd::kPad;
-  const std::size_t planes = slab.plan<std::int16_t>(simd::kRowPlanes * b.plane_stride);
+  const std::size_t planes =
+      slab.plan<std::int16_t>(simd::kVerticalRows * simd::kRowPlanes * b.plane_stride);
   const std::size_t scratch = slab.plan<std::uint16_t>(simd::row_stats_scratch(b.padded));
   const std::size_t conv =
       slab.plan<std::int16_t>(simd::kPad + round_up(std::size_t{width}, simd::kBlock) + simd::kPad);
@@ -803,8 +821,9 @@ Status CpuKernel::init(unsigned width, unsigned height, unsigned bpc) {
   // pictures, scale 1 is the widest it serves).
   const std::size_t wide_width = bpc > 8 ? width : width >> 1;
   b.ring_pitch = round_up(std::min(wide_width, strip_span(kStrip16)), simd::kBlock);
-  const std::size_t ring = slab.plan<std::int16_t>(static_cast<std::size_t>(2 * kMaxHalf + 1) *
-                                                   simd::kSourcePlanes * b.ring_pitch);
+  const std::size_t ring =
+      slab.plan<std::int16_t>(static_cast<std::size_t>(2 * kMaxHalf + simd::kVerticalRows) *
+                              simd::kSourcePlanes * b.ring_pitch);
   slab.allocate();
   for (int s = 1; s < kScaleCount; ++s) {
     ws->pyr_ref[s - 1] = slab.get<std::uint16_t>(pyramid[2 * (s - 1)]);

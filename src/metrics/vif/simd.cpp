@@ -82,9 +82,9 @@ void Prepare16(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n
                std::int16_t* const* out) {
   reference::prepare_16bit(ref, dis, n, out);
 }
-void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                std::int16_t* const* out) {
-  reference::vertical_16bit(scale, taps, n, means, squares, out);
+void Vertical16(int scale, const Taps16* taps, int rows, std::size_t n, Rounding means,
+                Rounding squares, std::int16_t* const* out) {
+  reference::vertical_16bit(scale, taps, rows, n, means, squares, out);
 }
 void RowStats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
               const std::uint16_t* lut, std::uint16_t* /*scratch*/, RowSums& sums) {
@@ -295,45 +295,60 @@ HWY_INLINE void VerticalPlane(const std::int16_t* const* rows, std::size_t j, VU
   upper = Unbias(u);
 }
 
-template <int Scale>
-void Vertical16T(const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
+// kRows output rows, side by side a vector of columns at a time.
+template <int Scale, int kRows>
+void Vertical16T(const Taps16* taps, std::size_t n, Rounding means, Rounding squares,
                  std::int16_t* const* out) {
   const DU32 du32;
   const VU32 mean_add = hn::Set(du32, means.add);
   const VU32 square_add = hn::Set(du32, squares.add);
   const int up = kTapBits - squares.shift;
   for (std::size_t j = 0; j < n; j += hn::Lanes(D16())) {
-    VU32 l, u;
-    for (int p = 0; p < 2; ++p) {
-      VerticalPlane<Scale>(taps.rows[p], j, l, u);
-      StoreBiased(hn::ShiftRightSame(hn::Add(l, mean_add), means.shift),
-                  hn::ShiftRightSame(hn::Add(u, mean_add), means.shift), out[kMu1 + p] + j);
-    }
-    for (int m = 0; m < 3; ++m) {
-      VU32 hl, hu;
-      VerticalPlane<Scale>(taps.rows[2 + 2 * m], j, hl, hu);
-      VerticalPlane<Scale>(taps.rows[3 + 2 * m], j, l, u);
-      // (hi * 2^16 + lo + add) >> shift modulo 2^32, hi's part exact.
-      const auto combine = [&](VU32 hi, VU32 lo) {
-        return hn::Add(hn::ShiftLeftSame(hi, up),
-                       hn::ShiftRightSame(hn::Add(lo, square_add), squares.shift));
-      };
-      StoreMoment(combine(hl, l), combine(hu, u), out[kXxHi + 2 * m], out[kXxLo + 2 * m], j);
+    for (int r = 0; r < kRows; ++r) {
+      std::int16_t* const* row_out = out + r * kRowPlanes;
+      VU32 l, u;
+      for (int p = 0; p < 2; ++p) {
+        VerticalPlane<Scale>(taps[r].rows[p], j, l, u);
+        StoreBiased(hn::ShiftRightSame(hn::Add(l, mean_add), means.shift),
+                    hn::ShiftRightSame(hn::Add(u, mean_add), means.shift), row_out[kMu1 + p] + j);
+      }
+      for (int m = 0; m < 3; ++m) {
+        VU32 hl, hu;
+        VerticalPlane<Scale>(taps[r].rows[2 + 2 * m], j, hl, hu);
+        VerticalPlane<Scale>(taps[r].rows[3 + 2 * m], j, l, u);
+        // (hi * 2^16 + lo + add) >> shift modulo 2^32, hi's part exact.
+        const auto combine = [&](VU32 hi, VU32 lo) {
+          return hn::Add(hn::ShiftLeftSame(hi, up),
+                         hn::ShiftRightSame(hn::Add(lo, square_add), squares.shift));
+        };
+        StoreMoment(combine(hl, l), combine(hu, u), row_out[kXxHi + 2 * m], row_out[kXxLo + 2 * m],
+                    j);
+      }
     }
   }
 }
 
-void Vertical16(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                std::int16_t* const* out) {
+template <int Scale>
+void Vertical16Rows(const Taps16* taps, int rows, std::size_t n, Rounding means, Rounding squares,
+                    std::int16_t* const* out) {
+  // kRows from 1 to kVerticalRows, chosen once a call.
+  [&]<int... kR>(std::integer_sequence<int, kR...>) {
+    ((rows == kR + 1 ? Vertical16T<Scale, kR + 1>(taps, n, means, squares, out) : void()), ...);
+  }
+  (std::make_integer_sequence<int, kVerticalRows>());
+}
+
+void Vertical16(int scale, const Taps16* taps, int rows, std::size_t n, Rounding means,
+                Rounding squares, std::int16_t* const* out) {
   switch (scale) {
     case 0:
-      return Vertical16T<0>(taps, n, means, squares, out);
+      return Vertical16Rows<0>(taps, rows, n, means, squares, out);
     case 1:
-      return Vertical16T<1>(taps, n, means, squares, out);
+      return Vertical16Rows<1>(taps, rows, n, means, squares, out);
     case 2:
-      return Vertical16T<2>(taps, n, means, squares, out);
+      return Vertical16Rows<2>(taps, rows, n, means, squares, out);
     default:
-      return Vertical16T<3>(taps, n, means, squares, out);
+      return Vertical16Rows<3>(taps, rows, n, means, squares, out);
   }
 }
 
@@ -1042,9 +1057,9 @@ void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size
                    std::int16_t* const* out) {
   HWY_DYNAMIC_DISPATCH(Prepare16)(ref, dis, n, out);
 }
-void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                    std::int16_t* const* out) {
-  VQX_VIF_DISPATCH(Vertical16)(scale, taps, n, means, squares, out);
+void vertical_16bit(int scale, const Taps16* taps, int rows, std::size_t n, Rounding means,
+                    Rounding squares, std::int16_t* const* out) {
+  VQX_VIF_DISPATCH(Vertical16)(scale, taps, rows, n, means, squares, out);
 }
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, std::uint16_t* scratch, RowSums& sums) {

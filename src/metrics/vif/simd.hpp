@@ -73,9 +73,15 @@ void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size
                    std::int16_t* const* out);
 
 // Vertical pass of scale `scale`'s filter on prepared 16-bit rows, with
-// the scale's roundings (params.hpp: mean_rounding, square_rounding).
-void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                    std::int16_t* const* out);
+// the scale's roundings (params.hpp: mean_rounding, square_rounding), for
+// `rows` output rows at once (1 .. kVerticalRows): taps[r] are row r's,
+// out[r * kRowPlanes + p] its row plane p. The rows of one call are filtered
+// side by side, a block of columns at a time, so that each prepared row
+// read from L2 for one of them is in L1 for the others (the pass is bound
+// by those reads, docs/performance.md).
+inline constexpr int kVerticalRows = 4;
+void vertical_16bit(int scale, const Taps16* taps, int rows, std::size_t n, Rounding means,
+                    Rounding squares, std::int16_t* const* out);
 
 // Horizontal pass of scale `scale`'s filter over row planes whose borders
 // are mirrored (half columns either side of [0, w)), then the statistics
@@ -133,8 +139,8 @@ namespace reference {
 void vertical_8bit(const Taps8& taps, std::size_t n, std::int16_t* const* out);
 void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size_t n,
                    std::int16_t* const* out);
-void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                    std::int16_t* const* out);
+void vertical_16bit(int scale, const Taps16* taps, int rows, std::size_t n, Rounding means,
+                    Rounding squares, std::int16_t* const* out);
 void row_stats(int scale, const std::int16_t* const* planes, unsigned w, double gain_limit,
                const std::uint16_t* lut, RowSums& sums);  // needs no scratch
 void downsample_8bit(const std::uint8_t* const* rows, unsigned w, Rounding vertical,

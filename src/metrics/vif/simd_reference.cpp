@@ -85,8 +85,9 @@ void prepare_16bit(const std::uint16_t* ref, const std::uint16_t* dis, std::size
   }
 }
 
-void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means, Rounding squares,
-                    std::int16_t* const* out) {
+namespace {
+void vertical_16bit_row(int scale, const Taps16& taps, std::size_t n, Rounding means,
+                        Rounding squares, std::int16_t* const* out) {
   const Filter& f = kFilters[scale];
   for (std::size_t j = 0; j < n; ++j) {
     std::uint64_t s[kSourcePlanes] = {};
@@ -103,6 +104,14 @@ void vertical_16bit(int scale, const Taps16& taps, std::size_t n, Rounding means
       const auto r = static_cast<std::uint32_t>((v + squares.add) >> squares.shift);
       store_moment(r, out[kXxHi + 2 * m], out[kXxLo + 2 * m], j);
     }
+  }
+}
+}  // namespace
+
+void vertical_16bit(int scale, const Taps16* taps, int rows, std::size_t n, Rounding means,
+                    Rounding squares, std::int16_t* const* out) {
+  for (int r = 0; r < rows; ++r) {
+    vertical_16bit_row(scale, taps[r], n, means, squares, out + r * kRowPlanes);
   }
 }
 

@@ -3,20 +3,22 @@
 //
 //   vqx_gpu_bench [--backend auto|cpu|cuda|hip] [--threads N] [--frames N]
 //                 [--size WxH]... [--bpc B] [--model SPEC]... [--feature SPEC]...
-//                 [--input REF DIST] [--input-frames K]
+//                 [--input REF DIST] [--input-frames K] [--mean METRIC]
 //
 // Per size: a context with the given backend; warm-up frames filled from a
 // few distinct synthetic frame pairs (with --input: the first K frame pairs
 // of those two files, 8 unless --input-frames says, read into memory before
 // anything is timed, in their own format, which replaces --size and --bpc:
 // so that this API row scores the content the vqx command reads from the
-// same files); then the timed frames, each a picture taken from the
-// context's recycling pool (fetch_picture) and handed to read_pictures as it
-// is (it still holds an earlier frame's content: no per-frame fill is
-// timed), then flush(). Prints one line per size: fps, wall ms a frame, and
-// the host CPU ms a frame of the process (every thread) and of the calling
-// thread alone (the one that submits: when its figure nears the wall time,
-// the host's submission bounds the rate, not the device).
+// same files); then the timed frames, each a pair of pictures taken from the
+// context's recycling pool (fetch_picture) and handed to read_pictures as
+// they are (they still hold an earlier frame's content: no per-frame fill is
+// timed; run_size says how the pairs are kept matched), then flush(). Prints
+// one line per size: fps, wall ms a frame, the host CPU ms a frame of the
+// process (every thread) and of the calling thread alone (the one that
+// submits: when its figure nears the wall time, the host's submission
+// bounds the rate, not the device), and how many timed pictures had to be
+// filled; with --mean, a second line: the timed frames' mean of METRIC.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -25,7 +27,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "vqx/video_reader.hpp"
@@ -59,6 +64,7 @@ struct Options {
   std::string label;
   std::string input_ref, input_dist;  // --input: the source pairs from these files
   unsigned input_frames = 8;
+  std::string mean;  // --mean METRIC: print the timed frames' mean of it
 };
 
 using Sources = std::vector<vqx::Picture>;
@@ -150,25 +156,80 @@ int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) 
   }
   const vqx::PictureFormat fmt = ref_src.front().format();
   const std::size_t sources = ref_src.size();
+  // What each picture holds, by the address of its luma: the source pair
+  // and the side the warm-up (or a timed refill) copied into it.
+  struct Content {
+    std::size_t pair;
+    bool dist;
+  };
+  std::unordered_map<const void*, Content> content;
+  const auto key = [](const vqx::Picture& p) -> const void* {
+    return p.plane(0).row<std::uint8_t>(0);
+  };
+  const auto fill_as = [&](vqx::Picture& p, Content c) {
+    copy(c.dist ? dist_src[c.pair] : ref_src[c.pair], p);
+    content[key(p)] = c;
+  };
   // Warm-up: fills the recycling pool with real content.
   const unsigned warm = 2 * o.threads + 8;
   unsigned index = 0;
   for (; index < warm; ++index) {
     auto r = (*ctx)->fetch_picture(fmt);
     auto d = (*ctx)->fetch_picture(fmt);
-    copy(ref_src[index % sources], *r);
-    copy(dist_src[index % sources], *d);
+    fill_as(*r, {index % sources, false});
+    fill_as(*d, {index % sources, true});
     if (auto st = (*ctx)->read_pictures(std::move(*r), std::move(*d), index); !st.ok()) {
       return fail(st.message());
     }
   }
+  // The timed frames hand over pictures as the pool gives them back, with
+  // the content they hold (no per-frame fill is timed), as matched pairs.
+  // The pool returns pictures in no set order: a frame's two need not come
+  // back side by side, and a fetch from an empty pool makes a new one. So
+  // each picture is held until the other side of its pair comes, and a new
+  // picture is filled (a copy, timed, counted as "refilled") as what the
+  // held ones lack. Until the forty-second session the timed frames paired
+  // whatever came back: with 8 or 16 threads, most of them the distortion
+  // of one frame against the reference of another (docs/performance.md).
+  std::map<std::size_t, std::vector<vqx::Picture>> held[2];  // [dist][pair]
+  unsigned refilled = 0;
+  const auto matched_pair = [&]() -> vqx::Expected<std::pair<vqx::Picture, vqx::Picture>> {
+    for (;;) {
+      for (auto& [pair, refs] : held[0]) {
+        auto dists = held[1].find(pair);
+        if (refs.empty() || dists == held[1].end() || dists->second.empty()) continue;
+        std::pair<vqx::Picture, vqx::Picture> out{std::move(refs.back()),
+                                                  std::move(dists->second.back())};
+        refs.pop_back();
+        dists->second.pop_back();
+        return out;
+      }
+      auto p = (*ctx)->fetch_picture(fmt);
+      if (!p.ok()) return p.status();
+      auto known = content.find(key(*p));
+      if (known == content.end()) {
+        // New: the other side of a held picture, or a reference.
+        Content c{index % sources, false};
+        for (bool side : {false, true}) {
+          for (auto& [pair, pictures] : held[side ? 1 : 0]) {
+            if (!pictures.empty()) c = {pair, !side};
+          }
+        }
+        fill_as(*p, c);
+        ++refilled;
+        known = content.find(key(*p));
+      }
+      held[known->second.dist ? 1 : 0][known->second.pair].push_back(std::move(*p));
+    }
+  };
   const auto t0 = Clock::now();
   const double process0 = process_cpu_seconds();
   const double thread0 = thread_cpu_seconds();
   for (unsigned n = 0; n < o.frames; ++n, ++index) {
-    auto r = (*ctx)->fetch_picture(fmt);
-    auto d = (*ctx)->fetch_picture(fmt);
-    if (auto st = (*ctx)->read_pictures(std::move(*r), std::move(*d), index); !st.ok()) {
+    auto pair = matched_pair();
+    if (!pair.ok()) return fail(pair.status().message());
+    if (auto st = (*ctx)->read_pictures(std::move(pair->first), std::move(pair->second), index);
+        !st.ok()) {
       return fail(st.message());
     }
   }
@@ -184,9 +245,20 @@ int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) 
   }
   std::printf(
       "%-24s %5ux%-5u %2u-bit backend=%-4s threads=%-2u frames=%-5u %9.1f fps %8.3f ms/frame "
-      "cpu %7.3f ms/frame (caller %.3f)\n",
+      "cpu %7.3f ms/frame (caller %.3f) refilled %u\n",
       o.label.c_str(), fmt.width, fmt.height, fmt.bpc, backend.c_str(), o.threads, o.frames,
-      o.frames / secs, 1000.0 * secs / o.frames, process_ms, thread_ms);
+      o.frames / secs, 1000.0 * secs / o.frames, process_ms, thread_ms, refilled);
+  if (!o.mean.empty()) {
+    // The timed frames' mean of one metric: of the source pairs' own scores
+    // when the frames are matched pairs (bench/speed_test.sh).
+    double sum = 0.0;
+    for (unsigned i = warm; i < index; ++i) {
+      auto v = (*ctx)->score_at_index(o.mean, i);
+      if (!v.ok()) return fail(v.status().message());
+      sum += *v;
+    }
+    std::printf("mean %s %.6f\n", o.mean.c_str(), sum / (index - warm));
+  }
   std::fflush(stdout);
   return 0;
 }
@@ -226,6 +298,8 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) return fail("--input REF DIST");
       o.input_ref = v;
       o.input_dist = argv[++i];
+    } else if (a == "--mean") {
+      o.mean = v;
     } else if (a == "--input-frames") {
       o.input_frames = static_cast<unsigned>(std::atoi(v));
       if (o.input_frames == 0) return fail("--input-frames needs a positive count");

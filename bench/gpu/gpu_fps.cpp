@@ -188,9 +188,10 @@ int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) 
   // back side by side, and a fetch from an empty pool makes a new one. So
   // each picture is held until the other side of its pair comes, and a new
   // picture is filled (a copy; in the timed frames counted as "refilled")
-  // as what the held ones lack. Until the forty-second session the timed frames paired
-  // whatever came back: with 8 or 16 threads, most of them the distortion
-  // of one frame against the reference of another (docs/performance.md).
+  // as what the held ones lack. Until the forty-second session the timed
+  // frames paired whatever came back: with 8 or 16 threads, most of them
+  // the distortion of one frame against the reference of another, or new
+  // pictures never filled (docs/performance.md).
   std::map<std::size_t, std::vector<vqx::Picture>> held[2];  // [dist][pair]
   unsigned refilled = 0;
   const auto matched_pair = [&]() -> vqx::Expected<std::pair<vqx::Picture, vqx::Picture>> {
@@ -222,29 +223,24 @@ int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) 
       held[known->second.dist ? 1 : 0][known->second.pair].push_back(std::move(*p));
     }
   };
+  const auto submit_matched = [&]() -> vqx::Status {
+    auto pair = matched_pair();
+    if (!pair.ok()) return pair.status();
+    return (*ctx)->read_pictures(std::move(pair->first), std::move(pair->second), index);
+  };
   // As many frames again of matched pairs before the clock starts: the
   // pictures that the held ones keep out of circulation are made (and
   // filled) here, not in the timed frames.
   const unsigned first_timed = 2 * warm;
   for (; index < first_timed; ++index) {
-    auto pair = matched_pair();
-    if (!pair.ok()) return fail(pair.status().message());
-    if (auto st = (*ctx)->read_pictures(std::move(pair->first), std::move(pair->second), index);
-        !st.ok()) {
-      return fail(st.message());
-    }
+    if (auto st = submit_matched(); !st.ok()) return fail(st.message());
   }
   refilled = 0;
   const auto t0 = Clock::now();
   const double process0 = process_cpu_seconds();
   const double thread0 = thread_cpu_seconds();
   for (unsigned n = 0; n < o.frames; ++n, ++index) {
-    auto pair = matched_pair();
-    if (!pair.ok()) return fail(pair.status().message());
-    if (auto st = (*ctx)->read_pictures(std::move(pair->first), std::move(pair->second), index);
-        !st.ok()) {
-      return fail(st.message());
-    }
+    if (auto st = submit_matched(); !st.ok()) return fail(st.message());
   }
   if (auto st = (*ctx)->flush(); !st.ok()) return fail(st.message());
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -571,12 +571,13 @@ VQX_CLONES void downsample_scale2(const ScaleJob& job, std::uint16_t* out_ref,
 }
 
 // The row kernels run on vertical strips of output columns: kStrip16 for
-// 16-bit sources, so that the ring of prepared rows (2 * 8 +
-// simd::kVerticalRows rows of up to 8 planes, 348 KB) stays in L2; kStrip8 for 8-bit ones, which
-// have no ring, so that a picture up to 4K wide is one strip (narrower strips filter the columns
-// where they meet twice: 1024 columns cost VIF 3 % more CPU time at 1080p, 6 % at 4K, on a Zen 5
-// EPYC, docs/performance.md). A strip's source columns start at a multiple of kVectorSamples (the
-// largest vector of int16, AVX-512's 32).
+// 16-bit sources, so that the ring of prepared rows (2 * 8 + kVerticalRows
+// rows of up to 8 planes, 348 KB) stays in L2; kStrip8 for 8-bit ones,
+// which have no ring, so that a picture up to 4K wide is one strip
+// (narrower strips filter the columns where they meet twice: 1024 columns
+// cost VIF 3 % more CPU time at 1080p, 6 % at 4K, on a Zen 5 EPYC,
+// docs/performance.md). A strip's source columns start at a multiple of
+// kVectorSamples (the largest vector of int16, AVX-512's 32).
 constexpr std::size_t kStrip16 = 1024;
 constexpr std::size_t kStrip8 = 4096;
 constexpr std::size_t kVectorSamples = 32;

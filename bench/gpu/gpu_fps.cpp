@@ -207,10 +207,11 @@ int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) 
       }
       auto p = (*ctx)->fetch_picture(fmt);
       if (!p.ok()) return p.status();
-      auto known = content.find(key(*p));
-      if (known == content.end()) {
+      Content c{index % sources, false};
+      if (auto known = content.find(key(*p)); known != content.end()) {
+        c = known->second;
+      } else {
         // New: the other side of a held picture, or a reference.
-        Content c{index % sources, false};
         for (bool side : {false, true}) {
           for (auto& [pair, pictures] : held[side ? 1 : 0]) {
             if (!pictures.empty()) c = {pair, !side};
@@ -218,9 +219,8 @@ int run_size(const Options& o, const Sources& ref_src, const Sources& dist_src) 
         }
         fill_as(*p, c);
         ++refilled;
-        known = content.find(key(*p));
       }
-      held[known->second.dist ? 1 : 0][known->second.pair].push_back(std::move(*p));
+      held[c.dist ? 1 : 0][c.pair].push_back(std::move(*p));
     }
   };
   const auto submit_matched = [&]() -> vqx::Status {

@@ -13,9 +13,9 @@
 //    at once, so that each sample it reads from shared memory serves every
 //    one of those rows, into the five filtered moments (mu1, mu2, and the
 //    second moments xx, yy, xy), kept in shared memory;
-//  * the horizontal pass: each thread makes two neighbouring pixels from
-//    64-bit reads of the moments (two columns a read), then the per-pixel
-//    log2 terms (pixel_terms);
+//  * the horizontal pass: each thread makes four neighbouring pixels from
+//    128-bit reads of the moments (four columns a read), then the
+//    per-pixel log2 terms (pixel_terms);
 //  * the block's four sums go to the scale's totals through `Sum` (the
 //    device's gpu/reduce.cuh integer atomics in gpu.cu, a host one in the
 //    test): integers, exact in any order.
@@ -47,7 +47,7 @@ inline constexpr int kStatsThreads = 256;
 inline constexpr int kStatsW = 64;   // output columns per block
 inline constexpr int kStatsH = 16;   // output rows per block
 inline constexpr int kVertRows = 4;  // rows of one column a thread filters vertically
-static_assert(kStatsH % kVertRows == 0 && kStatsW % 2 == 0);
+static_assert(kStatsH % kVertRows == 0 && kStatsW % 4 == 0);
 
 struct StatsArgs {
   const void* ref;
@@ -145,23 +145,21 @@ __device__ inline void mac(std::uint64_t& acc, std::uint32_t a, std::uint32_t b)
   acc += static_cast<std::uint64_t>(a) * b;
 }
 
-// Per-pixel terms of the statistics from the filtered moments, added to
-// the four sums (libvmaf's vif_statistic_*, the same integer and double
-// operations in the same order).
-__device__ inline void pixel_terms(std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx,
-                                   std::uint64_t yy, std::uint64_t xy, const StatsArgs& a,
+// A pixel's variance or covariance: its filtered second moment (rounded)
+// less the product of its two filtered means (libvmaf's vif_statistic_*:
+// sigma1_sq, sigma2_sq before its clamp at 0, sigma12).
+__device__ inline std::int32_t variance(std::uint32_t moment, std::uint32_t mu_a,
+                                        std::uint32_t mu_b) {
+  return static_cast<std::int32_t>(moment - mean_product(mu_a, mu_b));
+}
+
+// Per-pixel terms of the statistics from the pixel's variances (sigma2_sq
+// clamped at 0), added to the four sums (libvmaf's vif_statistic_*, the
+// same integer and double operations in the same order).
+__device__ inline void pixel_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq,
+                                   std::int32_t sigma12, const StatsArgs& a,
                                    long long (&sums)[kSums]) {
   constexpr std::int32_t kNsq = kSigmaNsq;
-  const std::uint32_t mu1_sq = mean_product(mu1, mu1);
-  const std::uint32_t mu2_sq = mean_product(mu2, mu2);
-  const std::uint32_t mu1_mu2 = mean_product(mu1, mu2);
-  const auto xx_f = static_cast<std::uint32_t>(round_taps(xx));
-  const auto yy_f = static_cast<std::uint32_t>(round_taps(yy));
-  const auto xy_f = static_cast<std::uint32_t>(round_taps(xy));
-  const auto sigma1_sq = static_cast<std::int32_t>(xx_f - mu1_sq);
-  std::int32_t sigma2_sq = static_cast<std::int32_t>(yy_f - mu2_sq);
-  const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
-  sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
   if (sigma1_sq >= kNsq) {
     sums[1] +=
         log2_32(a.lut, static_cast<std::uint32_t>(kNsq + sigma1_sq)) - kLogOne * kLog2SigmaNsq;
@@ -180,43 +178,60 @@ __device__ inline void pixel_terms(std::uint32_t mu1, std::uint32_t mu2, std::ui
   }
 }
 
-// The shared memory of a stats block: the samples, then the five
-// vertically filtered moments. Aligned so that two neighbouring moments
-// are one 64-bit read (each row holds an even number of columns).
+// The shared memory of a stats block: the five vertically filtered
+// moments, then the samples. A row of moments starts on 16 bytes and holds
+// whole groups of four columns, so that the horizontal pass reads four
+// neighbouring moments at once up to the last group its pixels reach
+// (kMomentCols; the columns past kCols are never given a tap).
 template <int Scale>
 struct alignas(16) StatsTile {
   static constexpr int kHalf = kFilters[Scale].half;
   static constexpr int kCols = kStatsW + 2 * kHalf;
   static constexpr int kRows = kStatsH + 2 * kHalf;
-  static_assert(kCols % 2 == 0);
+  static constexpr int kQuadReads = (2 * kHalf + 7) / 4;  // per 4 pixels
+  static constexpr int kMomentCols = kStatsW - 4 + 4 * kQuadReads;
+  static_assert(kCols % 2 == 0 && kMomentCols >= kCols && kMomentCols % 4 == 0);
+  std::uint32_t moment[5][kStatsH][kMomentCols];  // mu1, mu2, xx, yy, xy
   std::uint16_t ref[kRows][kCols];
   std::uint16_t dis[kRows][kCols];
-  std::uint32_t moment[5][kStatsH][kCols];  // mu1, mu2, xx, yy, xy
 };
 
-// Two neighbouring 32-bit moments, read at once (columns c and c + 1, c even).
-struct alignas(8) MomentPair {
-  std::uint32_t even;
-  std::uint32_t odd;
+// Four neighbouring 32-bit moments, read at once (columns c to c + 3, c a
+// multiple of 4).
+struct alignas(16) MomentQuad {
+  std::uint32_t v[4];
 };
-__device__ inline MomentPair pair_at(const std::uint32_t* row, int c) {
-  return *reinterpret_cast<const MomentPair*>(row + c);
+__device__ inline MomentQuad quad_at(const std::uint32_t* row, int c) {
+  return *reinterpret_cast<const MomentQuad*>(row + c);
 }
 
-// Pixels c and c + 1 (c even) of a row of moments, filtered horizontally:
-// columns c to c + taps, read two at a time; column c + j is tap j - o of
-// pixel c + o.
+// Pixels c to c + 3 (c a multiple of 4) of a row of moments, filtered
+// horizontally: columns c to c + 3 + 2 half, read four at a time; column c
+// + j is tap j - o of pixel c + o. The means' sums stay whole (32 bits
+// hold them); the second moments' (64-bit) are rounded to 32 bits by
+// round_taps, as pixel_terms takes them.
 template <int Scale, typename Acc>
-__device__ inline void filter_pair(const std::uint32_t* row, int c, Acc (&acc)[2]) {
+__device__ inline void filter_quad(const std::uint32_t* row, int c, std::uint32_t (&out)[4]) {
   constexpr int kTaps = 2 * kFilters[Scale].half + 1;
+  Acc acc[4] = {0, 0, 0, 0};
   VQX_UNROLL
-  for (int m = 0; m < (kTaps + 1) / 2; ++m) {
-    const MomentPair v = pair_at(row, c + 2 * m);
+  for (int m = 0; m < StatsTile<Scale>::kQuadReads; ++m) {
+    const MomentQuad q = quad_at(row, c + 4 * m);
     VQX_UNROLL
-    for (int o = 0; o < 2; ++o) {
-      const int k = 2 * m - o;  // the even column's tap; the odd column's is k + 1
-      if (k >= 0) mac(acc[o], tap<Scale>(k), v.even);
-      if (k + 1 < kTaps) mac(acc[o], tap<Scale>(k + 1), v.odd);
+    for (int j = 0; j < 4; ++j) {
+      VQX_UNROLL
+      for (int o = 0; o < 4; ++o) {
+        const int k = 4 * m + j - o;  // column c + 4m + j's tap for pixel c + o
+        if (k >= 0 && k < kTaps) mac(acc[o], tap<Scale>(k), q.v[j]);
+      }
+    }
+  }
+  VQX_UNROLL
+  for (int o = 0; o < 4; ++o) {
+    if constexpr (sizeof(Acc) == sizeof(std::uint32_t)) {
+      out[o] = acc[o];
+    } else {
+      out[o] = static_cast<std::uint32_t>(round_taps(acc[o]));
     }
   }
 }
@@ -361,29 +376,32 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
   }
   __syncthreads();
 
-  // Horizontal: pixels c and c + 1 of row r read columns c to c + kTaps,
-  // two at a time.
-  constexpr int kPairs = kStatsW / 2;
+  // Horizontal: pixels c to c + 3 of row r read columns c to c + kTaps +
+  // 2, four at a time.
+  constexpr int kQuads = kStatsW / 4;
   long long sums[kSums] = {0, 0, 0, 0};
-  for (int i = tid; i < kStatsH * kPairs; i += kStatsThreads) {
-    const int r = i / kPairs;
-    const int c = 2 * (i % kPairs);
-    std::uint32_t mu1[2] = {0, 0};
-    std::uint32_t mu2[2] = {0, 0};
-    std::uint64_t xx[2] = {0, 0};
-    std::uint64_t yy[2] = {0, 0};
-    std::uint64_t xy[2] = {0, 0};
-    kernel_detail::filter_pair<Scale>(t.moment[0][r], c, mu1);
-    kernel_detail::filter_pair<Scale>(t.moment[1][r], c, mu2);
-    kernel_detail::filter_pair<Scale>(t.moment[2][r], c, xx);
-    kernel_detail::filter_pair<Scale>(t.moment[3][r], c, yy);
-    kernel_detail::filter_pair<Scale>(t.moment[4][r], c, xy);
+  for (int i = tid; i < kStatsH * kQuads; i += kStatsThreads) {
+    const int r = i / kQuads;
+    const int c = 4 * (i % kQuads);
+    // Each second moment is made into its variance as soon as it is
+    // filtered, so that fewer values stay live.
+    std::uint32_t mu1[4], mu2[4], m[4];
+    std::int32_t s11[4], s22[4], s12[4];
+    kernel_detail::filter_quad<Scale, std::uint32_t>(t.moment[0][r], c, mu1);
+    kernel_detail::filter_quad<Scale, std::uint32_t>(t.moment[1][r], c, mu2);
+    kernel_detail::filter_quad<Scale, std::uint64_t>(t.moment[2][r], c, m);
+    for (int o = 0; o < 4; ++o) s11[o] = kernel_detail::variance(m[o], mu1[o], mu1[o]);
+    kernel_detail::filter_quad<Scale, std::uint64_t>(t.moment[3][r], c, m);
+    for (int o = 0; o < 4; ++o) {
+      const std::int32_t v = kernel_detail::variance(m[o], mu2[o], mu2[o]);
+      s22[o] = v > 0 ? v : 0;
+    }
+    kernel_detail::filter_quad<Scale, std::uint64_t>(t.moment[4][r], c, m);
+    for (int o = 0; o < 4; ++o) s12[o] = kernel_detail::variance(m[o], mu1[o], mu2[o]);
     if (y0 + r < a.h) {
       VQX_UNROLL
-      for (int o = 0; o < 2; ++o) {
-        if (x0 + c + o < a.w) {
-          kernel_detail::pixel_terms(mu1[o], mu2[o], xx[o], yy[o], xy[o], a, sums);
-        }
+      for (int o = 0; o < 4; ++o) {
+        if (x0 + c + o < a.w) kernel_detail::pixel_terms(s11[o], s22[o], s12[o], a, sums);
       }
     }
   }

@@ -139,15 +139,19 @@ TEST(VifKernels, PyramidEqualsTheCpuTwin) {
   const unsigned one_w = vif::kStatsW;
   const unsigned one_h = vif::kStatsH;
   // 16 x 16: the smallest; one tile and one sample past it; 300 x 80: tiles
-  // inside the picture at scales 0 and 1; 560 x 150: at scale 2 too.
+  // inside the picture at scales 0 and 1; 560 x 150: at scale 2 too. 70 x
+  // 50 and 70 x 64: a block of the next scale whose input rows, unmirrored,
+  // would reach one row past the picture (scale 0 to 1: a height of 16 k +
+  // 18; scale 1 to 2: a scale-1 height of 16 k + 16), so it must take the
+  // mirrored loads.
   const std::vector<Size> sizes = {
-      {16, 16}, {one_w, one_h}, {one_w + 1, one_h + 1}, {300, 80}, {560, 150}};
+      {16, 16}, {one_w, one_h}, {one_w + 1, one_h + 1}, {300, 80}, {560, 150}, {70, 50}, {70, 64}};
   for (const unsigned bpc : {8U, 10U, 12U, 16U}) {
     for (const Size s : sizes) {
       // The largest size at 8 bits and the extra pictures at 8 and 16, to
       // keep the test short on the host (each block's barriers wait on 256
       // host threads).
-      if (s.w == 560 && bpc > 8) continue;
+      if ((s.w == 560 && bpc > 8) || (s.w == 70 && bpc != 8 && bpc != 16)) continue;
       const PictureFormat fmt = testutil::format(s.w, s.h, bpc, ChromaFormat::k420);
       const std::string what =
           std::to_string(s.w) + "x" + std::to_string(s.h) + " " + std::to_string(bpc) + "-bit";

@@ -444,11 +444,26 @@ static __global__ void __launch_bounds__(kSubThreads) subsample_kernel(Subsample
     const int x = mirrored(2 * ox0 - kHalf + t, a.w_in, kHalf);
     std::uint32_t in_r[kLoads];
     std::uint32_t in_d[kLoads];
-    VQX_UNROLL
-    for (int i = 0; i < kLoads; ++i) {
-      const int y = mirrored(y0 + i, a.h_in, kHalf);
-      in_r[i] = load<Sample>(a.ref, a.pitch_in_ref, x, y);
-      in_d[i] = load<Sample>(a.dis, a.pitch_in_dis, x, y);
+    if (y0 >= 0 && y0 + kLoads <= a.h_in) {
+      // Every row inside the picture: one address a plane, a pitch apart
+      // (the mirrored index of each row and its own product cost more
+      // than the loads they address).
+      const auto* r = static_cast<const std::uint8_t*>(a.ref) + a.pitch_in_ref * y0;
+      const auto* d = static_cast<const std::uint8_t*>(a.dis) + a.pitch_in_dis * y0;
+      VQX_UNROLL
+      for (int i = 0; i < kLoads; ++i) {
+        in_r[i] = reinterpret_cast<const Sample*>(r)[x];
+        in_d[i] = reinterpret_cast<const Sample*>(d)[x];
+        r += a.pitch_in_ref;
+        d += a.pitch_in_dis;
+      }
+    } else {
+      VQX_UNROLL
+      for (int i = 0; i < kLoads; ++i) {
+        const int y = mirrored(y0 + i, a.h_in, kHalf);
+        in_r[i] = load<Sample>(a.ref, a.pitch_in_ref, x, y);
+        in_d[i] = load<Sample>(a.dis, a.pitch_in_dis, x, y);
+      }
     }
     VQX_UNROLL
     for (int o = 0; o < kSubH; ++o) {

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/device_bits.cuh"
 #include "core/device_unroll.hpp"
@@ -205,13 +206,17 @@ __device__ inline MomentQuad quad_at(const std::uint32_t* row, int c) {
   return *reinterpret_cast<const MomentQuad*>(row + c);
 }
 
+// What filter_quad makes of a row: the means' sums whole (32 bits hold
+// them), or the second moments' 64-bit sums rounded to 32 bits by
+// round_taps, as variance() takes them.
+enum class Moment { kMean, kSecond };
+
 // Pixels c to c + 3 (c a multiple of 4) of a row of moments, filtered
 // horizontally: columns c to c + 3 + 2 half, read four at a time; column c
-// + j is tap j - o of pixel c + o. The means' sums stay whole (32 bits
-// hold them); the second moments' (64-bit) are rounded to 32 bits by
-// round_taps, as pixel_terms takes them.
-template <int Scale, typename Acc>
+// + j is tap j - o of pixel c + o.
+template <int Scale, Moment kKind>
 __device__ inline void filter_quad(const std::uint32_t* row, int c, std::uint32_t (&out)[4]) {
+  using Acc = std::conditional_t<kKind == Moment::kMean, std::uint32_t, std::uint64_t>;
   constexpr int kTaps = 2 * kFilters[Scale].half + 1;
   Acc acc[4] = {0, 0, 0, 0};
   VQX_UNROLL
@@ -228,7 +233,7 @@ __device__ inline void filter_quad(const std::uint32_t* row, int c, std::uint32_
   }
   VQX_UNROLL
   for (int o = 0; o < 4; ++o) {
-    if constexpr (sizeof(Acc) == sizeof(std::uint32_t)) {
+    if constexpr (kKind == Moment::kMean) {
       out[o] = acc[o];
     } else {
       out[o] = static_cast<std::uint32_t>(round_taps(acc[o]));
@@ -387,16 +392,16 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
     // filtered, so that fewer values stay live.
     std::uint32_t mu1[4], mu2[4], m[4];
     std::int32_t s11[4], s22[4], s12[4];
-    kernel_detail::filter_quad<Scale, std::uint32_t>(t.moment[0][r], c, mu1);
-    kernel_detail::filter_quad<Scale, std::uint32_t>(t.moment[1][r], c, mu2);
-    kernel_detail::filter_quad<Scale, std::uint64_t>(t.moment[2][r], c, m);
+    kernel_detail::filter_quad<Scale, kernel_detail::Moment::kMean>(t.moment[0][r], c, mu1);
+    kernel_detail::filter_quad<Scale, kernel_detail::Moment::kMean>(t.moment[1][r], c, mu2);
+    kernel_detail::filter_quad<Scale, kernel_detail::Moment::kSecond>(t.moment[2][r], c, m);
     for (int o = 0; o < 4; ++o) s11[o] = kernel_detail::variance(m[o], mu1[o], mu1[o]);
-    kernel_detail::filter_quad<Scale, std::uint64_t>(t.moment[3][r], c, m);
+    kernel_detail::filter_quad<Scale, kernel_detail::Moment::kSecond>(t.moment[3][r], c, m);
     for (int o = 0; o < 4; ++o) {
       const std::int32_t v = kernel_detail::variance(m[o], mu2[o], mu2[o]);
       s22[o] = v > 0 ? v : 0;
     }
-    kernel_detail::filter_quad<Scale, std::uint64_t>(t.moment[4][r], c, m);
+    kernel_detail::filter_quad<Scale, kernel_detail::Moment::kSecond>(t.moment[4][r], c, m);
     for (int o = 0; o < 4; ++o) s12[o] = kernel_detail::variance(m[o], mu1[o], mu2[o]);
     if (y0 + r < a.h) {
       VQX_UNROLL

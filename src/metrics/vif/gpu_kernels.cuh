@@ -45,10 +45,11 @@ namespace vqx::vif {
 inline constexpr int kSums = 4;  // num_log, den_log, num_lin, den_lin
 
 inline constexpr int kStatsThreads = 256;
-inline constexpr int kStatsW = 64;   // output columns per block
-inline constexpr int kStatsH = 16;   // output rows per block
-inline constexpr int kVertRows = 4;  // rows of one column a thread filters vertically
-static_assert(kStatsH % kVertRows == 0 && kStatsW % 4 == 0);
+inline constexpr int kStatsW = 64;      // output columns per block
+inline constexpr int kStatsH = 16;      // output rows per block
+inline constexpr int kVertRows = 4;     // rows of one column a thread filters vertically
+inline constexpr int kHorizPixels = 4;  // pixels of one row a thread filters horizontally
+static_assert(kStatsH % kVertRows == 0 && kStatsW % kHorizPixels == 0);
 
 struct StatsArgs {
   const void* ref;
@@ -181,27 +182,30 @@ __device__ inline void pixel_terms(std::int32_t sigma1_sq, std::int32_t sigma2_s
 
 // The shared memory of a stats block: the five vertically filtered
 // moments, then the samples. A row of moments starts on 16 bytes and holds
-// whole groups of four columns, so that the horizontal pass reads four
-// neighbouring moments at once up to the last group its pixels reach
-// (kMomentCols; the columns past kCols are never given a tap).
+// whole groups of kHorizPixels columns, so that the horizontal pass reads
+// that many neighbouring moments at once up to the last group its pixels
+// reach (kMomentCols; the columns past kCols are never given a tap).
 template <int Scale>
 struct alignas(16) StatsTile {
   static constexpr int kHalf = kFilters[Scale].half;
   static constexpr int kCols = kStatsW + 2 * kHalf;
   static constexpr int kRows = kStatsH + 2 * kHalf;
-  static constexpr int kQuadReads = (2 * kHalf + 7) / 4;  // per 4 pixels
-  static constexpr int kMomentCols = kStatsW - 4 + 4 * kQuadReads;
-  static_assert(kCols % 2 == 0 && kMomentCols >= kCols && kMomentCols % 4 == 0);
+  // Groups read for a thread's kHorizPixels pixels: their columns span
+  // kHorizPixels - 1 + 2 kHalf + 1, from the start of a group.
+  static constexpr int kQuadReads = (2 * kHalf + 2 * kHorizPixels - 1) / kHorizPixels;
+  static constexpr int kMomentCols = kStatsW + kHorizPixels * (kQuadReads - 1);
+  static_assert(kCols % 2 == 0 && kMomentCols >= kCols && kMomentCols % kHorizPixels == 0);
   std::uint32_t moment[5][kStatsH][kMomentCols];  // mu1, mu2, xx, yy, xy
   std::uint16_t ref[kRows][kCols];
   std::uint16_t dis[kRows][kCols];
 };
 
-// Four neighbouring 32-bit moments, read at once (columns c to c + 3, c a
-// multiple of 4).
+// kHorizPixels neighbouring 32-bit moments, read at once (columns c to c +
+// kHorizPixels - 1, c a multiple of kHorizPixels): one 16-byte load.
 struct alignas(16) MomentQuad {
-  std::uint32_t v[4];
+  std::uint32_t v[kHorizPixels];
 };
+static_assert(sizeof(MomentQuad) == 16, "one 128-bit shared-memory load");
 __device__ inline MomentQuad quad_at(const std::uint32_t* row, int c) {
   return *reinterpret_cast<const MomentQuad*>(row + c);
 }
@@ -211,28 +215,30 @@ __device__ inline MomentQuad quad_at(const std::uint32_t* row, int c) {
 // round_taps, as variance() takes them.
 enum class Moment { kMean, kSecond };
 
-// Pixels c to c + 3 (c a multiple of 4) of a row of moments, filtered
-// horizontally: columns c to c + 3 + 2 half, read four at a time; column c
-// + j is tap j - o of pixel c + o.
+// Pixels c to c + kHorizPixels - 1 (c a multiple of kHorizPixels) of a row
+// of moments, filtered horizontally: columns c to c + kHorizPixels - 1 + 2
+// half, read a group at a time; column c + j is tap j - o of pixel c + o.
 template <int Scale, Moment kKind>
-__device__ inline void filter_quad(const std::uint32_t* row, int c, std::uint32_t (&out)[4]) {
+__device__ inline void filter_quad(const std::uint32_t* row, int c,
+                                   std::uint32_t (&out)[kHorizPixels]) {
   using Acc = std::conditional_t<kKind == Moment::kMean, std::uint32_t, std::uint64_t>;
   constexpr int kTaps = 2 * kFilters[Scale].half + 1;
-  Acc acc[4] = {0, 0, 0, 0};
+  constexpr int kG = kHorizPixels;
+  Acc acc[kG] = {};
   VQX_UNROLL
   for (int m = 0; m < StatsTile<Scale>::kQuadReads; ++m) {
-    const MomentQuad q = quad_at(row, c + 4 * m);
+    const MomentQuad q = quad_at(row, c + kG * m);
     VQX_UNROLL
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < kG; ++j) {
       VQX_UNROLL
-      for (int o = 0; o < 4; ++o) {
-        const int k = 4 * m + j - o;  // column c + 4m + j's tap for pixel c + o
+      for (int o = 0; o < kG; ++o) {
+        const int k = kG * m + j - o;  // column c + kG m + j's tap for pixel c + o
         if (k >= 0 && k < kTaps) mac(acc[o], tap<Scale>(k), q.v[j]);
       }
     }
   }
   VQX_UNROLL
-  for (int o = 0; o < 4; ++o) {
+  for (int o = 0; o < kG; ++o) {
     if constexpr (kKind == Moment::kMean) {
       out[o] = acc[o];
     } else {
@@ -381,31 +387,32 @@ static __global__ void __launch_bounds__(kStatsThreads, Scale == 0 ? 5 : 4)
   }
   __syncthreads();
 
-  // Horizontal: pixels c to c + 3 of row r read columns c to c + kTaps +
-  // 2, four at a time.
-  constexpr int kQuads = kStatsW / 4;
+  // Horizontal: pixels c to c + kHorizPixels - 1 of row r read columns c
+  // to c + kTaps + kHorizPixels - 2, kHorizPixels at a time.
+  constexpr int kG = kHorizPixels;
+  constexpr int kQuads = kStatsW / kG;
   long long sums[kSums] = {0, 0, 0, 0};
   for (int i = tid; i < kStatsH * kQuads; i += kStatsThreads) {
     const int r = i / kQuads;
-    const int c = 4 * (i % kQuads);
+    const int c = kG * (i % kQuads);
     // Each second moment is made into its variance as soon as it is
     // filtered, so that fewer values stay live.
-    std::uint32_t mu1[4], mu2[4], m[4];
-    std::int32_t s11[4], s22[4], s12[4];
+    std::uint32_t mu1[kG], mu2[kG], m[kG];
+    std::int32_t s11[kG], s22[kG], s12[kG];
     kernel_detail::filter_quad<Scale, kernel_detail::Moment::kMean>(t.moment[0][r], c, mu1);
     kernel_detail::filter_quad<Scale, kernel_detail::Moment::kMean>(t.moment[1][r], c, mu2);
     kernel_detail::filter_quad<Scale, kernel_detail::Moment::kSecond>(t.moment[2][r], c, m);
-    for (int o = 0; o < 4; ++o) s11[o] = kernel_detail::variance(m[o], mu1[o], mu1[o]);
+    for (int o = 0; o < kG; ++o) s11[o] = kernel_detail::variance(m[o], mu1[o], mu1[o]);
     kernel_detail::filter_quad<Scale, kernel_detail::Moment::kSecond>(t.moment[3][r], c, m);
-    for (int o = 0; o < 4; ++o) {
+    for (int o = 0; o < kG; ++o) {
       const std::int32_t v = kernel_detail::variance(m[o], mu2[o], mu2[o]);
       s22[o] = v > 0 ? v : 0;
     }
     kernel_detail::filter_quad<Scale, kernel_detail::Moment::kSecond>(t.moment[4][r], c, m);
-    for (int o = 0; o < 4; ++o) s12[o] = kernel_detail::variance(m[o], mu1[o], mu2[o]);
+    for (int o = 0; o < kG; ++o) s12[o] = kernel_detail::variance(m[o], mu1[o], mu2[o]);
     if (y0 + r < a.h) {
       VQX_UNROLL
-      for (int o = 0; o < 4; ++o) {
+      for (int o = 0; o < kG; ++o) {
         if (x0 + c + o < a.w) kernel_detail::pixel_terms(s11[o], s22[o], s12[o], a, sums);
       }
     }

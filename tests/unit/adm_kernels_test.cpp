@@ -6,15 +6,16 @@
 //    smallest, so that windows inside the picture and at each of its edges
 //    are taken, on random pictures and their approximations.
 //  * The decoupling: the restored and additive parts and both parts'
-//    masking terms must equal decouple.hpp's decouple_row and masking.hpp's
-//    csf_row_* exactly, at every scale's arithmetic, on random, parallel
-//    (the enhancement) and zero-reference pixels.
+//    masking filter terms (|c|/30) must equal decouple.hpp's decouple_row
+//    and masking.hpp's csf_row_* exactly, at every scale's arithmetic, on
+//    random, parallel (the enhancement) and zero-reference pixels.
 //  * The sums: each row's nine sums must equal the CPU twin's row kernels
-//    (masking.hpp: threshold_row, masked_cubes_*, ref_cubes_*) exactly:
-//    16-bit bands (scale 0) and 32-bit ones (scales 1 to 3), with and
-//    without the additive impairment, summed areas that span the whole band
-//    (mirrored neighbours on both sides), exactly one block and one or
-//    several blocks and a few pixels, on random bands and masking terms.
+//    (masking.hpp: csf_row_* for the centre taps, which the kernel forms
+//    from the bands, then threshold_row, masked_cubes_*, ref_cubes_*)
+//    exactly: 16-bit bands (scale 0) and 32-bit ones (scales 1 to 3), with
+//    and without the additive impairment, summed areas that span the whole
+//    band (mirrored neighbours on both sides), exactly one block and one or
+//    several blocks and a few pixels, on random bands and filter terms.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -209,7 +210,8 @@ TEST(AdmKernels, TransformEqualsTheCpuTwin) {
 
 // The kernel's outputs of one scale over the decoupling area against the
 // CPU's decouple_row and csf_row_* (the restored and additive parts, and
-// the masking terms of the additive ("a") and restored ("r") parts). The
+// the masking filter's terms of the additive ("a") and restored ("r")
+// parts; the centre taps are the sums kernel's, tested there). The
 // distorted bands are random, the reference's times a factor (parallel
 // vectors, the enhancement), or zero-reference pixels (o = 0), mixed.
 template <typename T>
@@ -239,16 +241,14 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
     }
   }
   std::vector<T> restored(3 * n, 0), additive(3 * n, 0);
-  std::vector<std::int32_t> masks(4 * n, 0);
+  std::vector<std::int32_t> masks(2 * n, 0);
   adm::DecoupleArgs args{};
   args.ref = band3(ref, n);
   args.dis = band3(dis, n);
   args.restored = band3(restored, n);
   args.additive = band3(additive, n);
   args.flt_a = masks.data();
-  args.ctr_a = masks.data() + n;
-  args.flt_r = masks.data() + 2 * n;
-  args.ctr_r = masks.data() + 3 * n;
+  args.flt_r = masks.data() + n;
   args.g = adm::to_device(geo);
   args.gain = p.enhn_gain_limit;
   args.cos_sq = p.cos_1deg_sq;
@@ -280,8 +280,6 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
       const std::size_t o = static_cast<std::size_t>(i) * w + j;
       ASSERT_EQ(masks[plane * n + o], flt[static_cast<std::size_t>(j)])
           << what << ", flt_" << which << " at " << i << "," << j;
-      ASSERT_EQ(masks[(plane + 1) * n + o], ctr[static_cast<std::size_t>(j)])
-          << what << ", ctr_" << which << " at " << i << "," << j;
     }
   };
   for (int i = geo.dec_y.begin; i < geo.dec_y.end; ++i) {
@@ -301,7 +299,7 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
     expect_terms(0, i, "a");
     if (aim) {
       csf(want_r);
-      expect_terms(2, i, "r");
+      expect_terms(1, i, "r");
     }
   }
 }
@@ -337,13 +335,14 @@ struct HostSum {
 };
 
 // One scale's inputs of the sums: three bands of each part, and the masking
-// terms of the additive ("a") and restored ("r") parts, w x h each.
+// filter's terms of the additive ("a") and restored ("r") parts, w x h each
+// (random: the 3x3 sums' arithmetic does not depend on where they come from).
 template <typename T>
 struct Inputs {
   int w = 0;
   int h = 0;
   std::vector<T> ref, restored, additive;  // 3 bands, one after the other
-  std::vector<std::int32_t> flt_a, ctr_a, flt_r, ctr_r;
+  std::vector<std::int32_t> flt_a, flt_r;
 
   Inputs(int width, int height, std::mt19937& rng, std::int32_t band_max) : w(width), h(height) {
     std::uniform_int_distribution<std::int32_t> band(-band_max, band_max);
@@ -354,7 +353,7 @@ struct Inputs {
       v->resize(3 * n());
       for (T& x : *v) x = static_cast<T>(band(rng));
     }
-    for (auto* v : {&flt_a, &ctr_a, &flt_r, &ctr_r}) {
+    for (auto* v : {&flt_a, &flt_r}) {
       v->resize(n());
       for (std::int32_t& x : *v) x = term(rng);
     }
@@ -401,9 +400,7 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
   a.restored = band3(in.restored, in.n());
   a.additive = band3(in.additive, in.n());
   a.flt_a = in.flt_a.data();
-  a.ctr_a = in.ctr_a.data();
   a.flt_r = in.flt_r.data();
-  a.ctr_r = in.ctr_r.data();
   a.g = adm::to_device(geo);
   const std::array<std::uint32_t, 3> q = adm::csf_weights_of(*weights, c.scale);
   for (int b = 0; b < 3; ++b) {
@@ -423,14 +420,23 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
   const int end = geo.sum_x.end;
   std::vector<std::int32_t> scratch(static_cast<std::size_t>(c.w) + 2);
   std::vector<std::int32_t> thr(static_cast<std::size_t>(c.w));
-  const auto threshold = [&](const std::vector<std::int32_t>& flt,
-                             const std::vector<std::int32_t>& ctr, int i) {
+  std::vector<std::int32_t> unused_flt(thr.size()), ctr(thr.size());
+  // Row i's thresholds: the 3x3 sums of `flt`, with the centre taps of the
+  // part `centre` (its bands' |c|/15, csf_row_*).
+  const auto threshold = [&](const std::vector<std::int32_t>& flt, const std::vector<T>& centre,
+                             int i) {
+    if constexpr (sizeof(T) == 2) {
+      adm::reference::csf_row_scale0(in.row(centre, i), begin, end, weights->q_scale0,
+                                     unused_flt.data(), ctr.data());
+    } else {
+      adm::reference::csf_row_scale_n(in.row(centre, i), begin, end, weights->q[c.scale],
+                                      unused_flt.data(), ctr.data());
+    }
     const auto up = padded_row(flt, c.w, reflect101_repeat_end(i - 1, c.h));
     const auto mid = padded_row(flt, c.w, i);
     const auto down = padded_row(flt, c.w, reflect101_repeat_end(i + 1, c.h));
-    adm::reference::threshold_row(up.data() + 1, mid.data() + 1, down.data() + 1,
-                                  ctr.data() + static_cast<std::size_t>(i) * c.w, begin, end,
-                                  scratch.data(), thr.data());
+    adm::reference::threshold_row(up.data() + 1, mid.data() + 1, down.data() + 1, ctr.data(), begin,
+                                  end, scratch.data(), thr.data());
   };
   const auto cubes = [&](adm::DetailRow<T> x) {
     if constexpr (sizeof(T) == 2) {
@@ -445,11 +451,11 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
     const bool summed = i >= geo.sum_y.begin && i < geo.sum_y.end;
     std::vector<unsigned long long> want(adm::kRowSums, 0);
     if (summed) {
-      threshold(in.flt_a, in.ctr_a, i);
+      threshold(in.flt_a, in.additive, i);
       const adm::BandSums dlm = cubes(in.row(in.restored, i));
       adm::BandSums aim{};
       if (c.aim) {
-        threshold(in.flt_r, in.ctr_r, i);
+        threshold(in.flt_r, in.restored, i);
         aim = cubes(in.row(in.additive, i));
       }
       adm::BandSumsU den{};

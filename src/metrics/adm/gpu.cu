@@ -7,9 +7,10 @@
 //            that the next scale reads;
 //   decouple where libvmaf decouples (the summed area plus the filter
 //            margin): restored and additive parts, their CSF weighting, and
-//            per pixel the sums over the bands of |c|/30 and |c|/15 that the
-//            masking threshold is built from;
-//   sums     over the summed area: the 3x3 masking threshold, the masked
+//            per pixel the sum over the bands of |c|/30 that the masking
+//            threshold's 3x3 sum is built from;
+//   sums     over the summed area: the 3x3 masking threshold (its centre
+//            tap, the sum of |c|/15, from the bands read here), the masked
 //            cubes (numerators) and the reference cubes (denominator); each
 //            block adds its part of a row to that row's sums with integer
 //            atomics (exact);
@@ -101,7 +102,7 @@ class AdmTwin final : public gpu::Twin {
       const std::size_t elem = s == 0 ? 2 : 4;
       Scale& sc = scales_[s];
       VQX_ASSIGN_OR_RETURN(sc.bands, gpu::DeviceBuffer<std::uint8_t>::allocate(12 * n * elem));
-      VQX_ASSIGN_OR_RETURN(sc.masks, gpu::DeviceBuffer<std::int32_t>::allocate(4 * n));
+      VQX_ASSIGN_OR_RETURN(sc.masks, gpu::DeviceBuffer<std::int32_t>::allocate(2 * n));
       if (s < kScales - 1) {
         VQX_ASSIGN_OR_RETURN(sc.approx, gpu::DeviceBuffer<std::int32_t>::allocate(2 * n));
       }
@@ -165,7 +166,7 @@ class AdmTwin final : public gpu::Twin {
  private:
   struct Scale {
     gpu::DeviceBuffer<std::uint8_t> bands;   // ref, dis, restored, additive: 3 bands each
-    gpu::DeviceBuffer<std::int32_t> masks;   // flt_a, ctr_a, flt_r, ctr_r
+    gpu::DeviceBuffer<std::int32_t> masks;   // flt_a, flt_r
     gpu::DeviceBuffer<std::int32_t> approx;  // ref, dis approximation (next scale's input)
     std::size_t row_offset = 0;
   };
@@ -222,9 +223,7 @@ class AdmTwin final : public gpu::Twin {
     d.restored = bands(scale, 2);
     d.additive = bands(scale, 3);
     d.flt_a = masks;
-    d.ctr_a = masks + n;
-    d.flt_r = masks + 2 * n;
-    d.ctr_r = masks + 3 * n;
+    d.flt_r = masks + n;
     d.g = g;
     d.gain = setup_->decouple().enhn_gain_limit;
     d.cos_sq = setup_->decouple().cos_1deg_sq;
@@ -242,9 +241,7 @@ class AdmTwin final : public gpu::Twin {
     m.restored = d.restored;
     m.additive = d.additive;
     m.flt_a = d.flt_a;
-    m.ctr_a = d.ctr_a;
     m.flt_r = d.flt_r;
-    m.ctr_r = d.ctr_r;
     m.g = g;
     for (int b = 0; b < 3; ++b) {
       m.q[b] = d.q[b];

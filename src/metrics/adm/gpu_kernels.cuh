@@ -8,11 +8,14 @@
 // approximation): the 4x4 window under it (load_window), a vertical pass
 // of its four columns, then the horizontal pass.
 // decouple_kernel: one thread per pixel of the decoupling area: the
-// restored and additive parts and the masking terms of both.
+// restored and additive parts and the masking filter's terms of both
+// (|c|/30 summed over the bands, which the 3x3 sums read).
 // sums_kernel: over one scale's summed area, per row, the masked cubes of
 // the restored part (detail loss) and of the additive part (additive
 // impairment) against the 3x3 masking thresholds, and the reference cubes
-// (denominator). A block makes kSumPixels * kSumThreads pixels of a row,
+// (denominator); each pixel's centre taps (|c|/15 summed over the bands)
+// come from the bands it reads, where the CPU keeps a plane of them. A
+// block makes kSumPixels * kSumThreads pixels of a row,
 // each thread kSumPixels of them, kSumThreads apart (a warp's loads stay
 // together):
 //  * it first adds the masking terms of the three rows under each of its
@@ -99,7 +102,7 @@ struct DwtNArgs {
 struct DecoupleArgs {
   Band3 ref, dis;
   Band3 restored, additive;
-  std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;  // masking inputs, w x h
+  std::int32_t *flt_a, *flt_r;  // the masking filter's terms, w x h
   Geometry g;
   double gain;
   float cos_sq;
@@ -109,7 +112,7 @@ struct DecoupleArgs {
 
 struct SumsArgs {
   Band3 ref, restored, additive;
-  const std::int32_t *flt_a, *ctr_a, *flt_r, *ctr_r;
+  const std::int32_t *flt_a, *flt_r;
   Geometry g;
   std::uint32_t q[3];
   CubeRounding cube[3];
@@ -220,23 +223,47 @@ __device__ inline T restore(std::int64_t k, std::int32_t o, std::int32_t t, bool
   return r;
 }
 
-// |c|/30 and |c|/15 of a CSF-weighted coefficient c.
+// |c| of a coefficient of band `band` once CSF-weighted by q.
 template <bool Scale0>
-__device__ inline void mask_terms(std::int32_t src, int band, const DecoupleArgs& a,
-                                  std::int32_t& flt, std::int32_t& ctr) {
+__device__ inline std::int32_t csf_magnitude(std::uint32_t q, int band, std::int32_t src) {
   if constexpr (Scale0) {
-    const std::int32_t prod = static_cast<std::int32_t>(a.q[band]) * src;
+    const std::int32_t prod = static_cast<std::int32_t>(q) * src;
     const std::int32_t c = band == 2 ? csf0_d(prod) : csf0_hv(prod);
-    const std::int32_t m = wrap_abs(c);
-    flt += div30_q12(m);
-    ctr += div15_q12(m);
+    return wrap_abs(c);
   } else {
-    const auto c = static_cast<std::int32_t>(
-        (static_cast<std::int64_t>(a.q[band]) * src + kCsfNAdd) >> kCsfNShift);
-    const std::int32_t m = wrap_abs(c);
-    flt += static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> kQ32Shift);
-    ctr += static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> kQ32Shift);
+    const auto c =
+        static_cast<std::int32_t>((static_cast<std::int64_t>(q) * src + kCsfNAdd) >> kCsfNShift);
+    return wrap_abs(c);
   }
+}
+
+// The masking filter's terms of a magnitude m: m/30 for the 3x3 sums, m/15
+// for the centre tap.
+template <bool Scale0>
+__device__ inline std::int32_t filter_term(std::int32_t m) {
+  if constexpr (Scale0) {
+    return div30_q12(m);
+  } else {
+    return static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> kQ32Shift);
+  }
+}
+template <bool Scale0>
+__device__ inline std::int32_t centre_term(std::int32_t m) {
+  if constexpr (Scale0) {
+    return div15_q12(m);
+  } else {
+    return static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> kQ32Shift);
+  }
+}
+
+// A pixel's centre tap: its three bands' centre terms, added in band order.
+template <bool Scale0>
+__device__ inline std::int32_t centre_tap(const std::uint32_t (&q)[3],
+                                          const std::int32_t (&bands)[3]) {
+  std::int32_t ctr = 0;
+  VQX_UNROLL
+  for (int b = 0; b < 3; ++b) ctr += centre_term<Scale0>(csf_magnitude<Scale0>(q[b], b, bands[b]));
+  return ctr;
 }
 
 // max(|x| - thr, 0)^3 with libvmaf's roundings (as masking.cpp, with the
@@ -259,22 +286,20 @@ __device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s
   }
 }
 
-// What one pixel's sums read beside the column sums: the centre taps and the
-// three bands of the restored, additive and reference parts.
+// What one pixel's sums read beside the column sums: the three bands of the
+// restored, additive and reference parts (the additive part's also without
+// aim: its centre tap masks the restored part).
 struct PixelLoads {
-  std::int32_t ctr_a, ctr_r;
   std::int32_t restored[3], additive[3], ref[3];
 };
 
-template <typename T, bool Aim>
+template <typename T>
 __device__ inline PixelLoads load_pixel(const SumsArgs& a, std::size_t o) {
   PixelLoads p{};
-  p.ctr_a = a.ctr_a[o];
-  if constexpr (Aim) p.ctr_r = a.ctr_r[o];
   VQX_UNROLL
   for (int b = 0; b < 3; ++b) {
     p.restored[b] = static_cast<const T*>(a.restored.b[b])[o];
-    if constexpr (Aim) p.additive[b] = static_cast<const T*>(a.additive.b[b])[o];
+    p.additive[b] = static_cast<const T*>(a.additive.b[b])[o];
     p.ref[b] = static_cast<const T*>(a.ref.b[b])[o];
   }
   return p;
@@ -428,8 +453,9 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs 
 
 // Decoupling and CSF (adm_decouple, adm_csf), one thread a pixel of the
 // decoupling area: the restored and additive parts of each band, and the
-// masking terms of both parts (|c|/30 summed over the bands, and the centre
-// tap |c|/15). T: int16 bands (scale 0) or int32 (scales 1 to 3). Grid:
+// masking filter's terms of both parts (|c|/30 summed over the bands; the
+// centre taps are the sums kernel's). T: int16 bands (scale 0) or int32
+// (scales 1 to 3). Grid:
 // pixel_grid over the decoupling area; block: (kBlockX, kBlockY).
 template <typename T>
 static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
@@ -452,7 +478,7 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(Decou
   const double tn = static_cast<float>(tsq) / kAngleScale;
   const bool angle = dn >= 0.0 && dn * dn >= static_cast<double>(a.cos_sq) * on * tn;
 
-  std::int32_t flt_a = 0, ctr_a = 0, flt_r = 0, ctr_r = 0;
+  std::int32_t flt_a = 0, flt_r = 0;
   for (int b = 0; b < 3; ++b) {
     const std::int64_t k =
         kScale0 ? kernel_detail::ratio0(ov[b], tv[b]) : kernel_detail::ratio_n(ov[b], tv[b]);
@@ -460,15 +486,12 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(Decou
     const T add = static_cast<T>(static_cast<std::uint32_t>(tv[b]) - static_cast<std::uint32_t>(r));
     static_cast<T*>(a.restored.b[b])[o] = r;
     static_cast<T*>(a.additive.b[b])[o] = add;
-    kernel_detail::mask_terms<kScale0>(add, b, a, flt_a, ctr_a);
-    if (a.aim) kernel_detail::mask_terms<kScale0>(r, b, a, flt_r, ctr_r);
+    using kernel_detail::csf_magnitude, kernel_detail::filter_term;
+    flt_a += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, add));
+    if (a.aim) flt_r += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, r));
   }
   a.flt_a[o] = flt_a;
-  a.ctr_a[o] = ctr_a;
-  if (a.aim) {
-    a.flt_r[o] = flt_r;
-    a.ctr_r[o] = ctr_r;
-  }
+  if (a.aim) a.flt_r[o] = flt_r;
 }
 
 using DecoupleKernel = void (*)(DecoupleArgs);
@@ -531,7 +554,7 @@ static __global__ void __launch_bounds__(kSumThreads, 4) sums_kernel(SumsArgs a,
   for (int p = 0; p < kSumPixels; ++p) {
     const int j = first + p * kSumThreads + tid;
     const std::size_t o = row_start[1] + static_cast<std::size_t>(j < a.g.sum_x1 ? j : a.g.sum_x0);
-    in[p] = kernel_detail::load_pixel<T, Aim>(a, o);
+    in[p] = kernel_detail::load_pixel<T>(a, o);
     centre_a[p] = a.flt_a[o];
     if constexpr (Aim) centre_r[p] = a.flt_r[o];
   }
@@ -546,8 +569,12 @@ static __global__ void __launch_bounds__(kSumThreads, 4) sums_kernel(SumsArgs a,
     const auto threshold = [&](const std::int32_t* col, std::int32_t centre, std::int32_t ctr) {
       return wrap_add(wrap_sub(wrap_add(wrap_add(col[k - 1], col[k]), col[k + 1]), centre), ctr);
     };
-    const std::int32_t thr_a = threshold(col_a, centre_a[p], in[p].ctr_a);
-    const std::int32_t thr_r = Aim ? threshold(col_r, centre_r[p], in[p].ctr_r) : 0;
+    constexpr bool kScale0 = sizeof(T) == 2;
+    const std::int32_t thr_a =
+        threshold(col_a, centre_a[p], kernel_detail::centre_tap<kScale0>(a.q, in[p].additive));
+    const std::int32_t thr_r =
+        Aim ? threshold(col_r, centre_r[p], kernel_detail::centre_tap<kScale0>(a.q, in[p].restored))
+            : 0;
     kernel_detail::add_pixel<T, Aim>(a, in[p], thr_a, thr_r, v);
   }
   sum.add(a.rows + i, static_cast<std::size_t>(a.g.h), v);

@@ -5,16 +5,18 @@
 //    kernels (dwt.hpp) exactly: 8 to 16 bits, even and odd sizes from the
 //    smallest, so that windows inside the picture and at each of its edges
 //    are taken, on random pictures and their approximations.
-//  * The decoupling: the restored and additive parts and both parts'
-//    masking filter terms (|c|/30) must equal decouple.hpp's decouple_row
-//    and masking.hpp's csf_row_* exactly, at every scale's arithmetic, on
-//    random, parallel (the enhancement) and zero-reference pixels.
+//  * The decoupling: the restored part and the masking filter terms
+//    (|c|/30) of the restored and additive parts must equal decouple.hpp's
+//    decouple_row and masking.hpp's csf_row_* exactly, at every scale's
+//    arithmetic, on random, parallel (the enhancement) and zero-reference
+//    pixels.
 //  * The sums: each row's nine sums must equal the CPU twin's row kernels
-//    (masking.hpp: csf_row_* for the centre taps, which the kernel forms
-//    from the bands, then threshold_row, masked_cubes_*, ref_cubes_*)
-//    exactly: 16-bit bands (scale 0) and 32-bit ones (scales 1 to 3), with
-//    and without the additive impairment, summed areas that span the whole
-//    band (mirrored neighbours on both sides), exactly one block and one or
+//    (decouple_row for the additive part and masking.hpp's csf_row_* for
+//    the centre taps, both of which the kernel forms from the bands it
+//    reads, then threshold_row, masked_cubes_*, ref_cubes_*) exactly:
+//    16-bit bands (scale 0) and 32-bit ones (scales 1 to 3), with and
+//    without the additive impairment, summed areas that span the whole band
+//    (mirrored neighbours on both sides), exactly one block and one or
 //    several blocks and a few pixels, on random bands and filter terms.
 #include <gtest/gtest.h>
 
@@ -240,13 +242,12 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
                                                : band(rng));
     }
   }
-  std::vector<T> restored(3 * n, 0), additive(3 * n, 0);
+  std::vector<T> restored(3 * n, 0);
   std::vector<std::int32_t> masks(2 * n, 0);
   adm::DecoupleArgs args{};
   args.ref = band3(ref, n);
   args.dis = band3(dis, n);
   args.restored = band3(restored, n);
-  args.additive = band3(additive, n);
   args.flt_a = masks.data();
   args.flt_r = masks.data() + n;
   args.g = adm::to_device(geo);
@@ -291,8 +292,6 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
         const std::size_t c = static_cast<std::size_t>(b) * w + j;
         ASSERT_EQ(restored[o], want_r[c])
             << what << ", restored band " << b << " at " << i << "," << j;
-        ASSERT_EQ(additive[o], want_a[c])
-            << what << ", additive band " << b << " at " << i << "," << j;
       }
     }
     csf(want_a);
@@ -334,14 +333,16 @@ struct HostSum {
   }
 };
 
-// One scale's inputs of the sums: three bands of each part, and the masking
-// filter's terms of the additive ("a") and restored ("r") parts, w x h each
-// (random: the 3x3 sums' arithmetic does not depend on where they come from).
+// One scale's inputs of the sums, w x h each: three random bands of the
+// reference and the distorted pictures, their restored and additive parts
+// as the CPU's decouple_row makes them, and random masking filter terms of
+// the additive ("a") and restored ("r") parts (the 3x3 sums' arithmetic does
+// not depend on where they come from).
 template <typename T>
 struct Inputs {
   int w = 0;
   int h = 0;
-  std::vector<T> ref, restored, additive;  // 3 bands, one after the other
+  std::vector<T> ref, dis, restored, additive;  // 3 bands, one after the other
   std::vector<std::int32_t> flt_a, flt_r;
 
   Inputs(int width, int height, std::mt19937& rng, std::int32_t band_max) : w(width), h(height) {
@@ -349,9 +350,17 @@ struct Inputs {
     // Masking terms as large as a sum of nine of them allows without int32
     // overflow (the CPU's row kernel adds them as int32).
     std::uniform_int_distribution<std::int32_t> term(0, (1 << 26) - 1);
-    for (auto* v : {&ref, &restored, &additive}) {
+    for (auto* v : {&ref, &dis}) {
       v->resize(3 * n());
       for (T& x : *v) x = static_cast<T>(band(rng));
+    }
+    restored.resize(3 * n());
+    additive.resize(3 * n());
+    const adm::DecoupleParams p = adm::make_decouple_params(adm::AdmParams{}.enhn_gain_limit);
+    std::vector<std::int32_t> scratch(3 * static_cast<std::size_t>(w));
+    for (int i = 0; i < h; ++i) {
+      adm::reference::decouple_row(row(ref, i), row(dis, i), 0, w, p, scratch.data(),
+                                   out(restored, i), out(additive, i));
     }
     for (auto* v : {&flt_a, &flt_r}) {
       v->resize(n());
@@ -361,6 +370,10 @@ struct Inputs {
   std::size_t n() const { return static_cast<std::size_t>(w) * static_cast<std::size_t>(h); }
   adm::DetailRow<T> row(const std::vector<T>& bands, int i) const {
     return band_row(bands, n(), w, i);
+  }
+  adm::DetailOut<T> out(std::vector<T>& bands, int i) const {
+    T* r = bands.data() + static_cast<std::size_t>(i) * w;
+    return {r, r + n(), r + 2 * n()};
   }
 };
 
@@ -397,8 +410,8 @@ void expect_rows_equal(const Case& c, std::mt19937& rng) {
   std::vector<unsigned long long> rows(static_cast<std::size_t>(adm::kRowSums) * c.h, 0);
   adm::SumsArgs a{};
   a.ref = band3(in.ref, in.n());
+  a.dis = band3(in.dis, in.n());
   a.restored = band3(in.restored, in.n());
-  a.additive = band3(in.additive, in.n());
   a.flt_a = in.flt_a.data();
   a.flt_r = in.flt_r.data();
   a.g = adm::to_device(geo);

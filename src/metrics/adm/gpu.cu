@@ -6,11 +6,12 @@
 //            writes the detail bands of ref and dist and the approximation
 //            that the next scale reads;
 //   decouple where libvmaf decouples (the summed area plus the filter
-//            margin): restored and additive parts, their CSF weighting, and
-//            per pixel the sum over the bands of |c|/30 that the masking
-//            threshold's 3x3 sum is built from;
-//   sums     over the summed area: the 3x3 masking threshold (its centre
-//            tap, the sum of |c|/15, from the bands read here), the masked
+//            margin): the restored part, and per pixel the sums over the
+//            bands of the restored and additive parts' |c|/30 (CSF-weighted)
+//            that the masking thresholds' 3x3 sums are built from;
+//   sums     over the summed area: the additive part (distorted less
+//            restored), the 3x3 masking thresholds (their centre taps, the
+//            sums of |c|/15, from the bands read here), the masked
 //            cubes (numerators) and the reference cubes (denominator); each
 //            block adds its part of a row to that row's sums with integer
 //            atomics (exact);
@@ -101,7 +102,8 @@ class AdmTwin final : public gpu::Twin {
       const std::size_t n = static_cast<std::size_t>(g.w) * static_cast<std::size_t>(g.h);
       const std::size_t elem = s == 0 ? 2 : 4;
       Scale& sc = scales_[s];
-      VQX_ASSIGN_OR_RETURN(sc.bands, gpu::DeviceBuffer<std::uint8_t>::allocate(12 * n * elem));
+      VQX_ASSIGN_OR_RETURN(sc.bands,
+                           gpu::DeviceBuffer<std::uint8_t>::allocate(3 * kBandGroups * n * elem));
       VQX_ASSIGN_OR_RETURN(sc.masks, gpu::DeviceBuffer<std::int32_t>::allocate(2 * n));
       if (s < kScales - 1) {
         VQX_ASSIGN_OR_RETURN(sc.approx, gpu::DeviceBuffer<std::int32_t>::allocate(2 * n));
@@ -165,13 +167,14 @@ class AdmTwin final : public gpu::Twin {
 
  private:
   struct Scale {
-    gpu::DeviceBuffer<std::uint8_t> bands;   // ref, dis, restored, additive: 3 bands each
+    gpu::DeviceBuffer<std::uint8_t> bands;   // ref, dis, restored: 3 bands each
     gpu::DeviceBuffer<std::int32_t> masks;   // flt_a, flt_r
     gpu::DeviceBuffer<std::int32_t> approx;  // ref, dis approximation (next scale's input)
     std::size_t row_offset = 0;
   };
 
-  // Band `b` of group `group` (0 ref, 1 dis, 2 restored, 3 additive).
+  // The three bands of group `group` (0 ref, 1 dis, 2 restored).
+  static constexpr int kBandGroups = 3;
   Band3 bands(int scale, int group) const {
     const ScaleGeometry& g = setup_->geometry(scale);
     const std::size_t n = static_cast<std::size_t>(g.w) * static_cast<std::size_t>(g.h);
@@ -221,7 +224,6 @@ class AdmTwin final : public gpu::Twin {
     d.ref = bands(scale, 0);
     d.dis = bands(scale, 1);
     d.restored = bands(scale, 2);
-    d.additive = bands(scale, 3);
     d.flt_a = masks;
     d.flt_r = masks + n;
     d.g = g;
@@ -238,8 +240,8 @@ class AdmTwin final : public gpu::Twin {
     const SumConsts k = sum_consts(scale, geo);
     SumsArgs m{};
     m.ref = d.ref;
+    m.dis = d.dis;
     m.restored = d.restored;
-    m.additive = d.additive;
     m.flt_a = d.flt_a;
     m.flt_r = d.flt_r;
     m.g = g;

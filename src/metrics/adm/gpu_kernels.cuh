@@ -8,14 +8,15 @@
 // approximation): the 4x4 window under it (load_window), a vertical pass
 // of its four columns, then the horizontal pass.
 // decouple_kernel: one thread per pixel of the decoupling area: the
-// restored and additive parts and the masking filter's terms of both
-// (|c|/30 summed over the bands, which the 3x3 sums read).
+// restored part, and the masking filter's terms of the restored and
+// additive parts (|c|/30 summed over the bands, which the 3x3 sums read).
 // sums_kernel: over one scale's summed area, per row, the masked cubes of
 // the restored part (detail loss) and of the additive part (additive
 // impairment) against the 3x3 masking thresholds, and the reference cubes
-// (denominator); each pixel's centre taps (|c|/15 summed over the bands)
-// come from the bands it reads, where the CPU keeps a plane of them. A
-// block makes kSumPixels * kSumThreads pixels of a row,
+// (denominator). Where the CPU keeps planes of the additive part and of
+// the centre taps (|c|/15 summed over the bands), each pixel forms them
+// from what it reads: the distorted bands less the restored part, and its
+// bands' terms. A block makes kSumPixels * kSumThreads pixels of a row,
 // each thread kSumPixels of them, kSumThreads apart (a warp's loads stay
 // together):
 //  * it first adds the masking terms of the three rows under each of its
@@ -101,7 +102,7 @@ struct DwtNArgs {
 
 struct DecoupleArgs {
   Band3 ref, dis;
-  Band3 restored, additive;
+  Band3 restored;
   std::int32_t *flt_a, *flt_r;  // the masking filter's terms, w x h
   Geometry g;
   double gain;
@@ -111,7 +112,7 @@ struct DecoupleArgs {
 };
 
 struct SumsArgs {
-  Band3 ref, restored, additive;
+  Band3 ref, dis, restored;
   const std::int32_t *flt_a, *flt_r;
   Geometry g;
   std::uint32_t q[3];
@@ -223,6 +224,13 @@ __device__ inline T restore(std::int64_t k, std::int32_t o, std::int32_t t, bool
   return r;
 }
 
+// The additive part of a coefficient: the distorted one less the restored
+// one, wrapping in T.
+template <typename T>
+__device__ inline T additive_part(std::int32_t dis, std::int32_t restored) {
+  return static_cast<T>(static_cast<std::uint32_t>(dis) - static_cast<std::uint32_t>(restored));
+}
+
 // |c| of a coefficient of band `band` once CSF-weighted by q.
 template <bool Scale0>
 __device__ inline std::int32_t csf_magnitude(std::uint32_t q, int band, std::int32_t src) {
@@ -287,10 +295,11 @@ __device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s
 }
 
 // What one pixel's sums read beside the column sums: the three bands of the
-// restored, additive and reference parts (the additive part's also without
-// aim: its centre tap masks the restored part).
+// restored part, the distorted picture (for the additive part, which is
+// also needed without aim: its centre tap masks the restored part) and the
+// reference.
 struct PixelLoads {
-  std::int32_t restored[3], additive[3], ref[3];
+  std::int32_t restored[3], dis[3], ref[3];
 };
 
 template <typename T>
@@ -299,15 +308,23 @@ __device__ inline PixelLoads load_pixel(const SumsArgs& a, std::size_t o) {
   VQX_UNROLL
   for (int b = 0; b < 3; ++b) {
     p.restored[b] = static_cast<const T*>(a.restored.b[b])[o];
-    p.additive[b] = static_cast<const T*>(a.additive.b[b])[o];
+    p.dis[b] = static_cast<const T*>(a.dis.b[b])[o];
     p.ref[b] = static_cast<const T*>(a.ref.b[b])[o];
   }
   return p;
 }
 
+// A pixel's additive part, band by band.
+template <typename T>
+__device__ inline void additive_of(const PixelLoads& p, std::int32_t (&add)[3]) {
+  VQX_UNROLL
+  for (int b = 0; b < 3; ++b) add[b] = additive_part<T>(p.dis[b], p.restored[b]);
+}
+
 // One pixel's kRowSums terms, added to v, from its thresholds.
 template <typename T, bool Aim>
-__device__ inline void add_pixel(const SumsArgs& a, const PixelLoads& p, std::int32_t thr_a,
+__device__ inline void add_pixel(const SumsArgs& a, const PixelLoads& p,
+                                 const std::int32_t (&additive)[3], std::int32_t thr_a,
                                  std::int32_t thr_r, unsigned long long (&v)[kRowSums]) {
   VQX_UNROLL
   for (int b = 0; b < 3; ++b) {
@@ -317,7 +334,7 @@ __device__ inline void add_pixel(const SumsArgs& a, const PixelLoads& p, std::in
         masked_cube(weigh<T>(a, b, p.restored[b]), thr_a, a.cube[b]));
     if constexpr (Aim) {
       v[3 + b] += static_cast<unsigned long long>(
-          masked_cube(weigh<T>(a, b, p.additive[b]), thr_r, a.cube[b]));
+          masked_cube(weigh<T>(a, b, additive[b]), thr_r, a.cube[b]));
     }
     if constexpr (sizeof(T) == 2) {
       const std::uint64_t m = static_cast<std::uint16_t>(wrap_abs(p.ref[b]));
@@ -452,11 +469,11 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs 
 }
 
 // Decoupling and CSF (adm_decouple, adm_csf), one thread a pixel of the
-// decoupling area: the restored and additive parts of each band, and the
-// masking filter's terms of both parts (|c|/30 summed over the bands; the
-// centre taps are the sums kernel's). T: int16 bands (scale 0) or int32
-// (scales 1 to 3). Grid:
-// pixel_grid over the decoupling area; block: (kBlockX, kBlockY).
+// decoupling area: the restored part of each band, and the masking filter's
+// terms of the additive and restored parts (|c|/30 summed over the bands;
+// the additive part itself and the centre taps are the sums kernel's). T:
+// int16 bands (scale 0) or int32 (scales 1 to 3). Grid: pixel_grid over the
+// decoupling area; block: (kBlockX, kBlockY).
 template <typename T>
 static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
   constexpr bool kScale0 = sizeof(T) == 2;
@@ -483,9 +500,8 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(Decou
     const std::int64_t k =
         kScale0 ? kernel_detail::ratio0(ov[b], tv[b]) : kernel_detail::ratio_n(ov[b], tv[b]);
     const T r = kernel_detail::restore<T>(k, ov[b], tv[b], angle, a.gain);
-    const T add = static_cast<T>(static_cast<std::uint32_t>(tv[b]) - static_cast<std::uint32_t>(r));
+    const T add = kernel_detail::additive_part<T>(tv[b], r);
     static_cast<T*>(a.restored.b[b])[o] = r;
-    static_cast<T*>(a.additive.b[b])[o] = add;
     using kernel_detail::csf_magnitude, kernel_detail::filter_term;
     flt_a += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, add));
     if (a.aim) flt_r += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, r));
@@ -570,12 +586,14 @@ static __global__ void __launch_bounds__(kSumThreads, 4) sums_kernel(SumsArgs a,
       return wrap_add(wrap_sub(wrap_add(wrap_add(col[k - 1], col[k]), col[k + 1]), centre), ctr);
     };
     constexpr bool kScale0 = sizeof(T) == 2;
+    std::int32_t additive[3];
+    kernel_detail::additive_of<T>(in[p], additive);
     const std::int32_t thr_a =
-        threshold(col_a, centre_a[p], kernel_detail::centre_tap<kScale0>(a.q, in[p].additive));
+        threshold(col_a, centre_a[p], kernel_detail::centre_tap<kScale0>(a.q, additive));
     const std::int32_t thr_r =
         Aim ? threshold(col_r, centre_r[p], kernel_detail::centre_tap<kScale0>(a.q, in[p].restored))
             : 0;
-    kernel_detail::add_pixel<T, Aim>(a, in[p], thr_a, thr_r, v);
+    kernel_detail::add_pixel<T, Aim>(a, in[p], additive, thr_a, thr_r, v);
   }
   sum.add(a.rows + i, static_cast<std::size_t>(a.g.h), v);
 }

@@ -96,20 +96,98 @@ void expect_band_rows_equal(const Bands<T>& gpu, int i, const std::int32_t* a, c
   }
 }
 
-// Scales 1 to 3 from `in` (the previous scale's approximation, of both
-// sides: the kernel transforms two at once), against the CPU's rows.
-void expect_scale_n_equal(const std::vector<std::int32_t>& in, int in_w, int in_h, int scale,
-                          const std::string& what, std::vector<std::int32_t>& next) {
+// What the transform's threads decouple beside their bands, w x h each: the
+// restored part and the masking filter's terms of the additive ("a") and
+// restored ("r") parts, with the default options and aim.
+template <typename T>
+struct Decoupled {
+  std::size_t n;
+  std::vector<T> restored;        // 3 bands, one after the other
+  std::vector<std::int32_t> flt;  // a, then r
+  adm::DecoupleArgs args{};
+  Decoupled(const adm::ScaleGeometry& geo, int scale, const adm::CsfWeights& weights)
+      : n(static_cast<std::size_t>(geo.w) * static_cast<std::size_t>(geo.h)),
+        restored(3 * n, 0),
+        flt(2 * n, 0) {
+    const adm::DecoupleParams p = adm::make_decouple_params(adm::AdmParams{}.enhn_gain_limit);
+    args.restored = band3(restored, n);
+    args.flt_a = flt.data();
+    args.flt_r = flt.data() + n;
+    args.gain = p.enhn_gain_limit;
+    args.cos_sq = p.cos_1deg_sq;
+    const std::array<std::uint32_t, 3> q = adm::csf_weights_of(weights, scale);
+    for (int b = 0; b < 3; ++b) args.q[b] = q[static_cast<std::size_t>(b)];
+    args.aim = true;
+  }
+};
+
+// The decoupling of `got` over the decoupling area against the CPU's
+// decouple_row and csf_row_* of the bands the kernel made (which equal the
+// CPU's: checked before); 0 outside the area.
+template <typename T>
+void expect_decoupled_equal(const Bands<T> (&bands)[2], const Decoupled<T>& got,
+                            const adm::ScaleGeometry& geo, int scale,
+                            const adm::CsfWeights& weights, const std::string& what) {
+  const int w = geo.w;
+  const adm::DecoupleParams p = adm::make_decouple_params(adm::AdmParams{}.enhn_gain_limit);
+  std::vector<std::int32_t> scratch(3 * static_cast<std::size_t>(w));
+  std::vector<T> want_r(3 * static_cast<std::size_t>(w)), want_a(want_r.size());
+  std::vector<std::int32_t> flt(static_cast<std::size_t>(w)), ctr(flt.size());
+  const auto row = [&](const Bands<T>& side, int i) {
+    const std::size_t o = side.at(i, 0);
+    return adm::DetailRow<T>{side.b[0].data() + o, side.b[1].data() + o, side.b[2].data() + o};
+  };
+  const auto out = [&](std::vector<T>& v) {
+    return adm::DetailOut<T>{v.data(), v.data() + w, v.data() + 2 * w};
+  };
+  const auto csf = [&](const std::vector<T>& v) {
+    const adm::DetailRow<T> src{v.data(), v.data() + w, v.data() + 2 * w};
+    if constexpr (sizeof(T) == 2) {
+      adm::reference::csf_row_scale0(src, 0, w, weights.q_scale0, flt.data(), ctr.data());
+    } else {
+      adm::reference::csf_row_scale_n(src, 0, w, weights.q[scale], flt.data(), ctr.data());
+    }
+  };
+  const std::string where = what + ", scale " + std::to_string(scale) + ", decoupled ";
+  for (int i = 0; i < geo.h; ++i) {
+    const bool rows_in = i >= geo.dec_y.begin && i < geo.dec_y.end;
+    if (rows_in) {
+      adm::reference::decouple_row(row(bands[0], i), row(bands[1], i), 0, w, p, scratch.data(),
+                                   out(want_r), out(want_a));
+    }
+    for (int part = 0; part < 2; ++part) {
+      if (rows_in) csf(part == 0 ? want_a : want_r);
+      for (int j = 0; j < w; ++j) {
+        const bool in = rows_in && j >= geo.dec_x.begin && j < geo.dec_x.end;
+        const std::size_t o = bands[0].at(i, j);
+        ASSERT_EQ(got.flt[static_cast<std::size_t>(part) * got.n + o],
+                  in ? flt[static_cast<std::size_t>(j)] : 0)
+            << where << (part == 0 ? "flt_a" : "flt_r") << " at " << i << "," << j;
+        if (part == 1) continue;
+        for (int b = 0; b < 3; ++b) {
+          ASSERT_EQ(got.restored[static_cast<std::size_t>(b) * got.n + o],
+                    in ? want_r[static_cast<std::size_t>(b) * w + j] : T{0})
+              << where << "restored band " << b << " at " << i << "," << j;
+        }
+      }
+    }
+  }
+}
+
+// Scales 1 to 3 from `in` (the previous scale's approximations of both
+// sides: the kernel transforms two at once), against the CPU's rows, with
+// the decoupling of the two.
+void expect_scale_n_equal(const std::vector<std::int32_t> (&in)[2], int in_w, int in_h, int scale,
+                          const adm::CsfWeights& weights, const std::string& what,
+                          std::vector<std::int32_t> (&next)[2]) {
   const adm::ScaleGeometry geo = adm::scale_geometry(in_w, in_h);
   Bands<std::int32_t> out[2] = {{geo.w, geo.h}, {geo.w, geo.h}};
+  Decoupled<std::int32_t> dec(geo, scale, weights);
   const adm::DwtRounding r = adm::dwt_rounding(scale);
   adm::DwtNArgs args{};
-  args.src[0] = in.data();
-  args.src[1] = in.data();
-  args.g.in_w = in_w;
-  args.g.in_h = in_h;
-  args.g.w = geo.w;
-  args.g.h = geo.h;
+  args.src[0] = in[0].data();
+  args.src[1] = in[1].data();
+  args.g = adm::to_device(geo);
   args.vadd = r.vert_add;
   args.hadd = r.horz_add;
   args.vsh = r.vert_shift;
@@ -118,22 +196,26 @@ void expect_scale_n_equal(const std::vector<std::int32_t>& in, int in_w, int in_
   args.out[1] = out[1].band3();
   args.a_out[0] = out[0].a.data();
   args.a_out[1] = out[1].a.data();
+  args.dec = dec.args;
+  args.decouple = true;
   gpu_on_host::run_each(adm::pixel_grid(geo.w, geo.h), {adm::kBlockX, adm::kBlockY},
                         [&] { adm::dwtn_kernel(args); });
   std::vector<std::int32_t> lo(static_cast<std::size_t>(in_w) + 4);
   std::vector<std::int32_t> hi(lo.size());
   std::vector<std::int32_t> a(static_cast<std::size_t>(geo.w));
   std::vector<std::int32_t> h(a.size()), v(a.size()), d(a.size());
-  for (int i = 0; i < geo.h; ++i) {
-    const auto rows = input_rows(in.data(), static_cast<std::size_t>(in_w), in_h, i);
-    adm::reference::dwt_scale_n_row(rows.data(), in_w, scale, {lo.data() + 1, hi.data() + 1},
-                                    {a.data(), v.data(), h.data(), d.data()});
-    for (const auto& side : out) {
-      expect_band_rows_equal(side, i, a.data(), h.data(), v.data(), d.data(),
-                             what + ", scale " + std::to_string(scale));
+  for (int side = 0; side < 2; ++side) {
+    for (int i = 0; i < geo.h; ++i) {
+      const auto rows = input_rows(in[side].data(), static_cast<std::size_t>(in_w), in_h, i);
+      adm::reference::dwt_scale_n_row(rows.data(), in_w, scale, {lo.data() + 1, hi.data() + 1},
+                                      {a.data(), v.data(), h.data(), d.data()});
+      expect_band_rows_equal(
+          out[side], i, a.data(), h.data(), v.data(), d.data(),
+          what + (side == 0 ? ", ref" : ", dis") + ", scale " + std::to_string(scale));
     }
+    next[side] = out[side].a;
   }
-  next = out[0].a;
+  expect_decoupled_equal(out, dec, geo, scale, weights, what);
 }
 
 template <typename Sample>
@@ -145,6 +227,9 @@ void expect_transform_equal(unsigned w, unsigned h, unsigned bpc, std::mt19937& 
   const Picture dis = testutil::random_picture(fmt, rng, 0);
   const adm::ScaleGeometry geo = adm::scale_geometry(static_cast<int>(w), static_cast<int>(h));
   Bands<std::int16_t> out[2] = {{geo.w, geo.h}, {geo.w, geo.h}};
+  const auto weights = adm::make_csf_weights(adm::AdmParams{});
+  ASSERT_TRUE(weights.ok());
+  Decoupled<std::int16_t> dec(geo, 0, *weights);
   adm::Dwt0Args args{};
   const Picture* pics[2] = {&ref, &dis};
   for (int side = 0; side < 2; ++side) {
@@ -154,10 +239,9 @@ void expect_transform_equal(unsigned w, unsigned h, unsigned bpc, std::mt19937& 
     args.a_out[side] = out[side].a.data();
   }
   args.bpc = static_cast<int>(bpc);
-  args.g.in_w = static_cast<int>(w);
-  args.g.in_h = static_cast<int>(h);
-  args.g.w = geo.w;
-  args.g.h = geo.h;
+  args.g = adm::to_device(geo);
+  args.dec = dec.args;
+  args.decouple = true;
   gpu_on_host::run_each(adm::pixel_grid(geo.w, geo.h), {adm::kBlockX, adm::kBlockY},
                         [&] { adm::dwt0_kernel_for(bpc)(args); });
 
@@ -177,14 +261,16 @@ void expect_transform_equal(unsigned w, unsigned h, unsigned bpc, std::mt19937& 
                              what + (side == 0 ? ", ref" : ", dis") + ", scale 0");
     }
   }
-  // The deeper scales, each from the approximation the kernel made.
-  std::vector<std::int32_t> in = out[1].a;
+  expect_decoupled_equal(out, dec, geo, 0, *weights, what);
+  // The deeper scales, each from the approximations the kernel made.
+  std::vector<std::int32_t> in[2] = {out[0].a, out[1].a};
   int in_w = geo.w;
   int in_h = geo.h;
   for (int scale = 1; scale < adm::kScales; ++scale) {
-    std::vector<std::int32_t> next;
-    expect_scale_n_equal(in, in_w, in_h, scale, what, next);
-    in = std::move(next);
+    std::vector<std::int32_t> next[2];
+    expect_scale_n_equal(in, in_w, in_h, scale, *weights, what, next);
+    in[0] = std::move(next[0]);
+    in[1] = std::move(next[1]);
     in_w = (in_w + 1) / 2;
     in_h = (in_h + 1) / 2;
   }
@@ -194,12 +280,16 @@ TEST(AdmKernels, TransformEqualsTheCpuTwin) {
   struct Size {
     unsigned w, h;
   };
-  // The smallest picture ADM takes (kMinSize), odd sides, and a picture of
+  // The smallest picture ADM takes (kMinSize), odd sides, a picture of
   // several blocks of outputs each way with partial ones (the blocks are
-  // kBlockX x kBlockY outputs, of 2 kBlockX x 2 kBlockY samples).
+  // kBlockX x kBlockY outputs, of 2 kBlockX x 2 kBlockY samples), and one
+  // whose bands at scales 0 and 1 are 45 samples or more each way, where
+  // the decoupling area ends inside the band (below that, its far margin
+  // reaches the band's end).
   const std::vector<Size> sizes = {{adm::kMinSize, adm::kMinSize},
                                    {adm::kMinSize + 1, adm::kMinSize + 4},
-                                   {2 * 2 * adm::kBlockX + 6, 3 * 2 * adm::kBlockY + 3}};
+                                   {2 * 2 * adm::kBlockX + 6, 3 * 2 * adm::kBlockY + 3},
+                                   {200, 190}};
   std::mt19937 rng(31);
   for (const Size s : sizes) {
     expect_transform_equal<std::uint8_t>(s.w, s.h, 8, rng);
@@ -210,10 +300,11 @@ TEST(AdmKernels, TransformEqualsTheCpuTwin) {
 
 // --- The decoupling ----------------------------------------------------------
 
-// The kernel's outputs of one scale over the decoupling area against the
-// CPU's decouple_row and csf_row_* (the restored and additive parts, and
-// the masking filter's terms of the additive ("a") and restored ("r")
-// parts; the centre taps are the sums kernel's, tested there). The
+// decouple_pixel over the decoupling area of one scale (each pixel as the
+// transform's threads decouple it, from its bands) against the CPU's
+// decouple_row and csf_row_* (the restored part, and the masking filter's
+// terms of the additive ("a") and restored ("r") parts; the additive part
+// and the centre taps are the sums kernel's, tested there). The
 // distorted bands are random, the reference's times a factor (parallel
 // vectors, the enhancement), or zero-reference pixels (o = 0), mixed.
 template <typename T>
@@ -245,20 +336,27 @@ void expect_decoupling_equal(int w, int h, int scale, bool aim, double gain, std
   std::vector<T> restored(3 * n, 0);
   std::vector<std::int32_t> masks(2 * n, 0);
   adm::DecoupleArgs args{};
-  args.ref = band3(ref, n);
-  args.dis = band3(dis, n);
   args.restored = band3(restored, n);
   args.flt_a = masks.data();
   args.flt_r = masks.data() + n;
-  args.g = adm::to_device(geo);
   args.gain = p.enhn_gain_limit;
   args.cos_sq = p.cos_1deg_sq;
   const std::array<std::uint32_t, 3> q = adm::csf_weights_of(*weights, scale);
   for (int b = 0; b < 3; ++b) args.q[b] = q[static_cast<std::size_t>(b)];
   args.aim = aim;
-  gpu_on_host::run_each(
-      adm::pixel_grid(geo.dec_x.end - geo.dec_x.begin, geo.dec_y.end - geo.dec_y.begin),
-      {adm::kBlockX, adm::kBlockY}, [&] { adm::decouple_kernel_for(scale)(args); });
+  // Each pixel of the decoupling area as the transform's threads decouple
+  // it, from its bands.
+  for (int i = geo.dec_y.begin; i < geo.dec_y.end; ++i) {
+    for (int j = geo.dec_x.begin; j < geo.dec_x.end; ++j) {
+      const int o = i * w + j;
+      std::int32_t ov[3], tv[3];
+      for (int b = 0; b < 3; ++b) {
+        ov[b] = ref[static_cast<std::size_t>(b) * n + o];
+        tv[b] = dis[static_cast<std::size_t>(b) * n + o];
+      }
+      adm::kernel_detail::decouple_pixel<T>(args, o, ov, tv);
+    }
+  }
 
   const int begin = geo.dec_x.begin;
   const int end = geo.dec_x.end;

@@ -1,14 +1,14 @@
 // Integer ADM on the GPU, bit for bit libvmaf's integer_adm.c (and so
-// cpu.cpp). Per scale, four steps, each over the whole band at once (the
-// first three are gpu_kernels.cuh's, where their comments say how):
+// cpu.cpp). Per scale, three kernels, each over the whole band at once (the
+// first two are gpu_kernels.cuh's, where their comments say how):
 //   dwt      one thread per band sample: the 4x4 Daubechies-2 window of the
 //            input (picture or previous approximation), boundary-mirrored;
 //            writes the detail bands of ref and dist and the approximation
-//            that the next scale reads;
-//   decouple where libvmaf decouples (the summed area plus the filter
-//            margin): the restored part, and per pixel the sums over the
-//            bands of the restored and additive parts' |c|/30 (CSF-weighted)
-//            that the masking thresholds' 3x3 sums are built from;
+//            that the next scale reads; where libvmaf decouples (the summed
+//            area plus the filter margin), the same thread decouples the
+//            sample: the restored part, and the sums over the bands of the
+//            restored and additive parts' |c|/30 (CSF-weighted) that the
+//            masking thresholds' 3x3 sums are built from;
 //   sums     over the summed area: the additive part (distorted less
 //            restored), the 3x3 masking thresholds (their centre taps, the
 //            sums of |c|/15, from the bands read here), the masked
@@ -191,11 +191,31 @@ class AdmTwin final : public gpu::Twin {
     Scale& sc = scales_[scale];
     std::int32_t* approx = sc.approx.get();
 
-    // 1. The transform.
+    // 1. The decoupling's arguments: it runs in the transform's threads.
+    const CsfWeights& csf = setup_->csf();
+    const bool aim = !params_.skip_aim;
+    std::int32_t* masks = sc.masks.get();
+    DecoupleArgs d{};
+    d.restored = bands(scale, 2);
+    d.flt_a = masks;
+    d.flt_r = masks + n;
+    d.gain = setup_->decouple().enhn_gain_limit;
+    d.cos_sq = setup_->decouple().cos_1deg_sq;
+    const std::array<std::uint32_t, 3> q = csf_weights_of(csf, scale);
+    for (int b = 0; b < 3; ++b) d.q[b] = q[static_cast<std::size_t>(b)];
+    d.aim = aim;
+    const bool decouple = !(scale == 0 && params_.skip_scale0);
+
+    // 2. The transform and the decoupling.
     if (scale == 0) {
-      Dwt0Args a{{f.ref[0].data, f.dist[0].data}, {f.ref[0].pitch, f.dist[0].pitch},
-                 static_cast<int>(fmt_.bpc),      g,
-                 {bands(0, 0), bands(0, 1)},      {approx, approx + n}};
+      Dwt0Args a{{f.ref[0].data, f.dist[0].data},
+                 {f.ref[0].pitch, f.dist[0].pitch},
+                 static_cast<int>(fmt_.bpc),
+                 g,
+                 {bands(0, 0), bands(0, 1)},
+                 {approx, approx + n},
+                 d,
+                 decouple};
       dwt0_kernel_for(fmt_.bpc)<<<pixel_grid(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
     } else {
       const ScaleGeometry& prev = setup_->geometry(scale - 1);
@@ -210,37 +230,19 @@ class AdmTwin final : public gpu::Twin {
                  r.vert_shift,
                  r.horz_shift,
                  {bands(scale, 0), bands(scale, 1)},
-                 {approx, approx == nullptr ? nullptr : approx + n}};
+                 {approx, approx == nullptr ? nullptr : approx + n},
+                 d,
+                 true};
       dwtn_kernel<<<pixel_grid(g.w, g.h), dim3(kBlockX, kBlockY), 0, s.handle()>>>(a);
     }
     VQX_RETURN_IF_ERROR(gpu::check_launch("adm dwt_kernel"));
-    if (scale == 0 && params_.skip_scale0) return Status::Ok();
-
-    // 2. Decoupling and CSF over the decoupling area.
-    const CsfWeights& csf = setup_->csf();
-    const bool aim = !params_.skip_aim;
-    std::int32_t* masks = sc.masks.get();
-    DecoupleArgs d{};
-    d.ref = bands(scale, 0);
-    d.dis = bands(scale, 1);
-    d.restored = bands(scale, 2);
-    d.flt_a = masks;
-    d.flt_r = masks + n;
-    d.g = g;
-    d.gain = setup_->decouple().enhn_gain_limit;
-    d.cos_sq = setup_->decouple().cos_1deg_sq;
-    const std::array<std::uint32_t, 3> q = csf_weights_of(csf, scale);
-    for (int b = 0; b < 3; ++b) d.q[b] = q[static_cast<std::size_t>(b)];
-    d.aim = aim;
-    const dim3 dgrid = pixel_grid(g.dec_x1 - g.dec_x0, g.dec_y1 - g.dec_y0);
-    decouple_kernel_for(scale)<<<dgrid, dim3(kBlockX, kBlockY), 0, s.handle()>>>(d);
-    VQX_RETURN_IF_ERROR(gpu::check_launch("adm decouple_kernel"));
+    if (!decouple) return Status::Ok();
 
     // 3. Masked numerators and the denominator, per row.
     const SumConsts k = sum_consts(scale, geo);
     SumsArgs m{};
-    m.ref = d.ref;
-    m.dis = d.dis;
+    m.ref = bands(scale, 0);
+    m.dis = bands(scale, 1);
     m.restored = d.restored;
     m.flt_a = d.flt_a;
     m.flt_r = d.flt_r;

@@ -6,10 +6,11 @@
 // dwt0_kernel, dwtn_kernel: one thread per output sample of the four bands
 // of a scale (scale 0 from the picture, scales 1 to 3 from the previous
 // approximation): the 4x4 window under it (load_window), a vertical pass
-// of its four columns, then the horizontal pass.
-// decouple_kernel: one thread per pixel of the decoupling area: the
-// restored part, and the masking filter's terms of the restored and
-// additive parts (|c|/30 summed over the bands, which the 3x3 sums read).
+// of its four columns, then the horizontal pass. Where the sample lies in
+// the decoupling area, the same thread then decouples it (decouple_pixel)
+// from the bands it has just made: the restored part, and the masking
+// filter's terms of the restored and additive parts (|c|/30 summed over
+// the bands, which the 3x3 sums read).
 // sums_kernel: over one scale's summed area, per row, the masked cubes of
 // the restored part (detail loss) and of the additive part (additive
 // impairment) against the 3x3 masking thresholds, and the reference cubes
@@ -82,6 +83,15 @@ inline std::array<std::uint32_t, 3> csf_weights_of(const CsfWeights& w, int scal
   return w.q[static_cast<std::size_t>(scale)];
 }
 
+struct DecoupleArgs {
+  Band3 restored;
+  std::int32_t *flt_a, *flt_r;  // the masking filter's terms, w x h
+  double gain;
+  float cos_sq;
+  std::uint32_t q[3];  // CSF weights: Q21/Q21/Q23 at scale 0, Q32 above
+  bool aim;
+};
+
 struct Dwt0Args {
   const void* src[2];  // ref, dist
   std::size_t pitch[2];
@@ -89,6 +99,8 @@ struct Dwt0Args {
   Geometry g;
   Band3 out[2];            // int16 bands
   std::int32_t* a_out[2];  // approximation, w x h
+  DecoupleArgs dec;        // where `decouple`, over the decoupling area
+  bool decouple;
 };
 
 struct DwtNArgs {
@@ -98,17 +110,8 @@ struct DwtNArgs {
   int vsh, hsh;
   Band3 out[2];            // int32 bands
   std::int32_t* a_out[2];  // null at the last scale
-};
-
-struct DecoupleArgs {
-  Band3 ref, dis;
-  Band3 restored;
-  std::int32_t *flt_a, *flt_r;  // the masking filter's terms, w x h
-  Geometry g;
-  double gain;
-  float cos_sq;
-  std::uint32_t q[3];  // CSF weights: Q21/Q21/Q23 at scale 0, Q32 above
-  bool aim;
+  DecoupleArgs dec;
+  bool decouple;
 };
 
 struct SumsArgs {
@@ -366,12 +369,50 @@ __device__ inline Bands4<Acc> horizontal_pass(const V (&lo)[4], const V (&hi)[4]
   return s;
 }
 
+// Whether band sample (i, j) lies in the decoupling area.
+__device__ inline bool in_decoupling(const Geometry& g, int i, int j) {
+  return i >= g.dec_y0 && i < g.dec_y1 && j >= g.dec_x0 && j < g.dec_x1;
+}
+
+// Decoupling and CSF (adm_decouple, adm_csf) of the pixel at offset o, from
+// its reference and distorted bands (ov, tv; h, v, d): its restored part,
+// and the masking filter's terms of its additive and restored parts
+// (|c|/30 summed over the bands; the additive part itself and the centre
+// taps are the sums kernel's). T: int16 bands (scale 0) or int32 (scales 1
+// to 3).
+template <typename T>
+__device__ inline void decouple_pixel(const DecoupleArgs& a, int o, const std::int32_t (&ov)[3],
+                                      const std::int32_t (&tv)[3]) {
+  constexpr bool kScale0 = sizeof(T) == 2;
+  // The angle test on (h, v): float products of the exact int64 sums.
+  const std::int64_t dot = std::int64_t{ov[0]} * tv[0] + std::int64_t{ov[1]} * tv[1];
+  const std::int64_t osq = std::int64_t{ov[0]} * ov[0] + std::int64_t{ov[1]} * ov[1];
+  const std::int64_t tsq = std::int64_t{tv[0]} * tv[0] + std::int64_t{tv[1]} * tv[1];
+  const double dn = static_cast<float>(dot) / kAngleScale;
+  const double on = static_cast<float>(osq) / kAngleScale;
+  const double tn = static_cast<float>(tsq) / kAngleScale;
+  const bool angle = dn >= 0.0 && dn * dn >= static_cast<double>(a.cos_sq) * on * tn;
+
+  std::int32_t flt_a = 0, flt_r = 0;
+  for (int b = 0; b < 3; ++b) {
+    const std::int64_t k = kScale0 ? ratio0(ov[b], tv[b]) : ratio_n(ov[b], tv[b]);
+    const T r = restore<T>(k, ov[b], tv[b], angle, a.gain);
+    const T add = additive_part<T>(tv[b], r);
+    static_cast<T*>(a.restored.b[b])[o] = r;
+    flt_a += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, add));
+    if (a.aim) flt_r += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, r));
+  }
+  a.flt_a[o] = flt_a;
+  if (a.aim) a.flt_r[o] = flt_r;
+}
+
 // Scale 0 from picture samples: vertical pass in 32-bit unsigned wrap-around
 // arithmetic, centred by the low-pass taps' sum and shifted by bpc to 16
 // bits; horizontal pass in int32 with rounding by 2^15.
 template <typename Sample, bool Inside>
 __device__ inline void dwt0_pixel(const Dwt0Args& a, int i, int j) {
   const Dwt0Bias bias = dwt0_bias(a.bpc);
+  std::int32_t band[2][3];
   VQX_UNROLL
   for (int side = 0; side < 2; ++side) {
     std::uint32_t u[4][4];
@@ -393,13 +434,15 @@ __device__ inline void dwt0_pixel(const Dwt0Args& a, int i, int j) {
     const Bands4<std::int32_t> s = horizontal_pass<std::int32_t>(lo, hi, kDwt0HorzAdd);
     const std::size_t o = static_cast<std::size_t>(i) * a.g.w + j;
     a.a_out[side][o] = s.a >> kDwt0HorzShift;
-    static_cast<std::int16_t*>(a.out[side].b[0])[o] =
-        static_cast<std::int16_t>(s.h >> kDwt0HorzShift);
-    static_cast<std::int16_t*>(a.out[side].b[1])[o] =
-        static_cast<std::int16_t>(s.v >> kDwt0HorzShift);
-    static_cast<std::int16_t*>(a.out[side].b[2])[o] =
-        static_cast<std::int16_t>(s.d >> kDwt0HorzShift);
+    band[side][0] = static_cast<std::int16_t>(s.h >> kDwt0HorzShift);
+    band[side][1] = static_cast<std::int16_t>(s.v >> kDwt0HorzShift);
+    band[side][2] = static_cast<std::int16_t>(s.d >> kDwt0HorzShift);
+    VQX_UNROLL
+    for (int b = 0; b < 3; ++b)
+      static_cast<std::int16_t*>(a.out[side].b[b])[o] = static_cast<std::int16_t>(band[side][b]);
   }
+  if (a.decouple && in_decoupling(a.g, i, j))
+    decouple_pixel<std::int16_t>(a.dec, i * a.g.w + j, band[0], band[1]);
 }
 
 // Scales 1..3 from the previous approximation, in int64 with arithmetic
@@ -407,6 +450,7 @@ __device__ inline void dwt0_pixel(const Dwt0Args& a, int i, int j) {
 template <bool Inside>
 __device__ inline void dwtn_pixel(const DwtNArgs& a, int i, int j) {
   const std::size_t pitch = static_cast<std::size_t>(a.g.in_w) * sizeof(std::int32_t);
+  std::int32_t band[2][3];
   VQX_UNROLL
   for (int side = 0; side < 2; ++side) {
     std::int64_t u[4][4];
@@ -429,13 +473,14 @@ __device__ inline void dwtn_pixel(const DwtNArgs& a, int i, int j) {
     const std::size_t o = static_cast<std::size_t>(i) * a.g.w + j;
     if (a.a_out[side] != nullptr)
       a.a_out[side][o] = static_cast<std::int32_t>((s.a + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[0])[o] =
-        static_cast<std::int32_t>((s.h + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[1])[o] =
-        static_cast<std::int32_t>((s.v + a.hadd) >> a.hsh);
-    static_cast<std::int32_t*>(a.out[side].b[2])[o] =
-        static_cast<std::int32_t>((s.d + a.hadd) >> a.hsh);
+    band[side][0] = static_cast<std::int32_t>((s.h + a.hadd) >> a.hsh);
+    band[side][1] = static_cast<std::int32_t>((s.v + a.hadd) >> a.hsh);
+    band[side][2] = static_cast<std::int32_t>((s.d + a.hadd) >> a.hsh);
+    VQX_UNROLL
+    for (int b = 0; b < 3; ++b) static_cast<std::int32_t*>(a.out[side].b[b])[o] = band[side][b];
   }
+  if (a.decouple && in_decoupling(a.g, i, j))
+    decouple_pixel<std::int32_t>(a.dec, i * a.g.w + j, band[0], band[1]);
 }
 
 }  // namespace kernel_detail
@@ -466,53 +511,6 @@ static __global__ void __launch_bounds__(kBlockX* kBlockY) dwtn_kernel(DwtNArgs 
   } else {
     kernel_detail::dwtn_pixel<false>(a, i, j);
   }
-}
-
-// Decoupling and CSF (adm_decouple, adm_csf), one thread a pixel of the
-// decoupling area: the restored part of each band, and the masking filter's
-// terms of the additive and restored parts (|c|/30 summed over the bands;
-// the additive part itself and the centre taps are the sums kernel's). T:
-// int16 bands (scale 0) or int32 (scales 1 to 3). Grid: pixel_grid over the
-// decoupling area; block: (kBlockX, kBlockY).
-template <typename T>
-static __global__ void __launch_bounds__(kBlockX* kBlockY) decouple_kernel(DecoupleArgs a) {
-  constexpr bool kScale0 = sizeof(T) == 2;
-  const int j = a.g.dec_x0 + static_cast<int>(blockIdx.x * kBlockX + threadIdx.x);
-  const int i = a.g.dec_y0 + static_cast<int>(blockIdx.y * kBlockY + threadIdx.y);
-  if (j >= a.g.dec_x1 || i >= a.g.dec_y1) return;
-  const int o = i * a.g.w + j;
-  std::int32_t ov[3], tv[3];
-  for (int b = 0; b < 3; ++b) {
-    ov[b] = static_cast<const T*>(a.ref.b[b])[o];
-    tv[b] = static_cast<const T*>(a.dis.b[b])[o];
-  }
-  // The angle test on (h, v): float products of the exact int64 sums.
-  const std::int64_t dot = std::int64_t{ov[0]} * tv[0] + std::int64_t{ov[1]} * tv[1];
-  const std::int64_t osq = std::int64_t{ov[0]} * ov[0] + std::int64_t{ov[1]} * ov[1];
-  const std::int64_t tsq = std::int64_t{tv[0]} * tv[0] + std::int64_t{tv[1]} * tv[1];
-  const double dn = static_cast<float>(dot) / kAngleScale;
-  const double on = static_cast<float>(osq) / kAngleScale;
-  const double tn = static_cast<float>(tsq) / kAngleScale;
-  const bool angle = dn >= 0.0 && dn * dn >= static_cast<double>(a.cos_sq) * on * tn;
-
-  std::int32_t flt_a = 0, flt_r = 0;
-  for (int b = 0; b < 3; ++b) {
-    const std::int64_t k =
-        kScale0 ? kernel_detail::ratio0(ov[b], tv[b]) : kernel_detail::ratio_n(ov[b], tv[b]);
-    const T r = kernel_detail::restore<T>(k, ov[b], tv[b], angle, a.gain);
-    const T add = kernel_detail::additive_part<T>(tv[b], r);
-    static_cast<T*>(a.restored.b[b])[o] = r;
-    using kernel_detail::csf_magnitude, kernel_detail::filter_term;
-    flt_a += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, add));
-    if (a.aim) flt_r += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, r));
-  }
-  a.flt_a[o] = flt_a;
-  if (a.aim) a.flt_r[o] = flt_r;
-}
-
-using DecoupleKernel = void (*)(DecoupleArgs);
-static inline DecoupleKernel decouple_kernel_for(int scale) {
-  return scale == 0 ? &decouple_kernel<std::int16_t> : &decouple_kernel<std::int32_t>;
 }
 
 using Dwt0Kernel = void (*)(Dwt0Args);

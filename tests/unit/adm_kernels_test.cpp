@@ -4,12 +4,14 @@
 //  * The transform: every band of every scale must equal the CPU twin's row
 //    kernels (dwt.hpp) exactly: 8 to 16 bits, even and odd sizes from the
 //    smallest, so that windows inside the picture and at each of its edges
-//    are taken, on random pictures and their approximations.
-//  * The decoupling: the restored part and the masking filter terms
-//    (|c|/30) of the restored and additive parts must equal decouple.hpp's
-//    decouple_row and masking.hpp's csf_row_* exactly, at every scale's
-//    arithmetic, on random, parallel (the enhancement) and zero-reference
-//    pixels.
+//    are taken, on random pictures and their approximations; and what its
+//    threads decouple beside those bands (0 outside the decoupling area)
+//    must equal the CPU's decouple_row and csf_row_* of them.
+//  * The decoupling (decouple_pixel): the restored part and the masking
+//    filter terms (|c|/30) of the restored and additive parts must equal
+//    decouple.hpp's decouple_row and masking.hpp's csf_row_* exactly, at
+//    every scale's arithmetic, on random, parallel (the enhancement) and
+//    zero-reference pixels.
 //  * The sums: each row's nine sums must equal the CPU twin's row kernels
 //    (decouple_row for the additive part and masking.hpp's csf_row_* for
 //    the centre taps, both of which the kernel forms from the bands it

@@ -248,22 +248,17 @@ __device__ inline std::int32_t csf_magnitude(std::uint32_t q, int band, std::int
   }
 }
 
-// The masking filter's terms of a magnitude m: m/30 for the 3x3 sums, m/15
-// for the centre tap.
-template <bool Scale0>
-__device__ inline std::int32_t filter_term(std::int32_t m) {
+// The masking filter's terms of a magnitude m: m/30 for the 3x3 sums
+// (kFilter), m/15 for the centre tap (kCentre).
+enum class MaskTerm { kFilter, kCentre };
+template <bool Scale0, MaskTerm kTerm>
+__device__ inline std::int32_t mask_term(std::int32_t m) {
+  constexpr bool kFilter = kTerm == MaskTerm::kFilter;
   if constexpr (Scale0) {
-    return div30_q12(m);
+    return kFilter ? div30_q12(m) : div15_q12(m);
   } else {
-    return static_cast<std::int32_t>((kOneBy30Q32 * m + kQ32Bias) >> kQ32Shift);
-  }
-}
-template <bool Scale0>
-__device__ inline std::int32_t centre_term(std::int32_t m) {
-  if constexpr (Scale0) {
-    return div15_q12(m);
-  } else {
-    return static_cast<std::int32_t>((kOneBy15Q32 * m + kQ32Bias) >> kQ32Shift);
+    constexpr std::int64_t kReciprocal = kFilter ? kOneBy30Q32 : kOneBy15Q32;
+    return static_cast<std::int32_t>((kReciprocal * m + kQ32Bias) >> kQ32Shift);
   }
 }
 
@@ -273,7 +268,8 @@ __device__ inline std::int32_t centre_tap(const std::uint32_t (&q)[3],
                                           const std::int32_t (&bands)[3]) {
   std::int32_t ctr = 0;
   VQX_UNROLL
-  for (int b = 0; b < 3; ++b) ctr += centre_term<Scale0>(csf_magnitude<Scale0>(q[b], b, bands[b]));
+  for (int b = 0; b < 3; ++b)
+    ctr += mask_term<Scale0, MaskTerm::kCentre>(csf_magnitude<Scale0>(q[b], b, bands[b]));
   return ctr;
 }
 
@@ -399,8 +395,8 @@ __device__ inline void decouple_pixel(const DecoupleArgs& a, int o, const std::i
     const T r = restore<T>(k, ov[b], tv[b], angle, a.gain);
     const T add = additive_part<T>(tv[b], r);
     static_cast<T*>(a.restored.b[b])[o] = r;
-    flt_a += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, add));
-    if (a.aim) flt_r += filter_term<kScale0>(csf_magnitude<kScale0>(a.q[b], b, r));
+    flt_a += mask_term<kScale0, MaskTerm::kFilter>(csf_magnitude<kScale0>(a.q[b], b, add));
+    if (a.aim) flt_r += mask_term<kScale0, MaskTerm::kFilter>(csf_magnitude<kScale0>(a.q[b], b, r));
   }
   a.flt_a[o] = flt_a;
   if (a.aim) a.flt_r[o] = flt_r;

@@ -30,7 +30,11 @@ fi
 
 if command -v hipcc >/dev/null; then
   cmake -S . -B build/hip -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQX_GPU=hip -DVQX_WERROR=ON
-  cmake --build build/hip -j "$jobs" --target "${targets[@]}"
+  # hipcc's clang leaves an empty directory a source and offload target in
+  # the temporary directory (gpu-XXXXXX, ...): keep them in the build tree.
+  rm -rf build/hip/tmp && mkdir -p build/hip/tmp
+  TMPDIR="$PWD/build/hip/tmp" cmake --build build/hip -j "$jobs" --target "${targets[@]}"
+  rm -rf build/hip/tmp
   ctest --test-dir build/hip -L contract -j "$jobs" --output-on-failure
 else
   echo "gpu_ci: hipcc not found (scripts/setup.sh with VQX_WITH_HIP=1 installs it): HIP not compiled"

@@ -1,22 +1,14 @@
 // The loop shapes of the ADM row kernels: columns in fixed blocks, which
-// the compiler vectorises at -O2 as well as -O3, and a 64-bit arithmetic
-// shift the vectoriser accepts.
+// the compiler vectorises at -O2 as well as -O3, and (params.hpp) a 64-bit
+// arithmetic shift the vectoriser accepts.
 #pragma once
 
 #include <cstdint>
 
 #include "core/kernel_build.hpp"
+#include "metrics/adm/params.hpp"  // shift_right
 
 namespace vqx::adm {
-
-// Arithmetic right shift of a signed 64-bit value, written as a logical
-// shift of the value biased by 2^63 (then unbiased): AVX2 has no 64-bit
-// arithmetic shift, and the vectoriser gives up on loops that need one.
-// Same result as v >> s for every v and 0 <= s < 64.
-VQX_FORCE_INLINE std::int64_t shift_right(std::int64_t v, int s) {
-  constexpr std::uint64_t kBias = std::uint64_t{1} << 63;
-  return static_cast<std::int64_t>(((static_cast<std::uint64_t>(v) ^ kBias) >> s) - (kBias >> s));
-}
 
 // Columns per block: a constant trip count the vectoriser accepts without
 // a cost model. The best block holds one 512-bit vector of the narrowest

@@ -242,9 +242,7 @@ __device__ inline std::int32_t csf_magnitude(std::uint32_t q, int band, std::int
     const std::int32_t c = band == 2 ? csf0_d(prod) : csf0_hv(prod);
     return wrap_abs(c);
   } else {
-    const auto c =
-        static_cast<std::int32_t>((static_cast<std::int64_t>(q) * src + kCsfNAdd) >> kCsfNShift);
-    return wrap_abs(c);
+    return wrap_abs(csf_n(static_cast<std::int64_t>(q) * src));
   }
 }
 
@@ -257,8 +255,7 @@ __device__ inline std::int32_t mask_term(std::int32_t m) {
   if constexpr (Scale0) {
     return kFilter ? div30_q12(m) : div15_q12(m);
   } else {
-    constexpr std::int64_t kReciprocal = kFilter ? kOneBy30Q32 : kOneBy15Q32;
-    return static_cast<std::int32_t>((kReciprocal * m + kQ32Bias) >> kQ32Shift);
+    return kFilter ? div30_q32(m) : div15_q32(m);
   }
 }
 

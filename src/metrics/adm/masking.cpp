@@ -9,24 +9,14 @@ namespace {
 
 // The fixed-point steps are params.hpp's (wrap_abs, div30_q12, csf0_hv, ...,
 // shared with the GPU twin). Where they shift an int64 right, the CPU shifts
-// with shift_right (column_loops.hpp), which vectorises.
-
-// |c|/30 and |c|/15 in Q32 (scales 1..3).
-VQX_FORCE_INLINE std::int32_t div30_q32(std::int32_t m) {
-  return static_cast<std::int32_t>(shift_right(kOneBy30Q32 * m + kQ32Bias, kQ32Shift));
-}
-VQX_FORCE_INLINE std::int32_t div15_q32(std::int32_t m) {
-  return static_cast<std::int32_t>(shift_right(kOneBy15Q32 * m + kQ32Bias, kQ32Shift));
-}
+// with shift_right (params.hpp), which vectorises.
 
 // CSF weighting of scale 0: h and v in Q21, d in Q23 (csf0_hv, csf0_d).
 VQX_FORCE_INLINE std::int32_t weigh0_hv(std::int32_t q, std::int16_t s) { return csf0_hv(q * s); }
 VQX_FORCE_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) { return csf0_d(q * s); }
 
 // CSF weighting of scales 1..3: Q32 weight, result kept in Q28 units.
-VQX_FORCE_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) {
-  return static_cast<std::int32_t>(shift_right(q * s + kCsfNAdd, kCsfNShift));
-}
+VQX_FORCE_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) { return csf_n(q * s); }
 
 // max(|x| - thr, 0)^3 with libvmaf's intermediate roundings.
 VQX_FORCE_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const CubeRounding& r) {

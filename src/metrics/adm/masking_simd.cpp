@@ -10,7 +10,7 @@
 // 64 x 64-bit products the plain loops' types ask the vectoriser for. Where
 // a shifted int64 is cast to int32 only its low 32 bits count, so a logical
 // shift serves; where an int64 is kept (the cubes), the arithmetic shift is
-// formed from a logical one (shift_right's bias, column_loops.hpp).
+// formed from a logical one (shift_right's bias, params.hpp).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/adm/masking_simd.cpp"
 #include <array>

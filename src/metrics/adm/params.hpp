@@ -10,6 +10,7 @@
 #include <span>
 
 #include "core/family.hpp"
+#include "core/kernel_build.hpp"
 #include "core/options.hpp"
 
 namespace vqx::adm {
@@ -141,6 +142,20 @@ template <typename W>
 // The angle test divides the dot products (rounded to float) by 4096.
 inline constexpr double kAngleScale = 4096.0;
 
+// v >> s, arithmetic, for a signed 64-bit v and 0 <= s < 64. On the CPU
+// written as a logical shift of the value biased by 2^63 (then unbiased):
+// AVX2 has no 64-bit arithmetic shift, and the vectoriser gives up on loops
+// that need one. A GPU shifts plainly (the bias cost the ADM twin's kernels
+// a dozen instructions each).
+[[nodiscard]] VQX_FORCE_INLINE constexpr std::int64_t shift_right(std::int64_t v, int s) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return v >> s;
+#else
+  constexpr std::uint64_t kBias = std::uint64_t{1} << 63;
+  return static_cast<std::int64_t>(((static_cast<std::uint64_t>(v) ^ kBias) >> s) - (kBias >> s));
+#endif
+}
+
 // CSF weighting. Scale 0 (adm_csf): the product of a coefficient and its
 // weight, h and v in Q21, shifted by 15 with 2^14 added, d in Q23 shifted by
 // 17 with libvmaf's 65535 added; each truncated to int16.
@@ -154,6 +169,9 @@ inline constexpr double kAngleScale = 4096.0;
 // Q28 units: (product + kCsfNAdd) >> kCsfNShift, in int64.
 inline constexpr std::int64_t kCsfNAdd = std::int64_t{1} << 27;
 inline constexpr int kCsfNShift = 28;
+[[nodiscard]] VQX_FORCE_INLINE constexpr std::int32_t csf_n(std::int64_t product) {
+  return static_cast<std::int32_t>(shift_right(product + kCsfNAdd, kCsfNShift));
+}
 
 // The masking filter's terms |c| / 30 and |c| / 15. Scale 0: the Q12
 // reciprocals, rounded, truncated to 16 bits.
@@ -169,6 +187,13 @@ inline constexpr int kCsfNShift = 28;
 // that is what must be reproduced.
 inline constexpr std::int64_t kQ32Bias = -(std::int64_t{1} << 31);
 inline constexpr int kQ32Shift = 32;
+
+[[nodiscard]] VQX_FORCE_INLINE constexpr std::int32_t div30_q32(std::int32_t m) {
+  return static_cast<std::int32_t>(shift_right(kOneBy30Q32 * m + kQ32Bias, kQ32Shift));
+}
+[[nodiscard]] VQX_FORCE_INLINE constexpr std::int32_t div15_q32(std::int32_t m) {
+  return static_cast<std::int32_t>(shift_right(kOneBy15Q32 * m + kQ32Bias, kQ32Shift));
+}
 
 // Rounding of the cube x^3 in the numerator, per band (adm_cm, i4_adm_cm;
 // the values per scale: sum_consts() in cpu.hpp).

@@ -1,12 +1,10 @@
 // The loop shapes of the ADM row kernels: columns in fixed blocks, which
-// the compiler vectorises at -O2 as well as -O3, and (params.hpp) a 64-bit
-// arithmetic shift the vectoriser accepts.
+// the compiler vectorises at -O2 as well as -O3.
 #pragma once
 
 #include <cstdint>
 
 #include "core/kernel_build.hpp"
-#include "metrics/adm/params.hpp"  // shift_right
 
 namespace vqx::adm {
 

@@ -270,23 +270,12 @@ __device__ inline std::int32_t centre_tap(const std::uint32_t (&q)[3],
   return ctr;
 }
 
-// max(|x| - thr, 0)^3 with libvmaf's roundings (as masking.cpp, with the
-// native 64-bit shift where the CPU has shift_right).
-__device__ inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr,
-                                           const CubeRounding& r) {
-  std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
-  m = m < 0 ? 0 : m;
-  const auto sq = static_cast<std::int32_t>((std::int64_t{m} * m + r.sq_add) >> r.sq_shift);
-  return (std::int64_t{sq} * m + r.cub_add) >> r.cub_shift;
-}
-
 template <typename T>
 __device__ inline std::int32_t weigh(const SumsArgs& a, int band, std::int32_t s) {
   if constexpr (sizeof(T) == 2) {
     return static_cast<std::int32_t>(a.q[band]) * s;
   } else {
-    return static_cast<std::int32_t>((static_cast<std::int64_t>(a.q[band]) * s + kCsfNAdd) >>
-                                     kCsfNShift);
+    return csf_n(static_cast<std::int64_t>(a.q[band]) * s);
   }
 }
 

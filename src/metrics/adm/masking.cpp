@@ -7,9 +7,9 @@ namespace vqx::adm {
 
 namespace {
 
-// The fixed-point steps are params.hpp's (wrap_abs, div30_q12, csf0_hv, ...,
-// shared with the GPU twin). Where they shift an int64 right, the CPU shifts
-// with shift_right (params.hpp), which vectorises.
+// The fixed-point steps are params.hpp's (div30_q12, csf0_hv, csf_n,
+// masked_cube, ..., shared with the GPU twin); their int64 shifts are
+// shift_right's, which vectorises on the CPU.
 
 // CSF weighting of scale 0: h and v in Q21, d in Q23 (csf0_hv, csf0_d).
 VQX_FORCE_INLINE std::int32_t weigh0_hv(std::int32_t q, std::int16_t s) { return csf0_hv(q * s); }
@@ -17,15 +17,6 @@ VQX_FORCE_INLINE std::int32_t weigh0_d(std::int32_t q, std::int16_t s) { return 
 
 // CSF weighting of scales 1..3: Q32 weight, result kept in Q28 units.
 VQX_FORCE_INLINE std::int32_t weigh_n(std::int64_t q, std::int32_t s) { return csf_n(q * s); }
-
-// max(|x| - thr, 0)^3 with libvmaf's intermediate roundings.
-VQX_FORCE_INLINE std::int64_t masked_cube(std::int32_t x, std::int32_t thr, const CubeRounding& r) {
-  std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
-  m = m < 0 ? 0 : m;
-  const auto sq =
-      static_cast<std::int32_t>(shift_right(std::int64_t{m} * m + r.sq_add, r.sq_shift));
-  return shift_right(std::int64_t{sq} * m + r.cub_add, r.cub_shift);
-}
 
 }  // namespace
 

@@ -204,6 +204,15 @@ struct CubeRounding {
   std::int64_t cub_add;
   int cub_shift;  // x^2 * x is rounded before summing
 };
+// max(|x| - thr, 0)^3 with those roundings.
+[[nodiscard]] VQX_FORCE_INLINE constexpr std::int64_t masked_cube(std::int32_t x, std::int32_t thr,
+                                                                  const CubeRounding& r) {
+  std::int32_t m = wrap_sub(wrap_abs(x), wrap_shl(thr, r.thr_shift));
+  m = m < 0 ? 0 : m;
+  const auto sq =
+      static_cast<std::int32_t>(shift_right(std::int64_t{m} * m + r.sq_add, r.sq_shift));
+  return shift_right(std::int64_t{sq} * m + r.cub_add, r.cub_shift);
+}
 
 // The denominator's cube |o|^3 at scales 1..3 (adm_csf_den_s123): x^2 and
 // then x^3 rounded, in uint64.
